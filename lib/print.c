@@ -1,0 +1,290 @@
+/* print.c -- readable dumps of TE nodes, stages and programs.
+
+   The syntax is C's, with loops written as domains:
+
+     stage 0: for i < n, j < m
+       y[i*m + j] = tanh (x[i*m + j]);
+
+   Shared subexpressions are printed in full wherever they occur: the dump
+   shows what is computed, CSE decisions are reported separately.  */
+
+#include "te.h"
+
+#include <inttypes.h>
+
+static void
+print_var (FILE *f, const te_program *p, int var)
+{
+  if (p && var < p->nvars && p->var_names[var])
+    fprintf (f, "%s", p->var_names[var]);
+  else
+    fprintf (f, "v%d", var);
+}
+
+static int
+precedence (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_SELECT:
+      return 1;
+    case TE_OR:
+      return 2;
+    case TE_AND:
+      return 3;
+    case TE_EQ:
+    case TE_NE:
+      return 4;
+    case TE_LT:
+    case TE_LE:
+    case TE_GT:
+    case TE_GE:
+      return 5;
+    case TE_ADD:
+    case TE_SUB:
+      return 6;
+    case TE_MUL:
+    case TE_DIV:
+    case TE_MOD:
+      return 7;
+    case TE_NEG:
+    case TE_NOT:
+      return 8;
+    default:
+      return 9;
+    }
+}
+
+static void print_node (FILE *f, const te_program *p, const te_node *n);
+
+static void
+print_operand (FILE *f, const te_program *p, const te_node *n, int prec)
+{
+  if (precedence (n) < prec)
+    {
+      fputc ('(', f);
+      print_node (f, p, n);
+      fputc (')', f);
+    }
+  else
+    print_node (f, p, n);
+}
+
+static void
+print_loops (FILE *f, const te_program *p, int nloops, const te_loop *loops)
+{
+  for (int i = 0; i < nloops; i++)
+    {
+      fprintf (f, "%s", i ? ", " : "");
+      print_var (f, p, loops[i].var);
+      fprintf (f, " < ");
+      print_node (f, p, loops[i].extent);
+    }
+}
+
+static void
+print_node (FILE *f, const te_program *p, const te_node *n)
+{
+  int prec = precedence (n);
+  switch (n->op)
+    {
+    case TE_CONST:
+      if (te_type_is_float (n->type))
+        fprintf (f, "%.17g%s", n->u.f, n->type == TE_F32 ? "f" : "");
+      else if (n->type == TE_BOOL)
+        fprintf (f, "%s", n->u.i ? "true" : "false");
+      else
+        fprintf (f, "%" PRId64, n->u.i);
+      return;
+    case TE_PARAM:
+      if (p && n->u.index < p->nparams)
+        fprintf (f, "%s", p->params[n->u.index].name);
+      else
+        fprintf (f, "param%d", n->u.index);
+      return;
+    case TE_VAR:
+      print_var (f, p, n->u.index);
+      return;
+    case TE_LOAD:
+      fprintf (f, "%s[", n->u.tensor->name);
+      print_node (f, p, n->args[0]);
+      fputc (']', f);
+      return;
+    case TE_NEG:
+    case TE_NOT:
+      fputs (te_op_name (n->op), f);
+      print_operand (f, p, n->args[0], prec + 1);
+      return;
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+    case TE_DIV:
+    case TE_MOD:
+    case TE_LT:
+    case TE_LE:
+    case TE_GT:
+    case TE_GE:
+    case TE_EQ:
+    case TE_NE:
+    case TE_AND:
+    case TE_OR:
+      print_operand (f, p, n->args[0], prec);
+      fprintf (f, " %s ", te_op_name (n->op));
+      print_operand (f, p, n->args[1], prec + 1);
+      return;
+    case TE_SELECT:
+      print_operand (f, p, n->args[0], 2);
+      fputs (" ? ", f);
+      print_operand (f, p, n->args[1], 2);
+      fputs (" : ", f);
+      print_operand (f, p, n->args[2], 1);
+      return;
+    case TE_CAST:
+      fprintf (f, "(%s) ", te_type_name (n->type));
+      print_operand (f, p, n->args[0], 9);
+      return;
+    case TE_REDUCE:
+      {
+        static const char *const kinds[] = { "sum", "prod", "max", "min" };
+        fprintf (f, "%s (", kinds[n->u.red.kind]);
+        print_loops (f, p, n->u.red.nloops, n->u.red.loops);
+        fputs ("; ", f);
+        print_node (f, p, n->args[0]);
+        fputs ("; ", f);
+        print_node (f, p, n->args[1]);
+        fputc (')', f);
+        return;
+      }
+    case TE_MIN:
+    case TE_MAX:
+    case TE_EXP:
+    case TE_EXP2:
+    case TE_EXPM1:
+    case TE_LOG:
+    case TE_LOG2:
+    case TE_LOG10:
+    case TE_LOG1P:
+    case TE_SQRT:
+    case TE_CBRT:
+    case TE_SIN:
+    case TE_COS:
+    case TE_TAN:
+    case TE_ASIN:
+    case TE_ACOS:
+    case TE_ATAN:
+    case TE_SINH:
+    case TE_COSH:
+    case TE_TANH:
+    case TE_ERF:
+    case TE_ERFC:
+    case TE_FABS:
+    case TE_FLOOR:
+    case TE_CEIL:
+    case TE_TRUNC:
+    case TE_ROUND:
+    case TE_POW:
+    case TE_ATAN2:
+    case TE_HYPOT:
+    case TE_FMAX:
+    case TE_FMIN:
+      fprintf (f, "%s (", te_op_name (n->op));
+      for (int i = 0; i < te_op_arity (n->op); i++)
+        {
+          if (i)
+            fputs (", ", f);
+          print_node (f, p, n->args[i]);
+        }
+      fputc (')', f);
+      return;
+    case TE_NUM_OPS:
+      break;
+    }
+  fputs ("<?>", f);
+}
+
+void
+te_node_dump (FILE *f, const te_program *p, const te_node *n)
+{
+  if (n)
+    print_node (f, p, n);
+  else
+    fputs ("<null>", f);
+}
+
+void
+te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
+{
+  fputs (s->reversed ? "for (reversed) " : "for ", f);
+  if (s->nloops == 0)
+    fputs ("()", f);
+  print_loops (f, p, s->nloops, s->loops);
+  fputs (":\n", f);
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *st = &s->stmts[i];
+      fputs ("    ", f);
+      if (st->guard)
+        {
+          fputs ("if (", f);
+          print_node (f, p, st->guard);
+          fputs (") ", f);
+        }
+      fprintf (f, "%s[", st->dst->name);
+      print_node (f, p, st->index);
+      fprintf (f, "] %s ", st->op == TE_SET ? "=" : "+=");
+      print_node (f, p, st->value);
+      fputs (";\n", f);
+    }
+}
+
+static const char *
+role_name (te_role r)
+{
+  switch (r)
+    {
+    case TE_ROLE_UNUSED:
+      return "unused";
+    case TE_ROLE_INPUT:
+      return "input";
+    case TE_ROLE_OUTPUT:
+      return "output";
+    case TE_ROLE_INOUT:
+      return "in-out";
+    case TE_ROLE_TEMP:
+      return "temporary";
+    }
+  return "?";
+}
+
+void
+te_program_dump (FILE *f, const te_program *p)
+{
+  fprintf (f, "program %s (", p->name);
+  for (int i = 0; i < p->nparams; i++)
+    {
+      const te_param *q = &p->params[i];
+      fprintf (f, "%s%s %s%s", i ? ", " : "", te_type_name (q->type),
+               q->kind == TE_PK_PTR_FLOAT || q->kind == TE_PK_PTR_INT ? "*"
+                                                                       : "",
+               q->name);
+    }
+  fprintf (f, ")%s%s\n", p->ret ? " returns " : "",
+           p->ret ? te_type_name (p->ret_type) : "");
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      const te_tensor *t = p->tensors[i];
+      fprintf (f, "  tensor %s: %s, %s", t->name, te_type_name (t->type),
+               role_name (t->role));
+      if (t->size)
+        {
+          fputs (", size ", f);
+          print_node (f, p, t->size);
+        }
+      fputc ('\n', f);
+    }
+  for (int i = 0; i < p->nstages; i++)
+    {
+      fprintf (f, "  stage %d: ", i);
+      te_stage_dump (f, p, &p->stages[i]);
+    }
+}

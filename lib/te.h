@@ -1,0 +1,332 @@
+/* te.h -- the tensor-expression (TE) IR.
+
+   A kernel is lifted to a te_program: its parameters, the tensors it reads
+   and writes, and a sequence of stages.  A stage is a loop nest (each loop
+   runs a counter from 0 to an extent that may depend on outer counters and
+   integer parameters) and a list of statements T[index] = value or
+   T[index] += value, executed in order in every iteration.
+
+       for (i = 0; i < n; i++)            stage 0: loops i0 < n
+         y[i*m + j] = tanh (x[i*m+j]);             y[i0*m + i1] = tanh (x[...])
+
+   Expressions form a DAG of te_node, hash-consed inside a te_ctx: building
+   a node equal to an existing one returns the existing one, so structural
+   equality is pointer equality.  Constructors fold constants and apply
+   identities that hold in IEEE arithmetic (x*1, x+0 up to the sign of
+   zero) plus one that every AD system applies: 0*x is 0 even for infinite
+   or NaN x.  Commutative operands are ordered by node id; a sum or product
+   is never reassociated.
+
+   Integer expressions (indices, extents) are 64-bit; a narrower C integer
+   type shows as a TE_CAST to TE_I32 or TE_U32, which wraps as C does.  */
+
+#ifndef TG_TE_H
+#define TG_TE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+
+typedef enum te_type
+{
+  TE_BOOL,
+  TE_I32,
+  TE_U32,
+  TE_I64,
+  TE_F32,
+  TE_F64
+} te_type;
+
+/* Every operation: NAME, printed spelling, number of operands.  */
+#define TE_OPS(X)                                                           \
+  X (CONST, "const", 0)    /* u.i or u.f */                                 \
+  X (PARAM, "param", 0)    /* scalar parameter number u.index */           \
+  X (VAR, "var", 0)        /* loop counter number u.index */               \
+  X (LOAD, "load", 1)      /* u.tensor[arg0] */                            \
+  X (NEG, "-", 1)                                                           \
+  X (ADD, "+", 2)                                                           \
+  X (SUB, "-", 2)                                                           \
+  X (MUL, "*", 2)                                                           \
+  X (DIV, "/", 2)          /* integers: C's truncating division */         \
+  X (MOD, "%", 2)          /* integers only */                             \
+  X (MIN, "min", 2)        /* a < b ? a : b ; ties give a */               \
+  X (MAX, "max", 2)        /* a > b ? a : b ; ties give a */               \
+  X (CAST, "cast", 1)      /* to the node's type */                        \
+  X (LT, "<", 2)                                                            \
+  X (LE, "<=", 2)                                                           \
+  X (GT, ">", 2)                                                            \
+  X (GE, ">=", 2)                                                           \
+  X (EQ, "==", 2)                                                           \
+  X (NE, "!=", 2)                                                           \
+  X (AND, "&&", 2)                                                          \
+  X (OR, "||", 2)                                                           \
+  X (NOT, "!", 1)                                                           \
+  X (SELECT, "select", 3)  /* arg0 ? arg1 : arg2 */                        \
+  X (EXP, "exp", 1)                                                         \
+  X (EXP2, "exp2", 1)                                                       \
+  X (EXPM1, "expm1", 1)                                                     \
+  X (LOG, "log", 1)                                                         \
+  X (LOG2, "log2", 1)                                                       \
+  X (LOG10, "log10", 1)                                                     \
+  X (LOG1P, "log1p", 1)                                                     \
+  X (SQRT, "sqrt", 1)                                                       \
+  X (CBRT, "cbrt", 1)                                                       \
+  X (SIN, "sin", 1)                                                         \
+  X (COS, "cos", 1)                                                         \
+  X (TAN, "tan", 1)                                                         \
+  X (ASIN, "asin", 1)                                                       \
+  X (ACOS, "acos", 1)                                                       \
+  X (ATAN, "atan", 1)                                                       \
+  X (SINH, "sinh", 1)                                                       \
+  X (COSH, "cosh", 1)                                                       \
+  X (TANH, "tanh", 1)                                                       \
+  X (ERF, "erf", 1)                                                         \
+  X (ERFC, "erfc", 1)                                                       \
+  X (FABS, "fabs", 1)                                                       \
+  X (FLOOR, "floor", 1)                                                     \
+  X (CEIL, "ceil", 1)                                                       \
+  X (TRUNC, "trunc", 1)                                                     \
+  X (ROUND, "round", 1)                                                     \
+  X (POW, "pow", 2)                                                         \
+  X (ATAN2, "atan2", 2)                                                     \
+  X (HYPOT, "hypot", 2)                                                     \
+  X (FMAX, "fmax", 2)      /* NaN-ignoring; ties give arg0 */              \
+  X (FMIN, "fmin", 2)                                                       \
+  X (REDUCE, "reduce", 2)  /* u.red: init arg0, body arg1 over loops */
+
+typedef enum te_op
+{
+#define TE_OP_ENUM(name, str, arity) TE_##name,
+  TE_OPS (TE_OP_ENUM)
+#undef TE_OP_ENUM
+  TE_NUM_OPS
+} te_op;
+
+typedef enum te_red_kind
+{
+  TE_RED_SUM,
+  TE_RED_PROD,
+  TE_RED_MAX,
+  TE_RED_MIN
+} te_red_kind;
+
+typedef struct te_node te_node;
+typedef struct te_tensor te_tensor;
+typedef struct te_ctx te_ctx;
+
+/* One loop: counter VAR runs 0, 1, ..., EXTENT-1 (none if EXTENT <= 0).  */
+typedef struct te_loop
+{
+  int var;
+  te_node *extent;
+} te_loop;
+
+/* The loops of a reduction, owned by the context.  */
+typedef struct te_reduce
+{
+  te_red_kind kind;
+  int nloops;
+  te_loop *loops;
+} te_reduce;
+
+struct te_node
+{
+  te_op op;
+  te_type type;
+  int id;      /* creation order; unique in its context */
+  unsigned hash;
+  te_node *args[3];
+  union
+  {
+    int64_t i;   /* integer or boolean CONST */
+    double f;    /* floating CONST (exact for TE_F32) */
+    int index;   /* PARAM, VAR */
+    te_tensor *tensor; /* LOAD */
+    te_reduce red;     /* REDUCE */
+  } u;
+  te_node *chain; /* hash bucket */
+};
+
+typedef enum te_tensor_kind
+{
+  TE_TK_PARAM,  /* pointed to by pointer parameter u.param */
+  TE_TK_SCALAR, /* a by-value scalar parameter seen as one element */
+  TE_TK_LOCAL,  /* a local array of the kernel or of its gradient */
+  TE_TK_RETURN  /* the kernel's return value, one element */
+} te_tensor_kind;
+
+/* What a kernel does with a tensor (DESIGN.md section 2).  */
+typedef enum te_role
+{
+  TE_ROLE_UNUSED,
+  TE_ROLE_INPUT,  /* reads its entry values, never writes */
+  TE_ROLE_OUTPUT, /* writes it, reads only what it wrote */
+  TE_ROLE_INOUT,  /* reads entry values and writes */
+  TE_ROLE_TEMP    /* a local array */
+} te_role;
+
+struct te_tensor
+{
+  int id;
+  const char *name;
+  te_type type;
+  te_tensor_kind kind;
+  int param;       /* parameter number for TE_TK_PARAM and TE_TK_SCALAR */
+  te_node *size;   /* number of elements of a LOCAL, else NULL */
+  te_role role;    /* set by te_program_roles */
+  te_loc loc;      /* its declaration */
+  te_tensor *shadow; /* in a forward program: its adjoint in the backward */
+  bool nullable;     /* a shadow the caller may pass as NULL: then writes
+                        to it are skipped and reads of it are zero */
+};
+
+typedef enum te_param_kind
+{
+  TE_PK_INT,       /* integer by value: a size or index */
+  TE_PK_FLOAT,     /* float or double by value: active */
+  TE_PK_PTR_FLOAT, /* pointer (or VLA) to float or double: active */
+  TE_PK_PTR_INT    /* pointer to integers: an index array */
+} te_param_kind;
+
+typedef struct te_param
+{
+  const char *name;
+  te_param_kind kind;
+  te_type type;        /* the value's or the pointee's element type */
+  te_tensor *tensor;   /* the tensor it is, or NULL if never accessed */
+  int shadow;          /* in a forward program: number of its shadow
+                          parameter in the gradient's list, or -1 */
+  te_loc loc;
+} te_param;
+
+typedef enum te_store
+{
+  TE_SET,   /* dst[index] = value */
+  TE_ADD_TO /* dst[index] += value */
+} te_store;
+
+typedef struct te_stmt
+{
+  te_tensor *dst;
+  te_node *index;
+  te_store op;
+  te_node *value;
+  te_node *guard; /* executed only where true; NULL: always */
+  te_loc loc;
+} te_stmt;
+
+#define TE_MAX_LOOPS 8
+
+typedef struct te_stage
+{
+  int nloops;
+  te_loop loops[TE_MAX_LOOPS]; /* outermost first */
+  bool reversed;   /* iterate every loop from its last value down */
+  int nest;        /* stages of one source loop nest share this number */
+  int nstmts;
+  te_stmt *stmts;
+  te_loc loc;
+} te_stage;
+
+typedef struct te_program
+{
+  te_ctx *ctx;
+  const char *name;
+  int nparams;
+  te_param *params;
+  te_type ret_type;  /* TE_BOOL stands for void */
+  te_tensor *ret;    /* TE_TK_RETURN tensor, or NULL */
+  int ntensors;
+  te_tensor **tensors;
+  int nstages;
+  te_stage *stages;
+  int nvars;
+  const char **var_names; /* for printing; may hold NULLs */
+} te_program;
+
+/* ---- contexts, memory -------------------------------------------------- */
+
+te_ctx *te_ctx_new (void);
+void te_ctx_free (te_ctx *ctx);
+/* Zeroed memory that lives as long as CTX.  */
+void *te_alloc (te_ctx *ctx, size_t size);
+char *te_strdup (te_ctx *ctx, const char *s);
+
+/* ---- programs ---------------------------------------------------------- */
+
+te_program *te_program_new (te_ctx *ctx, const char *name);
+int te_program_add_param (te_program *p, const char *name, te_param_kind kind,
+                          te_type type, te_loc loc);
+te_tensor *te_program_add_tensor (te_program *p, const char *name,
+                                  te_type type, te_tensor_kind kind,
+                                  int param, te_loc loc);
+/* List T, a tensor of another program of the same context, in P too.  */
+void te_program_share_tensor (te_program *p, te_tensor *t);
+/* A new loop counter named NAME (may be NULL); returns its number.  */
+int te_program_new_var (te_program *p, const char *name);
+te_stage *te_program_add_stage (te_program *p, te_loc loc);
+te_stmt *te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
+                            te_node *index, te_store op, te_node *value,
+                            te_node *guard, te_loc loc);
+void te_stage_add_loop (te_stage *s, int var, te_node *extent);
+
+/* ---- expression constructors (hash-consed, simplifying) ---------------- */
+
+te_node *te_int (te_ctx *ctx, int64_t v);
+te_node *te_bool (te_ctx *ctx, bool v);
+te_node *te_float (te_ctx *ctx, te_type type, double v);
+te_node *te_param_ref (te_ctx *ctx, te_type type, int param);
+te_node *te_var (te_ctx *ctx, int var);
+te_node *te_load (te_ctx *ctx, te_tensor *t, te_node *index);
+te_node *te_unary (te_ctx *ctx, te_op op, te_node *a);
+te_node *te_binary (te_ctx *ctx, te_op op, te_node *a, te_node *b);
+te_node *te_select (te_ctx *ctx, te_node *c, te_node *a, te_node *b);
+te_node *te_cast (te_ctx *ctx, te_type type, te_node *a);
+te_node *te_reduce_node (te_ctx *ctx, te_red_kind kind, int nloops,
+                         const te_loop *loops, te_node *init, te_node *body);
+
+#define te_add(c, a, b) te_binary (c, TE_ADD, a, b)
+#define te_sub(c, a, b) te_binary (c, TE_SUB, a, b)
+#define te_mul(c, a, b) te_binary (c, TE_MUL, a, b)
+#define te_div(c, a, b) te_binary (c, TE_DIV, a, b)
+#define te_neg(c, a) te_unary (c, TE_NEG, a)
+#define te_not(c, a) te_unary (c, TE_NOT, a)
+
+/* guard.c: A || B for path conditions, simplified so that the conditions
+   of structured if/else code collapse ((g && c) || (g && !c) is g).  */
+te_node *te_guard_or (te_ctx *ctx, te_node *a, te_node *b);
+
+/* ---- queries ----------------------------------------------------------- */
+
+const char *te_op_name (te_op op);
+int te_op_arity (te_op op);
+const char *te_type_name (te_type t);
+bool te_type_is_float (te_type t);
+bool te_is_const (const te_node *n, double v);
+/* Does N (transitively) load from tensor T?  T NULL: from any tensor.  */
+bool te_reads (const te_node *n, const te_tensor *t);
+/* Does N mention loop counter VAR?  */
+bool te_uses_var (const te_node *n, int var);
+/* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
+te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
+
+/* Call FN on each distinct node of N, operands first (post-order).  */
+void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);
+
+/* ---- roles and the ABI ------------------------------------------------- */
+
+/* Decide every tensor's role from the stages; fill each parameter's shadow
+   number per DESIGN.md section 2.  Fails (DIAG) on what the current AD
+   cannot represent.  */
+bool te_program_roles (te_program *p, te_diag *diag);
+
+/* ---- printing ---------------------------------------------------------- */
+
+void te_node_dump (FILE *f, const te_program *p, const te_node *n);
+void te_stage_dump (FILE *f, const te_program *p, const te_stage *s);
+void te_program_dump (FILE *f, const te_program *p);
+
+#endif /* TG_TE_H */

@@ -1,0 +1,270 @@
+/* abi.cc -- the gradient's signature, declared for same-file callers.
+
+   Before:  __attribute__((differentiable))
+            void f (int n, const double *x, double a, double *y);
+   After:   void f_grad (int n, const double *x, double a, double *y,
+                         double *d_x, double *d_a, double *d_y);
+
+   1. When the front end has parsed a kernel, check its parameters and
+      return type (an error at each one a kernel cannot take).
+   2. Build the gradient's type from the kernel's parameter list alone
+      (DESIGN.md section 2): the parameters, then one shadow per active
+      parameter in order, its type the parameter's without const (a
+      pointer for a by-value scalar), then d_return for a floating result.
+   3. If the user declared <name>_grad already, compare the types shape by
+      shape and report a mismatch at the user's prototype with the
+      expected type; otherwise declare it in file scope, so that code
+      after the kernel may call it without a prototype.
+   4. Keep the declaration (a GC root) until the pass gives it a body.
+
+   lookup_name and pushdecl exist only in cc1: in lto1 they are missing,
+   so they are weak here and step 3 is skipped there.  */
+
+#include "abi.h"
+
+#include <string.h>
+
+extern tree lookup_name (tree) __attribute__ ((weak));
+extern tree pushdecl (tree) __attribute__ ((weak));
+
+/* Kernel -> gradient declaration pairs, as a TREE_LIST.  */
+static tree grad_list;
+
+const struct ggc_root_tab abi_gc_roots[] = {
+  { &grad_list, 1, sizeof (grad_list), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+bool
+abi_is_kernel (tree fndecl)
+{
+  return fndecl && TREE_CODE (fndecl) == FUNCTION_DECL
+         && lookup_attribute ("differentiable", DECL_ATTRIBUTES (fndecl));
+}
+
+static bool
+float_elem (tree type, te_type *elem)
+{
+  type = TYPE_MAIN_VARIANT (type);
+  if (type == float_type_node)
+    *elem = TE_F32;
+  else if (type == double_type_node)
+    *elem = TE_F64;
+  else
+    return false;
+  return true;
+}
+
+bool
+abi_classify (tree type, te_param_kind *kind, te_type *elem)
+{
+  if (float_elem (type, elem))
+    {
+      *kind = TE_PK_FLOAT;
+      return true;
+    }
+  if (INTEGRAL_TYPE_P (type))
+    {
+      *kind = TE_PK_INT;
+      *elem = TE_I64;
+      return true;
+    }
+  if (TREE_CODE (type) != POINTER_TYPE)
+    return false;
+  tree pointee = TREE_TYPE (type);
+  while (TREE_CODE (pointee) == ARRAY_TYPE)
+    pointee = TREE_TYPE (pointee);
+  if (float_elem (pointee, elem))
+    {
+      *kind = TE_PK_PTR_FLOAT;
+      return true;
+    }
+  if (INTEGRAL_TYPE_P (pointee) && TREE_CODE (pointee) != BOOLEAN_TYPE
+      && TYPE_PRECISION (pointee) >= 32 && TYPE_PRECISION (pointee) <= 64)
+    {
+      *kind = TE_PK_PTR_INT;
+      *elem = TYPE_PRECISION (pointee) == 64 ? TE_I64
+              : TYPE_UNSIGNED (pointee)      ? TE_U32
+                                             : TE_I32;
+      return true;
+    }
+  return false;
+}
+
+/* Step 1: errors for what a kernel cannot take.  */
+static bool
+check_signature (tree fndecl)
+{
+  bool ok = true;
+  tree rt = TREE_TYPE (TREE_TYPE (fndecl));
+  te_type elem;
+  if (!VOID_TYPE_P (rt) && !float_elem (rt, &elem))
+    {
+      error_at (DECL_SOURCE_LOCATION (fndecl),
+                "differentiable function %qD must return void, float or "
+                "double",
+                fndecl);
+      ok = false;
+    }
+  if (stdarg_p (TREE_TYPE (fndecl)))
+    {
+      error_at (DECL_SOURCE_LOCATION (fndecl),
+                "differentiable function %qD cannot be variadic", fndecl);
+      ok = false;
+    }
+  for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
+    {
+      te_param_kind kind;
+      if (!abi_classify (TREE_TYPE (a), &kind, &elem))
+        {
+          error_at (DECL_SOURCE_LOCATION (a),
+                    "parameter %qD has unsupported type %qT", a,
+                    TREE_TYPE (a));
+          inform (DECL_SOURCE_LOCATION (a),
+                  "a differentiable function takes integers, %<float%> or "
+                  "%<double%> values, and pointers to them");
+          ok = false;
+        }
+    }
+  return ok;
+}
+
+/* Step 2: the shadow type of a parameter of TYPE.  */
+static tree
+shadow_type (tree type)
+{
+  if (TREE_CODE (type) == POINTER_TYPE)
+    return build_pointer_type (
+        c_build_qualified_type (TREE_TYPE (type), TYPE_UNQUALIFIED));
+  return build_pointer_type (TYPE_MAIN_VARIANT (type));
+}
+
+static tree
+grad_type (tree fndecl)
+{
+  auto_vec<tree> types;
+  te_param_kind kind;
+  te_type elem;
+  for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
+    types.safe_push (TREE_TYPE (a));
+  for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
+    if (abi_classify (TREE_TYPE (a), &kind, &elem)
+        && (kind == TE_PK_FLOAT || kind == TE_PK_PTR_FLOAT))
+      types.safe_push (shadow_type (TREE_TYPE (a)));
+  tree rt = TREE_TYPE (TREE_TYPE (fndecl));
+  if (!VOID_TYPE_P (rt))
+    types.safe_push (TYPE_MAIN_VARIANT (rt));
+  return build_function_type_array (void_type_node, types.length (),
+                                    types.address ());
+}
+
+/* Do A and B have the same shape: the same scalar, or pointers to the
+   same shape with the same qualifiers (array bounds are not compared)?  */
+static bool
+same_shape (tree a, tree b)
+{
+  if (TREE_CODE (a) != TREE_CODE (b))
+    return false;
+  if (TREE_CODE (a) == POINTER_TYPE || TREE_CODE (a) == ARRAY_TYPE)
+    {
+      tree ea = TREE_TYPE (a), eb = TREE_TYPE (b);
+      if (TYPE_QUALS (ea) != TYPE_QUALS (eb))
+        return false;
+      return same_shape (ea, eb);
+    }
+  return TYPE_MAIN_VARIANT (a) == TYPE_MAIN_VARIANT (b);
+}
+
+static bool
+same_signature (tree user, tree expected)
+{
+  if (!same_shape (TREE_TYPE (user), TREE_TYPE (expected)))
+    return false;
+  tree a = TYPE_ARG_TYPES (user), b = TYPE_ARG_TYPES (expected);
+  if (!a)
+    return true; /* an old-style declaration f_grad () */
+  for (; a && b; a = TREE_CHAIN (a), b = TREE_CHAIN (b))
+    if (!same_shape (TREE_VALUE (a), TREE_VALUE (b)))
+      return false;
+  return !a && !b;
+}
+
+static tree
+grad_identifier (tree fndecl)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fndecl));
+  char *buf = XALLOCAVEC (char, strlen (name) + 6);
+  strcpy (buf, name);
+  strcat (buf, "_grad");
+  return get_identifier (buf);
+}
+
+static tree
+find_grad (tree fndecl)
+{
+  for (tree l = grad_list; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == fndecl)
+      return TREE_VALUE (l);
+  return NULL_TREE;
+}
+
+static tree
+new_grad_decl (tree fndecl, tree type)
+{
+  tree decl = build_decl (DECL_SOURCE_LOCATION (fndecl), FUNCTION_DECL,
+                          grad_identifier (fndecl), type);
+  TREE_PUBLIC (decl) = TREE_PUBLIC (fndecl);
+  DECL_EXTERNAL (decl) = 1; /* until the pass gives it a body */
+  TREE_USED (decl) = 1;
+  DECL_CONTEXT (decl) = DECL_CONTEXT (fndecl);
+  return decl;
+}
+
+void
+abi_declare_grad (tree fndecl)
+{
+  if (!abi_is_kernel (fndecl) || find_grad (fndecl))
+    return;
+  if (!check_signature (fndecl))
+    {
+      grad_list = tree_cons (fndecl, error_mark_node, grad_list);
+      return;
+    }
+  tree type = grad_type (fndecl);
+  tree decl = NULL_TREE;
+  tree existing = lookup_name ? lookup_name (grad_identifier (fndecl))
+                              : NULL_TREE;
+  if (existing && TREE_CODE (existing) == FUNCTION_DECL)
+    {
+      if (!same_signature (TREE_TYPE (existing), type))
+        {
+          error_at (DECL_SOURCE_LOCATION (existing),
+                    "prototype of %qD does not match the gradient of %qD",
+                    existing, fndecl);
+          inform (DECL_SOURCE_LOCATION (existing), "expected %qT", type);
+          grad_list = tree_cons (fndecl, error_mark_node, grad_list);
+          return;
+        }
+      decl = existing;
+    }
+  else if (pushdecl)
+    decl = pushdecl (new_grad_decl (fndecl, type));
+  if (decl)
+    grad_list = tree_cons (fndecl, decl, grad_list);
+}
+
+tree
+abi_grad_decl (tree fndecl)
+{
+  tree decl = find_grad (fndecl);
+  if (decl == error_mark_node)
+    return NULL_TREE;
+  if (decl)
+    return decl;
+  if (!check_signature (fndecl))
+    return NULL_TREE;
+  decl = new_grad_decl (fndecl, grad_type (fndecl));
+  grad_list = tree_cons (fndecl, decl, grad_list);
+  return decl;
+}

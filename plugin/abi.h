@@ -1,0 +1,29 @@
+/* abi.h -- the gradient's signature (DESIGN.md section 2), its
+   declaration for callers in the same file, and the check of a prototype
+   the user wrote.  */
+
+#ifndef TG_ABI_H
+#define TG_ABI_H
+
+#include "gcc-common.h"
+
+/* Classify a parameter of type TYPE: false if a kernel cannot take it.
+   *ELEM is the value's or the pointee's element type.  */
+bool abi_classify (tree type, te_param_kind *kind, te_type *elem);
+
+/* Is FNDECL marked differentiable?  */
+bool abi_is_kernel (tree fndecl);
+
+/* Check the signature of kernel FNDECL (errors at the offending parameter)
+   and declare <name>_grad in file scope, or check the user's prototype.
+   Called when the front end has parsed FNDECL's body.  */
+void abi_declare_grad (tree fndecl);
+
+/* The FUNCTION_DECL of FNDECL's gradient: the one abi_declare_grad made,
+   or a new one.  NULL if the kernel's signature is invalid.  */
+tree abi_grad_decl (tree fndecl);
+
+/* GC roots of the declarations made here.  */
+extern const struct ggc_root_tab abi_gc_roots[];
+
+#endif /* TG_ABI_H */

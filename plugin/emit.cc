@@ -1,0 +1,442 @@
+/* emit.cc -- from a backward TE program to the body of <name>_grad.
+
+   Before:  stage 0: for i < n:  d_x[i] += d_y[i] * (1 - tanh (x[i])^2);
+   After (GENERIC, then GIMPLE through gimplify_function_tree):
+       if (d_x != 0 && d_y != 0)
+         { i = 0; loop { if (i >= n) break;
+                         d_x[i] = d_x[i] + d_y[i] * (1 - tanh (x[i]) ...);
+                         i = i + 1; } }
+
+   1. Give the function its PARM_DECLs: the kernel's, then the shadows
+      (pointers become restrict pointers to the element type: a VLA
+      parameter is indexed flat, as the TE program does).
+   2. Emit every statement of every stage as its own loop nest (a loop
+      distribution that is valid because the iterations of a backward
+      stage touch disjoint elements of what they overwrite), guarded by
+      the non-NULL tests of the shadows it touches.
+   3. Translate expressions node by node; math functions become calls of
+      GCC's builtin declarations, so GCC folds and vectorizes them.
+   4. Gimplify, and hand the function to the call graph, which runs the
+      whole optimization pipeline on it at the user's -O level.  */
+
+#include "emit.h"
+
+#include <string.h>
+
+struct emitter
+{
+  tree fndecl;
+  const te_program *p;
+  vec<tree> parms;   /* by parameter number */
+  vec<tree> vars;    /* loop counter decls by var number */
+  tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
+  location_t loc;
+  bool failed;
+};
+
+static tree
+te_tree_type (te_type t)
+{
+  switch (t)
+    {
+    case TE_BOOL:
+      return boolean_type_node;
+    case TE_I32:
+      return integer_type_node;
+    case TE_U32:
+      return unsigned_type_node;
+    case TE_I64:
+      return long_integer_type_node;
+    case TE_F32:
+      return float_type_node;
+    case TE_F64:
+      return double_type_node;
+    }
+  return NULL_TREE;
+}
+
+static tree
+new_local (emitter *e, tree type, const char *name)
+{
+  tree v = build_decl (e->loc, VAR_DECL, name ? get_identifier (name) : NULL,
+                       type);
+  DECL_CONTEXT (v) = e->fndecl;
+  DECL_ARTIFICIAL (v) = 1;
+  DECL_IGNORED_P (v) = 1;
+  TREE_USED (v) = 1;
+  DECL_CHAIN (v) = e->locals;
+  e->locals = v;
+  return v;
+}
+
+static tree
+loop_var_decl (emitter *e, int var)
+{
+  if (!e->vars[var])
+    {
+      const char *name = e->p->var_names[var];
+      e->vars[var] = new_local (e, long_integer_type_node, name);
+    }
+  return e->vars[var];
+}
+
+/* Builtin for math operation OP in TYPE (float or double).  */
+static tree
+math_decl (te_op op, te_type type)
+{
+  bool f = type == TE_F32;
+  enum built_in_function code;
+  switch (op)
+    {
+#define M(OP, B)                                                            \
+  case TE_##OP:                                                             \
+    code = f ? BUILT_IN_##B##F : BUILT_IN_##B;                              \
+    break;
+      M (EXP, EXP) M (EXP2, EXP2) M (EXPM1, EXPM1) M (LOG, LOG) M (LOG2, LOG2)
+      M (LOG10, LOG10) M (LOG1P, LOG1P) M (SQRT, SQRT) M (CBRT, CBRT)
+      M (SIN, SIN) M (COS, COS) M (TAN, TAN) M (ASIN, ASIN) M (ACOS, ACOS)
+      M (ATAN, ATAN) M (SINH, SINH) M (COSH, COSH) M (TANH, TANH) M (ERF, ERF)
+      M (ERFC, ERFC) M (FABS, FABS) M (FLOOR, FLOOR) M (CEIL, CEIL)
+      M (TRUNC, TRUNC) M (ROUND, ROUND) M (POW, POW) M (ATAN2, ATAN2)
+      M (HYPOT, HYPOT) M (FMAX, FMAX) M (FMIN, FMIN)
+#undef M
+    default:
+      return NULL_TREE;
+    }
+  return builtin_decl_explicit (code);
+}
+
+static tree expr (emitter *e, const te_node *n);
+
+/* Address of element INDEX of tensor T.  */
+static tree
+element (emitter *e, const te_tensor *t, const te_node *index)
+{
+  tree elem = te_tree_type (t->type);
+  tree base = e->parms[t->param];
+  tree ptr = fold_convert (build_pointer_type (elem), base);
+  tree off = fold_build2 (MULT_EXPR, sizetype,
+                          fold_convert (sizetype, expr (e, index)),
+                          TYPE_SIZE_UNIT (elem));
+  return build_fold_indirect_ref (fold_build_pointer_plus (ptr, off));
+}
+
+static tree
+binary (emitter *e, const te_node *n, enum tree_code code)
+{
+  return fold_build2 (code, te_tree_type (n->type), expr (e, n->args[0]),
+                      expr (e, n->args[1]));
+}
+
+/* min/max with ties going to the first operand, NaN-safe as written.  */
+static tree
+choose (emitter *e, const te_node *n, enum tree_code cmp)
+{
+  tree a = expr (e, n->args[0]), b = expr (e, n->args[1]);
+  if (!te_type_is_float (n->type))
+    return fold_build2 (cmp == LE_EXPR ? MIN_EXPR : MAX_EXPR,
+                        te_tree_type (n->type), a, b);
+  a = save_expr (a);
+  b = save_expr (b);
+  return fold_build3 (COND_EXPR, te_tree_type (n->type),
+                      fold_build2 (cmp, boolean_type_node, a, b), a, b);
+}
+
+static tree
+expr (emitter *e, const te_node *n)
+{
+  tree type = te_tree_type (n->type);
+  switch (n->op)
+    {
+    case TE_CONST:
+      if (te_type_is_float (n->type))
+        {
+          char buf[64];
+          REAL_VALUE_TYPE r;
+          snprintf (buf, sizeof buf, "%a", n->u.f);
+          real_from_string (&r, buf);
+          return build_real_truncate (type, r);
+        }
+      return build_int_cst (type, n->u.i);
+    case TE_PARAM:
+      return fold_convert (type, e->parms[n->u.index]);
+    case TE_VAR:
+      return loop_var_decl (e, n->u.index);
+    case TE_LOAD:
+      if (n->u.tensor->kind == TE_TK_SCALAR)
+        return e->parms[n->u.tensor->param];
+      if (n->u.tensor->kind != TE_TK_PARAM)
+        break;
+      return element (e, n->u.tensor, n->args[0]);
+    case TE_NEG:
+      return fold_build1 (NEGATE_EXPR, type, expr (e, n->args[0]));
+    case TE_ADD:
+      return binary (e, n, PLUS_EXPR);
+    case TE_SUB:
+      return binary (e, n, MINUS_EXPR);
+    case TE_MUL:
+      return binary (e, n, MULT_EXPR);
+    case TE_DIV:
+      return binary (e, n, te_type_is_float (n->type) ? RDIV_EXPR
+                                                     : TRUNC_DIV_EXPR);
+    case TE_MOD:
+      return binary (e, n, TRUNC_MOD_EXPR);
+    case TE_MIN:
+      return choose (e, n, LE_EXPR);
+    case TE_MAX:
+      return choose (e, n, GE_EXPR);
+    case TE_CAST:
+      return fold_convert (type, expr (e, n->args[0]));
+    case TE_LT:
+      return binary (e, n, LT_EXPR);
+    case TE_LE:
+      return binary (e, n, LE_EXPR);
+    case TE_GT:
+      return binary (e, n, GT_EXPR);
+    case TE_GE:
+      return binary (e, n, GE_EXPR);
+    case TE_EQ:
+      return binary (e, n, EQ_EXPR);
+    case TE_NE:
+      return binary (e, n, NE_EXPR);
+    case TE_AND:
+      return binary (e, n, TRUTH_AND_EXPR);
+    case TE_OR:
+      return binary (e, n, TRUTH_OR_EXPR);
+    case TE_NOT:
+      return fold_build1 (TRUTH_NOT_EXPR, type, expr (e, n->args[0]));
+    case TE_SELECT:
+      return fold_build3 (COND_EXPR, type, expr (e, n->args[0]),
+                          expr (e, n->args[1]), expr (e, n->args[2]));
+    case TE_EXP:
+    case TE_EXP2:
+    case TE_EXPM1:
+    case TE_LOG:
+    case TE_LOG2:
+    case TE_LOG10:
+    case TE_LOG1P:
+    case TE_SQRT:
+    case TE_CBRT:
+    case TE_SIN:
+    case TE_COS:
+    case TE_TAN:
+    case TE_ASIN:
+    case TE_ACOS:
+    case TE_ATAN:
+    case TE_SINH:
+    case TE_COSH:
+    case TE_TANH:
+    case TE_ERF:
+    case TE_ERFC:
+    case TE_FABS:
+    case TE_FLOOR:
+    case TE_CEIL:
+    case TE_TRUNC:
+    case TE_ROUND:
+    case TE_POW:
+    case TE_ATAN2:
+    case TE_HYPOT:
+    case TE_FMAX:
+    case TE_FMIN:
+      {
+        tree fn = math_decl (n->op, n->type);
+        if (!fn)
+          break;
+        if (te_op_arity (n->op) == 1)
+          return build_call_expr (fn, 1, expr (e, n->args[0]));
+        return build_call_expr (fn, 2, expr (e, n->args[0]),
+                                expr (e, n->args[1]));
+      }
+    case TE_REDUCE:
+    case TE_NUM_OPS:
+      break;
+    }
+  if (!e->failed)
+    error_at (e->loc, "internal error in tensorgrad: cannot emit operation "
+                      "%qs",
+              te_op_name (n->op));
+  e->failed = true;
+  return build_zero_cst (type ? type : integer_type_node);
+}
+
+/* Collect the nullable tensors an expression reads.  */
+struct nullable_set
+{
+  const te_tensor *items[32];
+  int n;
+};
+
+static void
+collect_nullable (te_node *n, void *data)
+{
+  nullable_set *s = (nullable_set *) data;
+  if (n->op != TE_LOAD || !n->u.tensor->nullable)
+    return;
+  for (int i = 0; i < s->n; i++)
+    if (s->items[i] == n->u.tensor)
+      return;
+  if (s->n < 32)
+    s->items[s->n++] = n->u.tensor;
+}
+
+/* The statement ST itself: dst[index] (+)= value, under its guard.  */
+static tree
+store (emitter *e, const te_stmt *st)
+{
+  tree lhs = element (e, st->dst, st->index);
+  tree rhs = expr (e, st->value);
+  rhs = fold_convert (TREE_TYPE (lhs), rhs);
+  if (st->op == TE_ADD_TO)
+    rhs = fold_build2 (PLUS_EXPR, TREE_TYPE (lhs),
+                       element (e, st->dst, st->index), rhs);
+  tree s = build2 (MODIFY_EXPR, TREE_TYPE (lhs), lhs, rhs);
+  SET_EXPR_LOCATION (s, e->loc);
+  if (st->guard)
+    s = build3 (COND_EXPR, void_type_node, expr (e, st->guard), s,
+                NULL_TREE);
+  return s;
+}
+
+/* Wrap BODY in the loops of stage S from number K inwards.  */
+static tree
+loops (emitter *e, const te_stage *s, int k, tree body)
+{
+  if (k == s->nloops)
+    return body;
+  tree inner = loops (e, s, k + 1, body);
+  tree var = loop_var_decl (e, s->loops[k].var);
+  tree ext = new_local (e, long_integer_type_node, NULL);
+  tree stmts = alloc_stmt_list ();
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, long_integer_type_node, ext,
+              fold_convert (long_integer_type_node,
+                            expr (e, s->loops[k].extent))),
+      &stmts);
+  tree first = s->reversed ? fold_build2 (MINUS_EXPR, long_integer_type_node,
+                                          ext, build_int_cst (long_integer_type_node, 1))
+                           : build_int_cst (long_integer_type_node, 0);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, long_integer_type_node, var, first), &stmts);
+  tree lbody = alloc_stmt_list ();
+  tree done = s->reversed
+                  ? build2 (LT_EXPR, boolean_type_node, var,
+                            build_int_cst (long_integer_type_node, 0))
+                  : build2 (GE_EXPR, boolean_type_node, var, ext);
+  append_to_statement_list (build1 (EXIT_EXPR, void_type_node, done), &lbody);
+  append_to_statement_list (inner, &lbody);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, long_integer_type_node, var,
+              build2 (s->reversed ? MINUS_EXPR : PLUS_EXPR,
+                      long_integer_type_node, var,
+                      build_int_cst (long_integer_type_node, 1))),
+      &lbody);
+  append_to_statement_list (build1 (LOOP_EXPR, void_type_node, lbody),
+                            &stmts);
+  return stmts;
+}
+
+/* Statement ST of stage S as a guarded loop nest.  */
+static tree
+stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
+{
+  e->loc = st->loc ? (location_t) st->loc : DECL_SOURCE_LOCATION (e->fndecl);
+  tree nest = loops (e, s, 0, store (e, st));
+  nullable_set ns;
+  ns.n = 0;
+  if (st->dst->nullable)
+    ns.items[ns.n++] = st->dst;
+  te_walk (st->value, collect_nullable, &ns);
+  if (st->guard)
+    te_walk (st->guard, collect_nullable, &ns);
+  tree cond = NULL_TREE;
+  for (int i = 0; i < ns.n; i++)
+    {
+      tree ptr = e->parms[ns.items[i]->param];
+      tree c = build2 (NE_EXPR, boolean_type_node, ptr,
+                       build_zero_cst (TREE_TYPE (ptr)));
+      cond = cond ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, c) : c;
+    }
+  if (cond)
+    nest = build3 (COND_EXPR, void_type_node, cond, nest, NULL_TREE);
+  return nest;
+}
+
+/* Step 1: the PARM_DECLs of FNDECL for program P.  */
+static void
+make_parms (emitter *e, tree fndecl, const te_program *p)
+{
+  tree types = TYPE_ARG_TYPES (TREE_TYPE (fndecl));
+  tree chain = NULL_TREE, *tail = &chain;
+  for (int i = 0; i < p->nparams; i++, types = TREE_CHAIN (types))
+    {
+      const te_param *q = &p->params[i];
+      tree type = TREE_VALUE (types);
+      if (q->kind == TE_PK_PTR_FLOAT || q->kind == TE_PK_PTR_INT)
+        {
+          tree elem = q->kind == TE_PK_PTR_FLOAT ? te_tree_type (q->type)
+                                                 : TREE_TYPE (type);
+          while (TREE_CODE (elem) == ARRAY_TYPE)
+            elem = TREE_TYPE (elem);
+          type = build_qualified_type (build_pointer_type (elem),
+                                       TYPE_QUAL_RESTRICT);
+        }
+      tree parm = build_decl (DECL_SOURCE_LOCATION (fndecl), PARM_DECL,
+                              get_identifier (q->name), type);
+      DECL_ARG_TYPE (parm) = type;
+      DECL_CONTEXT (parm) = fndecl;
+      TREE_USED (parm) = 1;
+      *tail = parm;
+      tail = &DECL_CHAIN (parm);
+      e->parms.safe_push (parm);
+    }
+  DECL_ARGUMENTS (fndecl) = chain;
+}
+
+bool
+emit_gradient (tree fndecl, const te_program *p)
+{
+  emitter e;
+  memset (&e, 0, sizeof e);
+  e.fndecl = fndecl;
+  e.p = p;
+  e.loc = DECL_SOURCE_LOCATION (fndecl);
+  e.parms.create (p->nparams);
+  e.vars.create (p->nvars);
+  e.vars.safe_grow_cleared (p->nvars);
+  make_parms (&e, fndecl, p);
+  tree result = build_decl (DECL_SOURCE_LOCATION (fndecl), RESULT_DECL,
+                            NULL_TREE, void_type_node);
+  DECL_ARTIFICIAL (result) = 1;
+  DECL_IGNORED_P (result) = 1;
+  DECL_CONTEXT (result) = fndecl;
+  DECL_RESULT (fndecl) = result;
+  /* allocate_struct_function lays out the parameters and the result.  */
+  tree saved_fn = current_function_decl;
+  push_struct_function (fndecl);
+
+  tree body = alloc_stmt_list ();
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      append_to_statement_list (
+          stmt_nest (&e, &p->stages[s], &p->stages[s].stmts[k]), &body);
+
+  tree block = make_node (BLOCK);
+  BLOCK_VARS (block) = e.locals;
+  BLOCK_SUPERCONTEXT (block) = fndecl;
+  DECL_INITIAL (fndecl) = block;
+  tree bind = build3 (BIND_EXPR, void_type_node, e.locals, body, block);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  DECL_SAVED_TREE (fndecl) = bind;
+  if (!e.failed)
+    {
+      gimplify_function_tree (fndecl);
+    }
+  pop_cfun ();
+  current_function_decl = saved_fn;
+  e.parms.release ();
+  e.vars.release ();
+  if (e.failed)
+    return false;
+  cgraph_node::add_new_function (fndecl, false);
+  return true;
+}

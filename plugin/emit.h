@@ -1,0 +1,12 @@
+/* emit.h -- from a backward TE program to the body of <name>_grad.  */
+
+#ifndef TG_EMIT_H
+#define TG_EMIT_H
+
+#include "gcc-common.h"
+
+/* Give FNDECL, the gradient's declaration, a body computing backward
+   program P, gimplify it and add it to the call graph.  */
+bool emit_gradient (tree fndecl, const te_program *p);
+
+#endif /* TG_EMIT_H */

@@ -1,0 +1,13 @@
+/* lift.h -- from the GIMPLE of a kernel to a TE program.  */
+
+#ifndef TG_LIFT_H
+#define TG_LIFT_H
+
+#include "gcc-common.h"
+
+/* Lift the body of FUN, a differentiable kernel in SSA form, to a TE
+   program in CTX.  Reports every unsupported construct with error_at and
+   returns NULL then.  */
+te_program *lift_function (function *fun, te_ctx *ctx);
+
+#endif /* TG_LIFT_H */

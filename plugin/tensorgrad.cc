@@ -1,0 +1,225 @@
+/* tensorgrad.cc -- the plugin's entry point: options, the attribute, the
+   pass that turns each differentiable kernel into its gradient.
+
+   For each function marked __attribute__((differentiable)), right after
+   the "ssa" pass (so at every -O level, before any optimization changes
+   the loops):
+     1. lift its GIMPLE to a TE program (lift.cc);
+     2. decide the roles of its tensors and the shadows (lib/roles.c);
+     3. differentiate it in reverse mode (lib/ad.c);
+     4. emit <name>_grad as a new function of the translation unit
+        (emit.cc), which then goes through GCC's whole pipeline.
+   The dump file (option dump) shows both programs.  */
+
+#include "gcc-common.h"
+#include "plugin-version.h"
+#include "lift.h"
+#include "emit.h"
+#include "abi.h"
+
+int plugin_is_GPL_compatible;
+
+static struct plugin_info tg_info = {
+  TG_VERSION,
+  "tensorgrad: reverse-mode gradients of C tensor kernels.\n"
+  "Mark a kernel __attribute__((differentiable)); the object file gains\n"
+  "<name>_grad (see the README for its signature).  Options:\n"
+  "  -fplugin-arg-tensorgrad-dump   write the pass's dump file\n"
+  "                                 (<output>.NNNt.tensorgrad): the lifted\n"
+  "                                 and the backward TE programs\n"
+  "  -fplugin-arg-tensorgrad-help   print this text\n"
+};
+
+/* The options, with whether each takes a value.  */
+static const struct
+{
+  const char *name;
+  bool has_value;
+} tg_options[] = { { "dump", false }, { "help", false } };
+
+/* ---- diagnostics from lib/ ---------------------------------------------- */
+
+/* Report DIAG, filled by lib/, at its location or at FALLBACK.  */
+static void
+report (const te_diag *diag, location_t fallback)
+{
+  location_t loc = diag->loc ? (location_t) diag->loc : fallback;
+  if (diag->kind == TE_DIAG_INTERNAL)
+    error_at (loc, "internal error in tensorgrad: %s", diag->msg);
+  else
+    error_at (loc, "%s", diag->msg);
+  if (diag->note[0])
+    inform (loc, "%s", diag->note);
+}
+
+/* ---- the attribute ------------------------------------------------------ */
+
+static tree
+handle_differentiable (tree *node, tree name, tree, int, bool *no_add)
+{
+  if (TREE_CODE (*node) != FUNCTION_DECL)
+    {
+      error_at (DECL_P (*node) ? DECL_SOURCE_LOCATION (*node)
+                               : input_location,
+                "%qE attribute only applies to functions", name);
+      *no_add = true;
+      return NULL_TREE;
+    }
+  /* A static kernel nothing calls must survive until the pass.  */
+  DECL_PRESERVE_P (*node) = 1;
+  return NULL_TREE;
+}
+
+static struct attribute_spec differentiable_attr = {
+  "differentiable", 0, 0, false, false, false, false,
+  handle_differentiable, NULL
+};
+
+static void
+register_attributes (void *, void *)
+{
+  register_attribute (&differentiable_attr);
+}
+
+static void
+finish_parse_function (void *gcc_data, void *)
+{
+  abi_declare_grad ((tree) gcc_data);
+}
+
+/* ---- the pass ----------------------------------------------------------- */
+
+/* Steps 1-4 for kernel FUN.  */
+static void
+differentiate (function *fun)
+{
+  tree decl = abi_grad_decl (fun->decl);
+  if (!decl)
+    return;
+  calculate_dominance_info (CDI_DOMINATORS);
+  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  scev_initialize ();
+  te_ctx *ctx = te_ctx_new ();
+  te_program *fwd = lift_function (fun, ctx);
+  scev_finalize ();
+  loop_optimizer_finalize ();
+
+  te_diag diag;
+  memset (&diag, 0, sizeof diag);
+  te_program *bwd = NULL;
+  if (fwd && te_program_roles (fwd, &diag))
+    {
+      if (dump_file)
+        {
+          fprintf (dump_file, "\n;; tensorgrad: lifted program\n");
+          te_program_dump (dump_file, fwd);
+        }
+      bwd = ad_reverse (fwd, &diag);
+    }
+  if (diag.kind != TE_DIAG_NONE)
+    report (&diag, DECL_SOURCE_LOCATION (fun->decl));
+  if (bwd)
+    {
+      if (dump_file)
+        {
+          fprintf (dump_file, "\n;; tensorgrad: backward program\n");
+          te_program_dump (dump_file, bwd);
+        }
+      DECL_EXTERNAL (decl) = 0;
+      TREE_STATIC (decl) = 1;
+      TREE_PUBLIC (decl) = TREE_PUBLIC (fun->decl);
+      DECL_SOURCE_LOCATION (decl) = DECL_SOURCE_LOCATION (fun->decl);
+      DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
+          = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
+      DECL_FUNCTION_SPECIFIC_TARGET (decl)
+          = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+      emit_gradient (decl, bwd);
+    }
+  te_ctx_free (ctx);
+}
+
+static const pass_data tg_pass_data = {
+  GIMPLE_PASS, "tensorgrad", OPTGROUP_NONE, TV_NONE,
+  PROP_cfg | PROP_ssa, 0, 0, 0, 0
+};
+
+class tg_pass : public gimple_opt_pass
+{
+public:
+  tg_pass (gcc::context *ctxt) : gimple_opt_pass (tg_pass_data, ctxt) {}
+  bool gate (function *fun) final override
+  {
+    return abi_is_kernel (fun->decl) && !seen_error ();
+  }
+  unsigned int execute (function *fun) final override
+  {
+    differentiate (fun);
+    return 0;
+  }
+};
+
+/* ---- plugin_init -------------------------------------------------------- */
+
+static bool
+parse_options (struct plugin_name_args *info, bool *dump)
+{
+  bool ok = true;
+  for (int i = 0; i < info->argc; i++)
+    {
+      const char *key = info->argv[i].key;
+      const char *value = info->argv[i].value;
+      size_t k;
+      for (k = 0; k < ARRAY_SIZE (tg_options); k++)
+        if (!strcmp (key, tg_options[k].name))
+          break;
+      if (k == ARRAY_SIZE (tg_options))
+        {
+          error ("tensorgrad: unknown option %qs; valid options are: dump, "
+                 "help",
+                 key);
+          ok = false;
+          continue;
+        }
+      if (value && !tg_options[k].has_value)
+        {
+          error ("tensorgrad: option %qs takes no value", key);
+          ok = false;
+        }
+      if (!strcmp (key, "dump"))
+        *dump = true;
+      else if (!strcmp (key, "help"))
+        fputs (tg_info.help, stdout);
+    }
+  return ok;
+}
+
+int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("tensorgrad: this plugin was built for GCC %s and cannot run in "
+             "GCC %s; rebuild it with this compiler",
+             gcc_version.basever, version->basever);
+      return 1;
+    }
+  bool dump = false;
+  if (!parse_options (info, &dump))
+    return 0;
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &tg_info);
+  register_callback (info->base_name, PLUGIN_ATTRIBUTES, register_attributes,
+                     NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
+                     finish_parse_function, NULL);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) abi_gc_roots);
+  struct register_pass_info pass;
+  pass.pass = new tg_pass (g);
+  pass.reference_pass_name = "ssa";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  if (dump)
+    g->get_dumps ()->dump_switch_p ("tree-tensorgrad");
+  return 0;
+}
