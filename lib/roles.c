@@ -91,6 +91,32 @@ uses_every_counter (const te_stage *s, const te_node *index)
   return true;
 }
 
+/* Is INDEX the index of a statement of stage S, other than statement
+   SKIP, that writes T?  Returns that statement's number or -1.  */
+static int
+writer_at (const te_stage *s, const te_tensor *t, const te_node *index)
+{
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t && s->stmts[k].index == index)
+      return k;
+  return -1;
+}
+
+/* Several statements of one stage may write T only where they write
+   distinct constant elements outside any loop (y[0] = ...; y[1] = ...).  */
+static bool
+distinct_constant_writes (const te_stage *s, const te_tensor *t)
+{
+  if (s->nloops)
+    return false;
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t
+        && (s->stmts[k].index->op != TE_CONST
+            || writer_at (s, t, s->stmts[k].index) != k))
+      return false;
+  return true;
+}
+
 /* Decide the role of T; false with DIAG on what is not supported.  */
 static bool
 tensor_role (te_program *p, te_tensor *t, te_diag *diag)
@@ -102,17 +128,19 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
         te_stmt *st = &p->stages[s].stmts[k];
         if (st->dst != t)
           continue;
-        if (wstage >= 0)
+        if (wstage >= 0 && wstage != s)
           return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                              wstage != s
-                                  ? "'%s' is written by more than one loop "
-                                    "nest; not supported yet"
-                                  : "'%s' is written by more than one "
-                                    "statement of a loop nest; not "
-                                    "supported yet",
+                              "'%s' is written by more than one loop nest; "
+                              "not supported yet",
                               t->name);
+        if (wstage >= 0 && !distinct_constant_writes (&p->stages[s], t))
+          return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                              "'%s' is written by more than one statement "
+                              "of a loop nest; not supported yet",
+                              t->name);
+        if (wstage < 0)
+          wstmt = k;
         wstage = s;
-        wstmt = k;
       }
   reads_of r = find_reads (p, t);
   if (wstage < 0)
@@ -137,16 +165,16 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
   for (int i = 0; i < r.n; i++)
     {
       access *a = &r.items[i];
+      int k = writer_at (ws, t, a->index);
       if (a->stage < wstage)
         entry_read = true;
-      else if (a->stage > wstage
-               || (a->stmt > wstmt && a->index == w->index))
+      else if (a->stage > wstage || (k >= 0 && a->stmt > k))
         return te_diag_set (diag, TE_DIAG_USER,
                             p->stages[a->stage].stmts[a->stmt].loc,
                             "'%s' is read after it is written; not "
                             "supported yet",
                             t->name);
-      else if (a->index != w->index)
+      else if (k < 0 && (ws->nloops || a->index->op != TE_CONST))
         return te_diag_set (diag, TE_DIAG_USER, w->loc,
                             "loop-carried dependence through '%s' is not "
                             "supported yet",

@@ -215,7 +215,12 @@ new_grad_decl (tree fndecl, tree type)
   tree decl = build_decl (DECL_SOURCE_LOCATION (fndecl), FUNCTION_DECL,
                           grad_identifier (fndecl), type);
   TREE_PUBLIC (decl) = TREE_PUBLIC (fndecl);
-  DECL_EXTERNAL (decl) = 1; /* until the pass gives it a body */
+  /* Until the pass gives it a body: an external declaration, except that
+     the C front end warns of a static one "used but never defined"; a
+     static one is a definition to come, whose warning is suppressed.  */
+  DECL_EXTERNAL (decl) = TREE_PUBLIC (fndecl);
+  if (!TREE_PUBLIC (fndecl))
+    suppress_warning (decl, OPT_Wunused);
   TREE_USED (decl) = 1;
   DECL_CONTEXT (decl) = DECL_CONTEXT (fndecl);
   return decl;

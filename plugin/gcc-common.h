@@ -31,6 +31,7 @@
 #include "tree-scalar-evolution.h"
 #include "tree-chrec.h"
 #include "dominance.h"
+#include "cfganal.h"
 #include "stringpool.h"
 #include "attribs.h"
 #include "diagnostic-core.h"

@@ -177,7 +177,12 @@ convert_int (lifter *l, tree type, te_node *n)
   if (!n)
     return NULL;
   if (!int_te_type (type, &tt))
-    return fail (l, "integer type of this index is not supported");
+    {
+      if (!l->failed)
+        error_at (l->loc, "index of type %qT is not supported", type);
+      l->failed = true;
+      return NULL;
+    }
   return te_cast (l->ctx, tt, n);
 }
 
@@ -500,8 +505,13 @@ lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
           return fail (l, "unsupported memory access"), false;
         if (TREE_CODE (inner) == MEM_REF)
           {
-            te_node *o = lift_int (l, TREE_OPERAND (inner, 1));
-            if (!o || !lift_pointer (l, TREE_OPERAND (inner, 0), base, off))
+            /* The constant offset of a MEM_REF has a pointer type.  */
+            poly_int64 moff;
+            if (!mem_ref_offset (inner).to_shwi (&moff)
+                || !moff.is_constant ())
+              return fail (l, "unsupported memory access"), false;
+            te_node *o = te_int (ctx, moff.to_constant ());
+            if (!lift_pointer (l, TREE_OPERAND (inner, 0), base, off))
               return false;
             *off = te_add (ctx, *off, o);
           }
@@ -694,6 +704,70 @@ math_op (const char *name, bool *single)
   return TE_NUM_OPS;
 }
 
+/* Source order of two-operand calls: call -> identity of its first
+   operand (an SSA version, or a declaration's uid, negated).  */
+static hash_map<gimple *, int> *first_operand;
+
+static int
+operand_identity (tree t)
+{
+  if (TREE_CODE (t) == SSA_NAME)
+    return SSA_NAME_VAR (t) ? -(int) DECL_UID (SSA_NAME_VAR (t)) - 1
+                            : (int) SSA_NAME_VERSION (t);
+  if (DECL_P (t))
+    return -(int) DECL_UID (t) - 1;
+  return INT_MIN;
+}
+
+static void
+walk_stmts_record (gimple_seq seq)
+{
+  for (gimple_stmt_iterator gsi = gsi_start (seq); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *g = gsi_stmt (gsi);
+      switch (gimple_code (g))
+        {
+        case GIMPLE_BIND:
+          walk_stmts_record (gimple_bind_body (as_a<gbind *> (g)));
+          break;
+        case GIMPLE_TRY:
+          walk_stmts_record (gimple_try_eval (g));
+          walk_stmts_record (gimple_try_cleanup (g));
+          break;
+        case GIMPLE_CALL:
+          if (gimple_call_num_args (g) == 2)
+            first_operand->put (g, operand_identity (gimple_call_arg (g, 0)));
+          break;
+        default:
+          break;
+        }
+    }
+}
+
+void
+lift_record_operand_order (function *fun)
+{
+  if (!first_operand)
+    first_operand = new hash_map<gimple *, int>;
+  /* Before "lower" the body is one sequence of statements, no CFG.  */
+  walk_stmts_record (gimple_body (fun->decl));
+}
+
+/* Was CALL's pair of operands swapped since lift_record_operand_order?  */
+static bool
+operands_swapped (gcall *call)
+{
+  int *first = first_operand ? first_operand->get (call) : NULL;
+  if (!first || *first == INT_MIN)
+    return false;
+  tree a = gimple_call_arg (call, 0), b = gimple_call_arg (call, 1);
+  if (TREE_CODE (a) == SSA_NAME && TREE_CODE (b) == SSA_NAME
+      && SSA_NAME_VAR (a) && SSA_NAME_VAR (a) == SSA_NAME_VAR (b))
+    return false;
+  return operand_identity (b) == *first && operand_identity (a) != *first;
+}
+
 /* A call: a math function of the C library (by name, so -fno-builtin
    works too) or an internal function such as .SQRT.  */
 static te_node *
@@ -735,9 +809,11 @@ lift_call (lifter *l, gcall *call)
       return NULL;
     }
   te_node *args[2] = { NULL, NULL };
+  bool swapped = operands_swapped (call);
   for (unsigned i = 0; i < gimple_call_num_args (call); i++)
     {
-      args[i] = lift_float (l, gimple_call_arg (call, i));
+      unsigned k = swapped ? 1 - i : i;
+      args[i] = lift_float (l, gimple_call_arg (call, k));
       if (!args[i])
         return NULL;
       args[i] = te_cast (l->ctx, type, args[i]);
@@ -1019,8 +1095,8 @@ loop_extent (lifter *l, class loop *loop, basic_block bb)
   tree niter = number_of_latch_executions (loop);
   if (niter == chrec_dont_know || chrec_contains_undetermined (niter))
     return fail (l, "cannot determine the number of iterations of this loop");
-  if (loop_outer (loop) != current_loops->tree_root)
-    niter = instantiate_scev (nest_entry (l), loop_outer (loop), niter);
+  /* NITER is in terms of SSA names at LOOP's entry: outer counters among
+     them are lifted through SCEV like any other integer.  */
   te_node *n = lift_int (l, niter);
   if (!n)
     return NULL;
@@ -1294,8 +1370,14 @@ lift_function (function *fun, te_ctx *ctx)
   if (!lift_signature (&l))
     return NULL;
 
+  /* Program order: a reverse post-order in which every loop is one
+     contiguous region, so a loop's body comes before what follows it.  */
   int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (fun));
-  int n = pre_and_rev_post_order_compute_fn (fun, NULL, rpo, false);
+  auto_bitmap exits;
+  bitmap_set_bit (exits, EXIT_BLOCK);
+  int n = rev_post_order_and_mark_dfs_back_seme (
+      fun, single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)), exits, true, rpo,
+      NULL);
   unsigned uid = 1;
   for (int i = 0; i < n; i++)
     {

@@ -10,4 +10,9 @@
    returns NULL then.  */
 te_program *lift_function (function *fun, te_ctx *ctx);
 
+/* Before the "ssa" pass, which may swap the operands of calls GCC deems
+   commutative (fmax, fmin), record their source order in FUN: the
+   adjoint of a tie goes to the first operand as written.  */
+void lift_record_operand_order (function *fun);
+
 #endif /* TG_LIFT_H */

@@ -158,6 +158,31 @@ public:
   }
 };
 
+/* Before SSA: remember the source order of operands that the "ssa" pass
+   may swap (lift.cc, lift_operand_order).  */
+static const pass_data tg_order_pass_data = {
+  GIMPLE_PASS, "tensorgrad-order", OPTGROUP_NONE, TV_NONE,
+  PROP_gimple_any, 0, 0, 0, 0
+};
+
+class tg_order_pass : public gimple_opt_pass
+{
+public:
+  tg_order_pass (gcc::context *ctxt)
+      : gimple_opt_pass (tg_order_pass_data, ctxt)
+  {
+  }
+  bool gate (function *fun) final override
+  {
+    return abi_is_kernel (fun->decl);
+  }
+  unsigned int execute (function *fun) final override
+  {
+    lift_record_operand_order (fun);
+    return 0;
+  }
+};
+
 /* ---- plugin_init -------------------------------------------------------- */
 
 static bool
@@ -219,6 +244,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  struct register_pass_info order;
+  order.pass = new tg_order_pass (g);
+  order.reference_pass_name = "lower";
+  order.ref_pass_instance_number = 1;
+  order.pos_op = PASS_POS_INSERT_BEFORE;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+                     &order);
   if (dump)
     g->get_dumps ()->dump_switch_p ("tree-tensorgrad");
   return 0;
