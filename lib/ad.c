@@ -1,34 +1,48 @@
 /* ad.c -- the reverse sweep: from a forward TE program to its gradient.
 
-   Before:  stage 0: for i < n:  y[i] = a * x[i] + y[i];     (y in-out)
-   After:   stage 0: for i < n:  d_x[i] += d_y[i] * a;
-                                 d_a[0] += d_y[i] * x[i];
-                                 d_y[i] = d_y[i];
+   Before:  stage 0: for i < n:  y[i] = tanh (b[i] + sum (p < k; 0; x[i*k+p]));
+   After:   P: for i < n:         v0[i] = sum (p < k; 0; x[i*k+p]);
+            T: for i < n:         d_b[i] += d_y[i] * (1 - tanh (b[i] + v0[i])^2);
+                                  d0[i]  += d_y[i] * (1 - tanh (b[i] + v0[i])^2);
+            B: for i < n, p < k:  d_x[i*k+p] += d0[i];
 
    1. Give every floating tensor its shadow: a pointer parameter of the
       gradient (may be NULL), or, for the return value, the scalar
       parameter d_return.
    2. Walk the stages last to first and, inside a stage, the statements
-      last to first.  For T[w] = e with adjoint G = dT[w], accumulate
-      adjoints through e's DAG in reverse topological order, one rule per
-      operation (deriv.c), all sums made by add_contribution.
-   3. Every floating load A[r] in e receives dA[r] += adj; every floating
-      scalar parameter a receives d_a[0] += adj.  A statement of the
-      backward stage is guarded like the forward one.
-   4. If T's value before the statement is itself read by the kernel
-      (T in-out), the adjoint of that entry value replaces dT[w]:
-      dT[w] = adj (T[w]), or 0 when e does not read T[w].
-   5. A contribution that needs the entry value of an in-out T, which the
-      forward overwrote, is refused.
+      last to first.  For T[w] = e over the loops L with adjoint G = dT[w]:
+   3. Every reduction R in e gets a value temporary vR and an adjoint
+      temporary dR, indexed by the iteration of L (so L's extents must not
+      depend on its counters).  Stage P computes vR, inner reductions
+      first; every later use of R reads vR, so a reduction is evaluated
+      once, as in the forward.
+   4. Stage T accumulates adjoints through e's DAG in reverse topological
+      order, one rule per operation (deriv.c), all sums made by
+      add_contribution.  A floating load A[r] receives dA[r] += adj, a
+      floating scalar parameter a receives d_a[0] += adj, a reduction R
+      receives dR[lin] += adj.
+   5. Reductions, outermost first: stage I gives R's init its share of dR
+      (sum: dR; prod: dR times the product of the terms; max/min: dR if
+      the init is the extreme value), stage B over L and R's loops gives
+      every term its share (sum: dR; prod: dR times the product of the
+      other factors; max/min: dR for the first extreme term in iteration
+      order, found by a min-reduction over the terms' ordinals in P).
+   6. If T's value before the statement is itself read by the kernel
+      (T in-out), stage F replaces dT[w] by the adjoint of that entry
+      value, or 0.  A contribution that needs the entry value of an
+      in-out T, which the forward overwrote, is refused.
 
-   The serial order of iterations of each loop nest is kept: only stages
-   whose iterations are independent reach here (roles.c), so the adjoint
-   stage may run its iterations in any order, and it runs them forwards.  */
+   Every adjoint stage runs its iterations forwards: only stages whose
+   iterations are independent reach here (roles.c).  Temporaries are
+   zeroed when allocated, so a statement skipped for a NULL shadow leaves
+   zeros for the statements that read them.  */
 
 #include "ad.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define MAX_REDS 32
 
 /* Adjoint accumulation for the nodes of one expression.  */
 typedef struct adjoints
@@ -37,6 +51,32 @@ typedef struct adjoints
   te_node **sums;  /* adjoint of nodes[i] so far, or NULL */
   int n, cap;
 } adjoints;
+
+/* A reduction of the statement being differentiated.  */
+typedef struct red_info
+{
+  te_node *r;
+  te_tensor *val;   /* its value at each iteration of L */
+  te_tensor *adj;   /* its adjoint */
+  te_tensor *first; /* max/min: ordinal of the first extreme term */
+} red_info;
+
+/* The statement being differentiated and what its sweep made so far.  */
+typedef struct sweep
+{
+  te_program *b;
+  te_ctx *ctx;
+  te_tensor **scalar_shadow;
+  const te_stage *fs;
+  const te_stmt *st;
+  te_node *lin;  /* the iteration of L as one integer */
+  te_node *size; /* the number of iterations of L */
+  red_info reds[MAX_REDS];
+  int nreds;
+  te_node *self; /* adjoint of the entry value of T[w] so far */
+  te_diag *diag;
+  int ntemps;
+} sweep;
 
 static void
 collect_node (te_node *n, void *data)
@@ -74,7 +114,9 @@ add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c)
   a->sums[i] = a->sums[i] ? te_binary (ctx, TE_ADD, a->sums[i], c) : c;
 }
 
-/* Propagate the seed SEED of E down to every leaf of E.  */
+/* Propagate SEED, the adjoint of E, down to E's leaves: loads, scalar
+   parameters and reductions (whose operands are handled in their own
+   stages).  */
 static bool
 propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
            te_diag *diag)
@@ -84,11 +126,9 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
   for (int i = a->n - 1; i >= 0; i--)
     {
       te_node *n = a->nodes[i], *adj = a->sums[i];
-      if (!adj || n->op == TE_LOAD || n->op == TE_PARAM)
+      if (!adj || n->op == TE_LOAD || n->op == TE_PARAM
+          || n->op == TE_REDUCE)
         continue;
-      if (n->op == TE_REDUCE)
-        return te_diag_set (diag, TE_DIAG_INTERNAL, 0,
-                            "reductions are not differentiated yet");
       for (int k = 0; k < te_op_arity (n->op); k++)
         {
           te_node *arg = n->args[k];
@@ -101,6 +141,309 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
         }
     }
   return true;
+}
+
+/* ---- reductions: temporaries and substitution -------------------------- */
+
+static red_info *
+find_red (sweep *w, const te_node *r)
+{
+  for (int i = 0; i < w->nreds; i++)
+    if (w->reds[i].r == r)
+      return &w->reds[i];
+  return NULL;
+}
+
+static void
+collect_red (te_node *n, void *data)
+{
+  sweep *w = data;
+  if (n->op == TE_REDUCE && !find_red (w, n) && w->nreds < MAX_REDS)
+    w->reds[w->nreds++].r = n;
+}
+
+static te_tensor *
+new_temp (sweep *w, const char *prefix, te_type type)
+{
+  char name[32];
+  snprintf (name, sizeof name, "%s%d", prefix, w->ntemps++);
+  te_tensor *t = te_program_add_tensor (w->b, name, type, TE_TK_LOCAL, -1,
+                                        w->st->loc);
+  t->size = w->size;
+  t->role = TE_ROLE_TEMP;
+  return t;
+}
+
+/* X with every reduction of the statement whose value temporary exists
+   replaced by a load of it.  */
+static te_node *
+subst (sweep *w, te_node *x)
+{
+  for (int i = 0; i < w->nreds; i++)
+    if (w->reds[i].val)
+      x = te_replace (w->ctx, x, w->reds[i].r,
+                      te_load (w->ctx, w->reds[i].val, w->lin));
+  return x;
+}
+
+/* Does reduction R use a loop counter that neither L nor R binds?  */
+static bool
+uses_foreign_var (const te_stage *fs, const te_node *r, int nvars)
+{
+  for (int v = 0; v < nvars; v++)
+    {
+      bool bound = false;
+      for (int k = 0; k < fs->nloops; k++)
+        bound |= fs->loops[k].var == v;
+      for (int k = 0; k < r->u.red.nloops; k++)
+        bound |= r->u.red.loops[k].var == v;
+      if (!bound && te_uses_var (r, v))
+        return true;
+    }
+  return false;
+}
+
+/* The ordinal of an iteration of reduction R's loops, and whether R's
+   extents allow one.  */
+static te_node *
+ordinal (te_ctx *ctx, const te_node *r)
+{
+  te_node *ord = te_int (ctx, 0);
+  for (int k = 0; k < r->u.red.nloops; k++)
+    {
+      const te_loop *l = &r->u.red.loops[k];
+      for (int j = 0; j < r->u.red.nloops; j++)
+        if (te_uses_var (l->extent, r->u.red.loops[j].var))
+          return NULL;
+      ord = te_add (ctx, te_mul (ctx, ord, l->extent), te_var (ctx, l->var));
+    }
+  return ord;
+}
+
+/* Step 3: temporaries and stage P.  L's iteration number and count.  */
+static bool
+prepare_reductions (sweep *w, te_node *guard)
+{
+  te_ctx *ctx = w->ctx;
+  te_walk (w->st->value, collect_red, w);
+  if (w->nreds == 0)
+    return true;
+  if (w->nreds == MAX_REDS)
+    return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                        "too many reductions in one statement");
+  w->lin = te_int (ctx, 0);
+  w->size = te_int (ctx, 1);
+  for (int k = 0; k < w->fs->nloops; k++)
+    {
+      const te_loop *l = &w->fs->loops[k];
+      for (int j = 0; j < w->fs->nloops; j++)
+        if (te_uses_var (l->extent, w->fs->loops[j].var))
+          return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                              "a reduction inside a loop whose bounds "
+                              "depend on another loop is not supported yet");
+      w->lin = te_add (ctx, te_mul (ctx, w->lin, l->extent),
+                       te_var (ctx, l->var));
+      w->size = te_mul (ctx, w->size,
+                        te_binary (ctx, TE_MAX, l->extent, te_int (ctx, 0)));
+    }
+  te_stage *p = te_program_add_stage (w->b, w->st->loc);
+  p->nloops = w->fs->nloops;
+  memcpy (p->loops, w->fs->loops, sizeof p->loops);
+  p->nest = w->fs->nest;
+  /* Post-order: inner reductions first, so outer ones read their vR.  */
+  for (int i = 0; i < w->nreds; i++)
+    {
+      red_info *ri = &w->reds[i];
+      te_node *r = ri->r;
+      if (uses_foreign_var (w->fs, r, w->b->nvars))
+        return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                            "a reduction whose terms are themselves "
+                            "reductions over the outer terms is not "
+                            "supported yet");
+      te_node *value = te_reduce_node (ctx, r->u.red.kind, r->u.red.nloops,
+                                       r->u.red.loops, subst (w, r->args[0]),
+                                       subst (w, r->args[1]));
+      ri->val = new_temp (w, "v", r->type);
+      ri->adj = new_temp (w, "d", r->type);
+      te_stage_add_stmt (w->b, p, ri->val, w->lin, TE_SET, value, guard,
+                         w->st->loc);
+      if (r->u.red.kind == TE_RED_MAX || r->u.red.kind == TE_RED_MIN)
+        {
+          te_node *ord = ordinal (ctx, r);
+          if (!ord)
+            return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                                "a max or min reduction over a domain whose "
+                                "bounds depend on its own loops is not "
+                                "supported yet");
+          te_node *none = te_int (ctx, INT64_MAX);
+          te_node *hit = te_binary (ctx, TE_EQ, subst (w, r->args[1]),
+                                    te_load (ctx, ri->val, w->lin));
+          te_node *first = te_reduce_node (
+              ctx, TE_RED_MIN, r->u.red.nloops, r->u.red.loops, none,
+              te_select (ctx, hit, ord, none));
+          ri->first = new_temp (w, "f", TE_I64);
+          te_stage_add_stmt (w->b, p, ri->first, w->lin, TE_SET, first, guard,
+                             w->st->loc);
+        }
+    }
+  return true;
+}
+
+/* ---- emitting contributions -------------------------------------------- */
+
+static te_stage *
+new_stage (sweep *w, int nextra, const te_loop *extra)
+{
+  te_stage *s = te_program_add_stage (w->b, w->st->loc);
+  s->nloops = w->fs->nloops;
+  memcpy (s->loops, w->fs->loops, sizeof s->loops);
+  for (int k = 0; k < nextra && s->nloops < TE_MAX_LOOPS; k++)
+    s->loops[s->nloops++] = extra[k];
+  s->nest = w->fs->nest;
+  return s;
+}
+
+/* Propagate SEED through E and turn the leaves' adjoints into statements
+   of stage S (which is the last stage of W->b).  SELF_OK: a load of the
+   written element may receive an adjoint here (not inside a reduction's
+   terms).  */
+static bool
+contribute (sweep *w, te_node *e, te_node *seed, bool self_ok)
+{
+  te_ctx *ctx = w->ctx;
+  const te_stmt *st = w->st;
+  te_tensor *t = st->dst;
+  bool inout = t->role == TE_ROLE_INOUT;
+  adjoints a = { 0 };
+  bool ok = propagate (ctx, &a, e, seed, w->diag);
+  for (int i = 0; ok && i < a.n; i++)
+    {
+      te_node *n = a.nodes[i], *adj = a.sums[i];
+      te_tensor *dst = NULL;
+      te_node *index = te_int (ctx, 0);
+      if (!adj)
+        continue;
+      adj = subst (w, adj);
+      if (n->op == TE_LOAD && te_type_is_float (n->type))
+        {
+          if (n->u.tensor == t && n->args[0] == st->index)
+            {
+              if (!self_ok)
+                {
+                  ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                                    "'%s' is read inside a reduction that "
+                                    "it receives; not supported yet",
+                                    t->name);
+                  break;
+                }
+              w->self = w->self ? te_binary (ctx, TE_ADD, w->self, adj) : adj;
+              continue;
+            }
+          dst = n->u.tensor->shadow;
+          index = n->args[0];
+        }
+      else if (n->op == TE_PARAM && te_type_is_float (n->type)
+               && n->u.index >= 0)
+        dst = w->scalar_shadow[n->u.index];
+      else if (n->op == TE_REDUCE)
+        {
+          red_info *ri = find_red (w, n);
+          te_assert (ri);
+          if (ri)
+            {
+              dst = ri->adj;
+              index = w->lin;
+            }
+        }
+      if (!dst)
+        continue;
+      if (inout && te_reads (adj, t))
+        ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                          "the gradient needs the entry value of '%s', "
+                          "which this statement overwrites",
+                          t->name);
+      te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1], dst, index,
+                         TE_ADD_TO, adj, st->guard, st->loc);
+    }
+  free (a.nodes);
+  free (a.sums);
+  return ok;
+}
+
+/* Step 5 for reduction RI: the shares of its init and of its terms.  */
+static bool
+reverse_reduction (sweep *w, red_info *ri)
+{
+  te_ctx *ctx = w->ctx;
+  te_node *r = ri->r;
+  te_node *d = te_load (ctx, ri->adj, w->lin);
+  te_node *v = te_load (ctx, ri->val, w->lin);
+  te_node *init = subst (w, r->args[0]);
+  te_node *body = subst (w, r->args[1]);
+  te_node *zero = te_float (ctx, r->type, 0);
+  te_node *init_seed, *body_seed;
+  switch (r->u.red.kind)
+    {
+    case TE_RED_SUM: /* d(init + sum t)/dinit = d/dt = 1 */
+      init_seed = body_seed = d;
+      break;
+    case TE_RED_PROD:
+      /* d/dinit = prod t; d/dt_k = init * prod_{j != k} t_j, which is
+         v / t_k unless t_k is 0: then the product is formed again with
+         the factor k left out (the cost of one more forward, only for
+         factors that are 0).  */
+      {
+        te_node *terms = te_reduce_node (ctx, TE_RED_PROD, r->u.red.nloops,
+                                         r->u.red.loops,
+                                         te_float (ctx, r->type, 1), body);
+        init_seed = te_mul (ctx, d, terms);
+        te_loop fresh[TE_MAX_LOOPS];
+        te_node *other = body, *same = te_bool (ctx, true);
+        for (int k = 0; k < r->u.red.nloops; k++)
+          {
+            const te_loop *l = &r->u.red.loops[k];
+            fresh[k].var = te_program_new_var (w->b, NULL);
+            fresh[k].extent = l->extent;
+            te_node *nv = te_var (ctx, fresh[k].var);
+            other = te_replace (ctx, other, te_var (ctx, l->var), nv);
+            for (int j = 0; j < k; j++)
+              fresh[k].extent = te_replace (ctx, fresh[k].extent,
+                                            te_var (ctx, r->u.red.loops[j].var),
+                                            te_var (ctx, fresh[j].var));
+            same = te_binary (ctx, TE_AND, same,
+                              te_binary (ctx, TE_EQ, nv, te_var (ctx, l->var)));
+          }
+        te_node *excl = te_reduce_node (
+            ctx, TE_RED_PROD, r->u.red.nloops, fresh, init,
+            te_select (ctx, same, te_float (ctx, r->type, 1), other));
+        te_node *nonzero = te_binary (ctx, TE_NE, body, zero);
+        body_seed = te_mul (ctx, d, te_select (ctx, nonzero,
+                                               te_div (ctx, v, body), excl));
+        break;
+      }
+    case TE_RED_MAX:
+    case TE_RED_MIN:
+      /* The init comes first: it takes the adjoint if it is extreme;
+         else the first extreme term does.  */
+      {
+        te_node *init_wins = te_binary (ctx, TE_EQ, init, v);
+        init_seed = te_select (ctx, init_wins, d, zero);
+        te_node *first = te_binary (ctx, TE_EQ, ordinal (ctx, r),
+                                    te_load (ctx, ri->first, w->lin));
+        body_seed = te_select (ctx, te_binary (ctx, TE_AND,
+                                               te_not (ctx, init_wins), first),
+                               d, zero);
+        break;
+      }
+    default:
+      return te_diag_set (w->diag, TE_DIAG_INTERNAL, w->st->loc,
+                          "unknown reduction kind");
+    }
+  new_stage (w, 0, NULL);
+  if (!contribute (w, r->args[0], init_seed, true))
+    return false;
+  new_stage (w, r->u.red.nloops, r->u.red.loops);
+  return contribute (w, r->args[1], body_seed, false);
 }
 
 /* Step 1: shadows of every floating tensor and scalar parameter of FWD,
@@ -137,63 +480,49 @@ make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
     }
 }
 
-/* Steps 2-5 for statement ST of a forward stage, appending to stage BS of
-   the backward program B.  */
+/* Steps 2-6 for statement ST of forward stage FS.  */
 static bool
-reverse_stmt (te_program *b, te_stage *bs, const te_stmt *st,
-              te_tensor **scalar_shadow, te_diag *diag)
+reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
 {
-  te_ctx *ctx = b->ctx;
+  te_ctx *ctx = w->ctx;
   te_tensor *t = st->dst;
   if (!t->shadow)
     return true;
+  w->fs = fs;
+  w->st = st;
+  w->nreds = 0;
+  w->self = NULL;
+  w->lin = w->size = NULL;
+  if (!prepare_reductions (w, st->guard))
+    return false;
+  if (t->role == TE_ROLE_INOUT)
+    for (int i = 0; i < w->nreds; i++)
+      if (te_reads (w->reds[i].r, t))
+        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                            "the gradient needs the entry value of '%s', "
+                            "which this statement overwrites",
+                            t->name);
   te_node *g = te_load (ctx, t->shadow, st->index);
-  adjoints a = { 0 };
-  bool ok = propagate (ctx, &a, st->value, g, diag);
-  te_node *self = NULL;
-  bool inout = t->role == TE_ROLE_INOUT;
-  for (int i = 0; ok && i < a.n; i++)
+  new_stage (w, 0, NULL);
+  if (!contribute (w, st->value, g, true))
+    return false;
+  /* Outermost reductions first: their terms feed the inner ones.  */
+  for (int i = w->nreds - 1; i >= 0; i--)
+    if (!reverse_reduction (w, &w->reds[i]))
+      return false;
+  if (t->role == TE_ROLE_INOUT)
     {
-      te_node *n = a.nodes[i], *adj = a.sums[i];
-      te_tensor *dst = NULL;
-      if (!adj)
-        continue;
-      if (n->op == TE_LOAD && te_type_is_float (n->type))
-        {
-          if (n->u.tensor == t && n->args[0] == st->index)
-            {
-              self = self ? te_binary (ctx, TE_ADD, self, adj) : adj;
-              continue;
-            }
-          dst = n->u.tensor->shadow;
-        }
-      else if (n->op == TE_PARAM && te_type_is_float (n->type))
-        dst = scalar_shadow[n->u.index];
-      if (!dst)
-        continue;
-      if (inout && te_reads (adj, t))
-        ok = te_diag_set (diag, TE_DIAG_USER, st->loc,
-                          "the gradient needs the entry value of '%s', "
-                          "which this statement overwrites",
-                          t->name);
-      te_node *index = n->op == TE_LOAD ? n->args[0] : te_int (ctx, 0);
-      te_stage_add_stmt (b, bs, dst, index, TE_ADD_TO, adj, st->guard,
-                         st->loc);
+      if (w->self && te_reads (w->self, t))
+        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                            "the gradient needs the entry value of '%s', "
+                            "which this statement overwrites",
+                            t->name);
+      te_stage *f = new_stage (w, 0, NULL);
+      te_stage_add_stmt (w->b, f, t->shadow, st->index, TE_SET,
+                         w->self ? w->self : te_float (ctx, t->type, 0),
+                         st->guard, st->loc);
     }
-  if (ok && inout)
-    {
-      if (self && te_reads (self, t))
-        ok = te_diag_set (diag, TE_DIAG_USER, st->loc,
-                          "the gradient needs the entry value of '%s', "
-                          "which this statement overwrites",
-                          t->name);
-      te_stage_add_stmt (b, bs, t->shadow, st->index, TE_SET,
-                         self ? self : te_float (ctx, t->type, 0), st->guard,
-                         st->loc);
-    }
-  free (a.nodes);
-  free (a.sums);
-  return ok;
+  return true;
 }
 
 te_program *
@@ -211,20 +540,18 @@ ad_reverse (te_program *fwd, te_diag *diag)
   /* The backward reads the forward's tensors as they are.  */
   for (int i = 0; i < fwd->ntensors; i++)
     te_program_share_tensor (b, fwd->tensors[i]);
-  te_tensor **scalar_shadow
-      = te_alloc (ctx, sizeof (te_tensor *) * (fwd->nparams + 1));
-  make_shadows (fwd, b, scalar_shadow);
-  b->var_names = fwd->var_names;
-  b->nvars = fwd->nvars;
+  sweep w;
+  memset (&w, 0, sizeof w);
+  w.b = b;
+  w.ctx = ctx;
+  w.diag = diag;
+  w.scalar_shadow = te_alloc (ctx, sizeof (te_tensor *) * (fwd->nparams + 1));
+  make_shadows (fwd, b, w.scalar_shadow);
+  for (int v = 0; v < fwd->nvars; v++)
+    te_program_new_var (b, fwd->var_names[v]);
   for (int s = fwd->nstages - 1; s >= 0; s--)
-    {
-      const te_stage *fs = &fwd->stages[s];
-      te_stage *bs = te_program_add_stage (b, fs->loc);
-      bs->nloops = fs->nloops;
-      memcpy (bs->loops, fs->loops, sizeof bs->loops);
-      for (int k = fs->nstmts - 1; k >= 0; k--)
-        if (!reverse_stmt (b, bs, &fs->stmts[k], scalar_shadow, diag))
-          return NULL;
-    }
+    for (int k = fwd->stages[s].nstmts - 1; k >= 0; k--)
+      if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
+        return NULL;
   return b;
 }

@@ -97,7 +97,7 @@ print_node (FILE *f, const te_program *p, const te_node *n)
         fprintf (f, "%" PRId64, n->u.i);
       return;
     case TE_PARAM:
-      if (p && n->u.index < p->nparams)
+      if (p && n->u.index >= 0 && n->u.index < p->nparams)
         fprintf (f, "%s", p->params[n->u.index].name);
       else
         fprintf (f, "param%d", n->u.index);

@@ -819,6 +819,28 @@ te_reads (const te_node *n, const te_tensor *t)
   return q.found;
 }
 
+typedef struct contains_query
+{
+  const te_node *x;
+  bool found;
+} contains_query;
+
+static void
+contains_fn (te_node *n, void *data)
+{
+  contains_query *q = data;
+  if (n == q->x)
+    q->found = true;
+}
+
+bool
+te_contains (const te_node *n, const te_node *x)
+{
+  contains_query q = { x, false };
+  te_walk ((te_node *) n, contains_fn, &q);
+  return q.found;
+}
+
 static void
 uses_var_fn (te_node *n, void *data)
 {

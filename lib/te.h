@@ -295,6 +295,11 @@ te_node *te_reduce_node (te_ctx *ctx, te_red_kind kind, int nloops,
 #define te_neg(c, a) te_unary (c, TE_NEG, a)
 #define te_not(c, a) te_unary (c, TE_NOT, a)
 
+/* canon.c: integer expression N in a canonical form, so that equal
+   polynomials in the counters, parameters and other atoms are one node
+   however they were written.  */
+te_node *te_canon_int (te_ctx *ctx, te_node *n);
+
 /* guard.c: A || B for path conditions, simplified so that the conditions
    of structured if/else code collapse ((g && c) || (g && !c) is g).  */
 te_node *te_guard_or (te_ctx *ctx, te_node *a, te_node *b);
@@ -308,6 +313,8 @@ bool te_type_is_float (te_type t);
 bool te_is_const (const te_node *n, double v);
 /* Does N (transitively) load from tensor T?  T NULL: from any tensor.  */
 bool te_reads (const te_node *n, const te_tensor *t);
+/* Does N contain node X?  */
+bool te_contains (const te_node *n, const te_node *x);
 /* Does N mention loop counter VAR?  */
 bool te_uses_var (const te_node *n, int var);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
@@ -315,6 +322,19 @@ te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 
 /* Call FN on each distinct node of N, operands first (post-order).  */
 void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);
+
+/* ---- reductions (reduce.c) --------------------------------------------- */
+
+/* The identity of reduction KIND in floating TYPE (0, 1, -inf, +inf).  */
+te_node *te_red_identity (te_ctx *ctx, te_red_kind kind, te_type type);
+/* Is V, the value of accumulator ACC after one step, ACC op T for a
+   reduction op (also guarded: c ? ACC op T : ACC, and compare-selects
+   such as T > ACC ? T : ACC)?  Sets *KIND and *BODY (T).  */
+bool te_match_update (te_ctx *ctx, te_node *v, te_node *acc,
+                      te_red_kind *kind, te_node **body);
+/* Rewrite elements updated in place across loops their index does not
+   use (y[i] += x[i*K + k]) as reductions.  */
+bool te_program_reductions (te_program *p, te_diag *diag);
 
 /* ---- roles and the ABI ------------------------------------------------- */
 

@@ -28,6 +28,8 @@ struct emitter
   tree fndecl;
   const te_program *p;
   vec<tree> parms;   /* by parameter number */
+  vec<const te_tensor *> local_tensors; /* temporaries ... */
+  vec<tree> local_ptrs;                 /* ... and their pointers */
   vec<tree> vars;    /* loop counter decls by var number */
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
@@ -107,13 +109,37 @@ math_decl (te_op op, te_type type)
 }
 
 static tree expr (emitter *e, const te_node *n);
+static tree reduction (emitter *e, const te_node *n);
+static tree loop_nest (emitter *e, int nloops, const te_loop *loops,
+                       bool reversed, tree body);
+
+/* The pointer to the elements of tensor T.  */
+static tree
+tensor_base (emitter *e, const te_tensor *t)
+{
+  if (t->kind == TE_TK_PARAM)
+    return e->parms[t->param];
+  for (unsigned i = 0; i < e->local_tensors.length (); i++)
+    if (e->local_tensors[i] == t)
+      return e->local_ptrs[i];
+  return NULL_TREE;
+}
 
 /* Address of element INDEX of tensor T.  */
 static tree
 element (emitter *e, const te_tensor *t, const te_node *index)
 {
   tree elem = te_tree_type (t->type);
-  tree base = e->parms[t->param];
+  tree base = tensor_base (e, t);
+  if (!base)
+    {
+      if (!e->failed)
+        error_at (e->loc, "internal error in tensorgrad: tensor %qs has no "
+                          "storage",
+                  t->name);
+      e->failed = true;
+      return build_zero_cst (elem);
+    }
   tree ptr = fold_convert (build_pointer_type (elem), base);
   tree off = fold_build2 (MULT_EXPR, sizetype,
                           fold_convert (sizetype, expr (e, index)),
@@ -165,8 +191,6 @@ expr (emitter *e, const te_node *n)
     case TE_LOAD:
       if (n->u.tensor->kind == TE_TK_SCALAR)
         return e->parms[n->u.tensor->param];
-      if (n->u.tensor->kind != TE_TK_PARAM)
-        break;
       return element (e, n->u.tensor, n->args[0]);
     case TE_NEG:
       return fold_build1 (NEGATE_EXPR, type, expr (e, n->args[0]));
@@ -248,6 +272,7 @@ expr (emitter *e, const te_node *n)
                                 expr (e, n->args[1]));
       }
     case TE_REDUCE:
+      return reduction (e, n);
     case TE_NUM_OPS:
       break;
     }
@@ -257,6 +282,48 @@ expr (emitter *e, const te_node *n)
               te_op_name (n->op));
   e->failed = true;
   return build_zero_cst (type ? type : integer_type_node);
+}
+
+/* A reduction as an expression: acc = init; loops { acc = acc op body };
+   then acc.  Max and min keep the earlier value on ties.  */
+static tree
+reduction (emitter *e, const te_node *n)
+{
+  tree type = te_tree_type (n->type);
+  tree acc = new_local (e, type, NULL);
+  tree stmts = alloc_stmt_list ();
+  append_to_statement_list (build2 (MODIFY_EXPR, type, acc,
+                                    fold_convert (type, expr (e, n->args[0]))),
+                            &stmts);
+  tree t = new_local (e, type, NULL);
+  tree body = alloc_stmt_list ();
+  append_to_statement_list (build2 (MODIFY_EXPR, type, t,
+                                    fold_convert (type, expr (e, n->args[1]))),
+                            &body);
+  tree update;
+  switch (n->u.red.kind)
+    {
+    case TE_RED_SUM:
+      update = build2 (PLUS_EXPR, type, acc, t);
+      break;
+    case TE_RED_PROD:
+      update = build2 (MULT_EXPR, type, acc, t);
+      break;
+    case TE_RED_MAX:
+    case TE_RED_MIN:
+      update = build3 (COND_EXPR, type,
+                       build2 (n->u.red.kind == TE_RED_MAX ? GT_EXPR : LT_EXPR,
+                               boolean_type_node, t, acc),
+                       t, acc);
+      break;
+    default:
+      gcc_unreachable ();
+    }
+  append_to_statement_list (build2 (MODIFY_EXPR, type, acc, update), &body);
+  append_to_statement_list (loop_nest (e, n->u.red.nloops, n->u.red.loops,
+                                       false, body),
+                            &stmts);
+  return build2 (COMPOUND_EXPR, type, stmts, acc);
 }
 
 /* Collect the nullable tensors an expression reads.  */
@@ -297,28 +364,29 @@ store (emitter *e, const te_stmt *st)
   return s;
 }
 
-/* Wrap BODY in the loops of stage S from number K inwards.  */
+/* Wrap BODY in NLOOPS LOOPS, outermost first.  */
 static tree
-loops (emitter *e, const te_stage *s, int k, tree body)
+loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
+           tree body)
 {
-  if (k == s->nloops)
+  if (nloops == 0)
     return body;
-  tree inner = loops (e, s, k + 1, body);
-  tree var = loop_var_decl (e, s->loops[k].var);
+  tree inner = loop_nest (e, nloops - 1, loops + 1, reversed, body);
+  tree var = loop_var_decl (e, loops[0].var);
   tree ext = new_local (e, long_integer_type_node, NULL);
   tree stmts = alloc_stmt_list ();
   append_to_statement_list (
       build2 (MODIFY_EXPR, long_integer_type_node, ext,
               fold_convert (long_integer_type_node,
-                            expr (e, s->loops[k].extent))),
+                            expr (e, loops[0].extent))),
       &stmts);
-  tree first = s->reversed ? fold_build2 (MINUS_EXPR, long_integer_type_node,
-                                          ext, build_int_cst (long_integer_type_node, 1))
-                           : build_int_cst (long_integer_type_node, 0);
+  tree first = reversed ? fold_build2 (MINUS_EXPR, long_integer_type_node,
+                                       ext, build_int_cst (long_integer_type_node, 1))
+                        : build_int_cst (long_integer_type_node, 0);
   append_to_statement_list (
       build2 (MODIFY_EXPR, long_integer_type_node, var, first), &stmts);
   tree lbody = alloc_stmt_list ();
-  tree done = s->reversed
+  tree done = reversed
                   ? build2 (LT_EXPR, boolean_type_node, var,
                             build_int_cst (long_integer_type_node, 0))
                   : build2 (GE_EXPR, boolean_type_node, var, ext);
@@ -326,7 +394,7 @@ loops (emitter *e, const te_stage *s, int k, tree body)
   append_to_statement_list (inner, &lbody);
   append_to_statement_list (
       build2 (MODIFY_EXPR, long_integer_type_node, var,
-              build2 (s->reversed ? MINUS_EXPR : PLUS_EXPR,
+              build2 (reversed ? MINUS_EXPR : PLUS_EXPR,
                       long_integer_type_node, var,
                       build_int_cst (long_integer_type_node, 1))),
       &lbody);
@@ -340,7 +408,7 @@ static tree
 stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
 {
   e->loc = st->loc ? (location_t) st->loc : DECL_SOURCE_LOCATION (e->fndecl);
-  tree nest = loops (e, s, 0, store (e, st));
+  tree nest = loop_nest (e, s->nloops, s->loops, s->reversed, store (e, st));
   nullable_set ns;
   ns.n = 0;
   if (st->dst->nullable)
@@ -415,11 +483,35 @@ emit_gradient (tree fndecl, const te_program *p)
   push_struct_function (fndecl);
 
   tree body = alloc_stmt_list ();
+  /* Temporaries: zeroed, so statements skipped for a NULL shadow leave
+     zeros behind.  */
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      const te_tensor *t = p->tensors[i];
+      if (t->kind != TE_TK_LOCAL)
+        continue;
+      tree elem = te_tree_type (t->type);
+      tree ptr = new_local (&e, build_pointer_type (elem), t->name);
+      tree n = fold_convert (size_type_node, expr (&e, t->size));
+      tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
+                                   n, TYPE_SIZE_UNIT (elem));
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr,
+                  fold_convert (TREE_TYPE (ptr), call)),
+          &body);
+      e.local_tensors.safe_push (t);
+      e.local_ptrs.safe_push (ptr);
+    }
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       append_to_statement_list (
           stmt_nest (&e, &p->stages[s], &p->stages[s].stmts[k]), &body);
 
+  for (unsigned i = 0; i < e.local_ptrs.length (); i++)
+    append_to_statement_list (
+        build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1,
+                         e.local_ptrs[i]),
+        &body);
   tree block = make_node (BLOCK);
   BLOCK_VARS (block) = e.locals;
   BLOCK_SUPERCONTEXT (block) = fndecl;
@@ -435,6 +527,8 @@ emit_gradient (tree fndecl, const te_program *p)
   current_function_decl = saved_fn;
   e.parms.release ();
   e.vars.release ();
+  e.local_tensors.release ();
+  e.local_ptrs.release ();
   if (e.failed)
     return false;
   cgraph_node::add_new_function (fndecl, false);

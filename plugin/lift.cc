@@ -57,6 +57,11 @@ struct lifter
   lift_stage *cur;
   lift_stage stages[64];
   int nstages;
+  /* Reduction loops being lifted inside the current stage, innermost
+     last: loops whose header PHI accumulates a value used after them.  */
+  class loop *red_loops[TE_MAX_LOOPS];
+  int red_vars[TE_MAX_LOOPS];
+  int nred;
   location_t loc;        /* of the statement being lifted */
   unsigned uid;          /* of the statement being lifted */
   bool failed;
@@ -151,21 +156,34 @@ param_index (lifter *l, tree parm)
 
 /* ---- loops and counters ------------------------------------------------- */
 
-/* The counter of LOOP in the current stage, or -1 if LOOP is not in it.  */
+/* The counter of LOOP in the current stage or in a reduction being
+   lifted, or -1 if LOOP is in neither.  */
 static int
 loop_var (lifter *l, class loop *loop)
 {
   for (int i = 0; i < l->cur->depth; i++)
     if (l->cur->chain[i] == loop)
       return l->cur->vars[i];
+  for (int i = 0; i < l->nred; i++)
+    if (l->red_loops[i] == loop)
+      return l->red_vars[i];
   return -1;
 }
 
-/* Where to instantiate SCEV results: the entry of the current nest.  */
+/* Is LOOP the function's body or a loop with a counter in context?  */
+static bool
+in_context (lifter *l, class loop *loop)
+{
+  return loop == current_loops->tree_root || loop_var (l, loop) >= 0;
+}
+
+/* Where to instantiate SCEV results: the entry of the outermost loop in
+   context.  */
 static edge
 nest_entry (lifter *l)
 {
-  return loop_preheader_edge (l->cur->chain[0]);
+  return loop_preheader_edge (l->cur->depth ? l->cur->chain[0]
+                                            : l->red_loops[0]);
 }
 
 /* ---- integers ----------------------------------------------------------- */
@@ -209,7 +227,10 @@ lift_int_ssa (lifter *l, tree name)
     {
       gimple *def = SSA_NAME_DEF_STMT (name);
       class loop *dl = gimple_bb (def)->loop_father;
-      if (l->cur->depth > 0 && loop_var (l, dl) >= 0)
+      /* SCEV for what the source does not spell out (counters, pointer
+         increments); the source's own arithmetic otherwise, which keeps
+         C's signed no-overflow semantics that SCEV may fold away.  */
+      if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
         {
           tree ev = analyze_scalar_evolution (dl, name);
           ev = instantiate_scev (nest_entry (l), dl, ev);
@@ -438,7 +459,7 @@ lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
       {
         gimple *def = SSA_NAME_DEF_STMT (t);
         class loop *dl = gimple_bb (def)->loop_father;
-        if (l->cur->depth > 0 && loop_var (l, dl) >= 0)
+        if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
           {
             tree ev = analyze_scalar_evolution (dl, t);
             ev = instantiate_scev (nest_entry (l), dl, ev);
@@ -647,9 +668,11 @@ lift_access (lifter *l, tree ref, te_tensor **t, te_node **index)
       l->failed = true;
       return false;
     }
+  off = te_canon_int (l->ctx, off);
   *index = bytes_to_elements (l->ctx, off, size);
   if (!*index)
     *index = te_div (l->ctx, off, te_int (l->ctx, size));
+  *index = te_canon_int (l->ctx, *index);
   if (affine_degree (*index) > 1)
     {
       error_at (l->loc, "index of %qs is not affine in the loop counters",
@@ -663,6 +686,9 @@ lift_access (lifter *l, tree ref, te_tensor **t, te_node **index)
 /* ---- floating values ---------------------------------------------------- */
 
 static te_node *lift_phi (lifter *l, gphi *phi);
+static te_node *lift_reduction (lifter *l, gphi *phi, te_type type);
+static te_node *loop_extent (lifter *l, class loop *loop, basic_block bb);
+static location_t loop_location (class loop *loop);
 
 static te_op
 math_op (const char *name, bool *single)
@@ -945,6 +971,20 @@ lift_float (lifter *l, tree t)
   else
     {
       gimple *def = SSA_NAME_DEF_STMT (t);
+      class loop *dl = gimple_bb (def)->loop_father;
+      if (!in_context (l, dl))
+        {
+          if (gimple_code (def) == GIMPLE_PHI && gimple_bb (def) == dl->header
+              && in_context (l, loop_outer (dl)))
+            r = lift_reduction (l, as_a<gphi *> (def), type);
+          else
+            r = fail (l, "a value computed inside an inner loop is used "
+                         "after it; only reductions (s += e, s *= e, "
+                         "s = fmax (s, e), ...) can be");
+          if (r)
+            l->memo->put (t, r);
+          return r;
+        }
       if (gimple_has_location (def))
         l->loc = gimple_location (def);
       if (is_gimple_assign (def))
@@ -961,6 +1001,122 @@ lift_float (lifter *l, tree t)
   if (r)
     l->memo->put (t, r);
   return r;
+}
+
+/* ---- reductions -------------------------------------------------------- */
+
+/* Forget what was lifted inside LOOP: it meant the values of one
+   iteration, which have no meaning outside the reduction.  */
+static void
+purge_memo (lifter *l, class loop *loop)
+{
+  auto_vec<tree> dead;
+  for (auto it = l->memo->begin (); it != l->memo->end (); ++it)
+    {
+      tree name = (*it).first;
+      gimple *def = SSA_NAME_DEF_STMT (name);
+      if (!SSA_NAME_IS_DEFAULT_DEF (name) && gimple_bb (def)
+          && flow_bb_inside_loop_p (loop, gimple_bb (def)))
+        dead.safe_push (name);
+    }
+  for (unsigned i = 0; i < dead.length (); i++)
+    l->memo->remove (dead[i]);
+}
+
+/* The header PHI of LOOP, an accumulator whose value after the loop is
+   used: a TE_REDUCE over LOOP's counter.
+
+     s = init; for (k...) s = s op t(k);    ->   reduce_op (k < N; init; t(k))
+
+   An inner reduction whose init is the accumulator itself (a reduction
+   over several loops) is flattened into one node, so the terms are
+   combined in the order the loops run.  */
+static te_node *
+lift_reduction (lifter *l, gphi *phi, te_type type)
+{
+  class loop *loop = gimple_bb (phi)->loop_father;
+  location_t saved = l->loc;
+  edge exit = single_exit (loop);
+  if (!exit || exit->src != loop->header)
+    {
+      l->loc = loop_location (loop);
+      return fail (l, exit ? "a reduction over a loop whose exit test "
+                             "follows its body is not supported"
+                           : "loop with more than one exit cannot be "
+                             "differentiated");
+    }
+  if (l->nred == TE_MAX_LOOPS)
+    return fail (l, "reductions nested too deeply");
+  tree result = gimple_phi_result (phi);
+  te_node *init = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
+                                     phi, loop_preheader_edge (loop)));
+  tree latch = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
+  if (!init || TREE_CODE (latch) != SSA_NAME)
+    return init ? fail (l, "unsupported reduction") : NULL;
+  te_node *ext = loop_extent (l, loop, gimple_bb (SSA_NAME_DEF_STMT (latch)));
+  if (!ext)
+    return NULL;
+  const char *name = NULL;
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      tree r = gimple_phi_result (gi.phi ());
+      if (INTEGRAL_TYPE_P (TREE_TYPE (r)) && SSA_NAME_VAR (r)
+          && DECL_NAME (SSA_NAME_VAR (r)))
+        name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
+    }
+  int var = te_program_new_var (l->p, name);
+  te_node *acc = te_param_ref (l->ctx, type, -1 - l->nred);
+  l->red_loops[l->nred] = loop;
+  l->red_vars[l->nred++] = var;
+  l->memo->put (result, acc);
+  te_node *v = lift_float (l, latch);
+  l->nred--;
+  purge_memo (l, loop);
+  l->memo->remove (result);
+  if (!v)
+    return NULL;
+  v = te_cast (l->ctx, type, v);
+  te_loop loops[TE_MAX_LOOPS];
+  int nloops = 1;
+  loops[0].var = var;
+  loops[0].extent = ext;
+  te_red_kind kind;
+  te_node *body;
+  if (v->op == TE_REDUCE && v->args[0] == acc
+      && v->u.red.nloops < TE_MAX_LOOPS)
+    {
+      /* for (k) for (q) s = s op t (k, q): one reduction over k, q.  */
+      kind = v->u.red.kind;
+      body = v->args[1];
+      for (int i = 0; i < v->u.red.nloops; i++)
+        loops[nloops++] = v->u.red.loops[i];
+    }
+  else if (!te_match_update (l->ctx, v, acc, &kind, &body))
+    body = NULL;
+  if (!body || te_contains (body, acc))
+    {
+      if (getenv ("TG_DEBUG"))
+        {
+          te_node_dump (stderr, l->p, v);
+          fputc ('\n', stderr);
+        }
+      l->loc = saved;
+      tree var = SSA_NAME_VAR (result);
+      if (var && DECL_NAME (var))
+        error_at (l->loc, "loop-carried scalar %qD is not a reduction; "
+                          "write it as %<s += e%>, %<s *= e%> or "
+                          "%<s = fmax (s, e)%>",
+                  var);
+      else
+        error_at (l->loc, "loop-carried scalar is not a reduction; write "
+                          "it as %<s += e%>, %<s *= e%> or "
+                          "%<s = fmax (s, e)%>");
+      l->failed = true;
+      return NULL;
+    }
+  l->loc = saved;
+  return te_reduce_node (l->ctx, kind, nloops, loops, init, body);
 }
 
 /* ---- control flow: guards ----------------------------------------------- */

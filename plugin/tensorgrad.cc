@@ -107,7 +107,8 @@ differentiate (function *fun)
   te_diag diag;
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
-  if (fwd && te_program_roles (fwd, &diag))
+  if (fwd && te_program_reductions (fwd, &diag)
+      && te_program_roles (fwd, &diag))
     {
       if (dump_file)
         {
