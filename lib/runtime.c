@@ -1,7 +1,7 @@
 /* runtime.c -- libtensorgrad, the runtime library users link with.
 
-   For now it only reports its version; the gradient checker joins it
-   later.  */
+   It reports its version here; the runtime gradient checker,
+   tg_gradcheck, is in gradcheck.c.  */
 
 #ifdef HAVE_CONFIG_H
 #include "tg-config.h"
