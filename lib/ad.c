@@ -56,7 +56,11 @@ typedef struct adjoints
 typedef struct red_info
 {
   te_node *r;
-  te_tensor *val;   /* its value at each iteration of L */
+  int nhome;        /* the loops of L whose counters R uses */
+  te_loop home[TE_MAX_LOOPS];
+  te_node *lin;     /* the iteration of those loops as one integer */
+  te_node *size;    /* their number of iterations */
+  te_tensor *val;   /* its value at each iteration of its home loops */
   te_tensor *adj;   /* its adjoint */
   te_tensor *first; /* max/min: ordinal of the first extreme term */
 } red_info;
@@ -69,8 +73,6 @@ typedef struct sweep
   te_tensor **scalar_shadow;
   const te_stage *fs;
   const te_stmt *st;
-  te_node *lin;  /* the iteration of L as one integer */
-  te_node *size; /* the number of iterations of L */
   red_info reds[MAX_REDS];
   int nreds;
   te_node *self; /* adjoint of the entry value of T[w] so far */
@@ -163,13 +165,13 @@ collect_red (te_node *n, void *data)
 }
 
 static te_tensor *
-new_temp (sweep *w, const char *prefix, te_type type)
+new_temp (sweep *w, const char *prefix, te_type type, te_node *size)
 {
   char name[32];
   snprintf (name, sizeof name, "%s%d", prefix, w->ntemps++);
   te_tensor *t = te_program_add_tensor (w->b, name, type, TE_TK_LOCAL, -1,
                                         w->st->loc);
-  t->size = w->size;
+  t->size = size;
   t->role = TE_ROLE_TEMP;
   return t;
 }
@@ -182,25 +184,69 @@ subst (sweep *w, te_node *x)
   for (int i = 0; i < w->nreds; i++)
     if (w->reds[i].val)
       x = te_replace (w->ctx, x, w->reds[i].r,
-                      te_load (w->ctx, w->reds[i].val, w->lin));
+                      te_load (w->ctx, w->reds[i].val, w->reds[i].lin));
   return x;
 }
 
-/* Does reduction R use a loop counter that neither L nor R binds?  */
+/* Does N use counter V freely (not as the counter of a reduction inside
+   N)?  */
 static bool
-uses_foreign_var (const te_stage *fs, const te_node *r, int nvars)
+uses_free (const te_node *n, int v)
 {
-  for (int v = 0; v < nvars; v++)
+  if (!n)
+    return false;
+  if (n->op == TE_VAR)
+    return n->u.index == v;
+  if (n->op == TE_REDUCE)
     {
-      bool bound = false;
-      for (int k = 0; k < fs->nloops; k++)
-        bound |= fs->loops[k].var == v;
-      for (int k = 0; k < r->u.red.nloops; k++)
-        bound |= r->u.red.loops[k].var == v;
-      if (!bound && te_uses_var (r, v))
-        return true;
+      for (int k = 0; k < n->u.red.nloops; k++)
+        {
+          if (n->u.red.loops[k].var == v)
+            return uses_free (n->args[0], v);
+          if (uses_free (n->u.red.loops[k].extent, v))
+            return true;
+        }
     }
+  for (int i = 0; i < 3; i++)
+    if (uses_free (n->args[i], v))
+      return true;
   return false;
+}
+
+/* R's home: the loops of L whose counters it uses, their iteration
+   number and count.  False if R uses another counter or if the home
+   loops' extents use counters outside them.  */
+static bool
+find_home (sweep *w, red_info *ri)
+{
+  te_ctx *ctx = w->ctx;
+  const te_stage *fs = w->fs;
+  for (int v = 0; v < w->b->nvars; v++)
+    {
+      bool in_l = false;
+      for (int k = 0; k < fs->nloops; k++)
+        in_l |= fs->loops[k].var == v;
+      if (!in_l && uses_free (ri->r, v))
+        return false;
+    }
+  ri->nhome = 0;
+  ri->lin = te_int (ctx, 0);
+  ri->size = te_int (ctx, 1);
+  for (int k = 0; k < fs->nloops; k++)
+    if (uses_free (ri->r, fs->loops[k].var))
+      ri->home[ri->nhome++] = fs->loops[k];
+  for (int k = 0; k < ri->nhome; k++)
+    {
+      const te_loop *l = &ri->home[k];
+      for (int j = 0; j < fs->nloops; j++)
+        if (te_uses_var (l->extent, fs->loops[j].var))
+          return false;
+      ri->lin = te_add (ctx, te_mul (ctx, ri->lin, l->extent),
+                        te_var (ctx, l->var));
+      ri->size = te_mul (ctx, ri->size,
+                         te_binary (ctx, TE_MAX, l->extent, te_int (ctx, 0)));
+    }
+  return true;
 }
 
 /* The ordinal of an iteration of reduction R's loops, and whether R's
@@ -220,52 +266,42 @@ ordinal (te_ctx *ctx, const te_node *r)
   return ord;
 }
 
-/* Step 3: temporaries and stage P.  L's iteration number and count.  */
+static te_stage *new_stage (sweep *w, int nhome, const te_loop *home,
+                             int nextra, const te_loop *extra);
+
+/* Step 3: temporaries, and a stage P per reduction, inner ones first so
+   that outer ones read their values.  */
 static bool
 prepare_reductions (sweep *w, te_node *guard)
 {
   te_ctx *ctx = w->ctx;
   te_walk (w->st->value, collect_red, w);
-  if (w->nreds == 0)
-    return true;
   if (w->nreds == MAX_REDS)
     return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
                         "too many reductions in one statement");
-  w->lin = te_int (ctx, 0);
-  w->size = te_int (ctx, 1);
-  for (int k = 0; k < w->fs->nloops; k++)
-    {
-      const te_loop *l = &w->fs->loops[k];
-      for (int j = 0; j < w->fs->nloops; j++)
-        if (te_uses_var (l->extent, w->fs->loops[j].var))
-          return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
-                              "a reduction inside a loop whose bounds "
-                              "depend on another loop is not supported yet");
-      w->lin = te_add (ctx, te_mul (ctx, w->lin, l->extent),
-                       te_var (ctx, l->var));
-      w->size = te_mul (ctx, w->size,
-                        te_binary (ctx, TE_MAX, l->extent, te_int (ctx, 0)));
-    }
-  te_stage *p = te_program_add_stage (w->b, w->st->loc);
-  p->nloops = w->fs->nloops;
-  memcpy (p->loops, w->fs->loops, sizeof p->loops);
-  p->nest = w->fs->nest;
-  /* Post-order: inner reductions first, so outer ones read their vR.  */
   for (int i = 0; i < w->nreds; i++)
     {
       red_info *ri = &w->reds[i];
       te_node *r = ri->r;
-      if (uses_foreign_var (w->fs, r, w->b->nvars))
+      if (!find_home (w, ri))
         return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
-                            "a reduction whose terms are themselves "
-                            "reductions over the outer terms is not "
-                            "supported yet");
+                            "a reduction inside a loop whose bounds depend "
+                            "on another loop, or over terms that are "
+                            "themselves reductions over the outer terms, is "
+                            "not supported yet");
       te_node *value = te_reduce_node (ctx, r->u.red.kind, r->u.red.nloops,
                                        r->u.red.loops, subst (w, r->args[0]),
                                        subst (w, r->args[1]));
-      ri->val = new_temp (w, "v", r->type);
-      ri->adj = new_temp (w, "d", r->type);
-      te_stage_add_stmt (w->b, p, ri->val, w->lin, TE_SET, value, guard,
+      ri->val = new_temp (w, "v", r->type, ri->size);
+      ri->adj = new_temp (w, "d", r->type, ri->size);
+      te_node *g = guard;
+      te_stage *p = new_stage (w, ri->nhome, ri->home, 0, NULL);
+      if (g)
+        for (int k = 0; k < w->fs->nloops; k++)
+          if (uses_free (g, w->fs->loops[k].var)
+              && !uses_free (r, w->fs->loops[k].var))
+            g = NULL; /* computed where the guard cannot be told: all */
+      te_stage_add_stmt (w->b, p, ri->val, ri->lin, TE_SET, value, g,
                          w->st->loc);
       if (r->u.red.kind == TE_RED_MAX || r->u.red.kind == TE_RED_MIN)
         {
@@ -277,12 +313,12 @@ prepare_reductions (sweep *w, te_node *guard)
                                 "supported yet");
           te_node *none = te_int (ctx, INT64_MAX);
           te_node *hit = te_binary (ctx, TE_EQ, subst (w, r->args[1]),
-                                    te_load (ctx, ri->val, w->lin));
+                                    te_load (ctx, ri->val, ri->lin));
           te_node *first = te_reduce_node (
               ctx, TE_RED_MIN, r->u.red.nloops, r->u.red.loops, none,
               te_select (ctx, hit, ord, none));
-          ri->first = new_temp (w, "f", TE_I64);
-          te_stage_add_stmt (w->b, p, ri->first, w->lin, TE_SET, first, guard,
+          ri->first = new_temp (w, "f", TE_I64, ri->size);
+          te_stage_add_stmt (w->b, p, ri->first, ri->lin, TE_SET, first, g,
                              w->st->loc);
         }
     }
@@ -291,12 +327,15 @@ prepare_reductions (sweep *w, te_node *guard)
 
 /* ---- emitting contributions -------------------------------------------- */
 
+/* A new backward stage over NHOME loops HOME and NEXTRA loops EXTRA.  */
 static te_stage *
-new_stage (sweep *w, int nextra, const te_loop *extra)
+new_stage (sweep *w, int nhome, const te_loop *home, int nextra,
+           const te_loop *extra)
 {
   te_stage *s = te_program_add_stage (w->b, w->st->loc);
-  s->nloops = w->fs->nloops;
-  memcpy (s->loops, w->fs->loops, sizeof s->loops);
+  s->nloops = 0;
+  for (int k = 0; k < nhome && s->nloops < TE_MAX_LOOPS; k++)
+    s->loops[s->nloops++] = home[k];
   for (int k = 0; k < nextra && s->nloops < TE_MAX_LOOPS; k++)
     s->loops[s->nloops++] = extra[k];
   s->nest = w->fs->nest;
@@ -308,7 +347,8 @@ new_stage (sweep *w, int nextra, const te_loop *extra)
    written element may receive an adjoint here (not inside a reduction's
    terms).  */
 static bool
-contribute (sweep *w, te_node *e, te_node *seed, bool self_ok)
+contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
+            te_node *guard)
 {
   te_ctx *ctx = w->ctx;
   const te_stmt *st = w->st;
@@ -339,7 +379,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok)
               w->self = w->self ? te_binary (ctx, TE_ADD, w->self, adj) : adj;
               continue;
             }
-          dst = n->u.tensor->shadow;
+          dst = n->u.tensor->accum ? n->u.tensor->accum : n->u.tensor->shadow;
           index = n->args[0];
         }
       else if (n->op == TE_PARAM && te_type_is_float (n->type)
@@ -352,7 +392,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok)
           if (ri)
             {
               dst = ri->adj;
-              index = w->lin;
+              index = ri->lin;
             }
         }
       if (!dst)
@@ -363,7 +403,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok)
                           "which this statement overwrites",
                           t->name);
       te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1], dst, index,
-                         TE_ADD_TO, adj, st->guard, st->loc);
+                         TE_ADD_TO, adj, guard, st->loc);
     }
   free (a.nodes);
   free (a.sums);
@@ -376,8 +416,8 @@ reverse_reduction (sweep *w, red_info *ri)
 {
   te_ctx *ctx = w->ctx;
   te_node *r = ri->r;
-  te_node *d = te_load (ctx, ri->adj, w->lin);
-  te_node *v = te_load (ctx, ri->val, w->lin);
+  te_node *d = te_load (ctx, ri->adj, ri->lin);
+  te_node *v = te_load (ctx, ri->val, ri->lin);
   te_node *init = subst (w, r->args[0]);
   te_node *body = subst (w, r->args[1]);
   te_node *zero = te_float (ctx, r->type, 0);
@@ -429,7 +469,7 @@ reverse_reduction (sweep *w, red_info *ri)
         te_node *init_wins = te_binary (ctx, TE_EQ, init, v);
         init_seed = te_select (ctx, init_wins, d, zero);
         te_node *first = te_binary (ctx, TE_EQ, ordinal (ctx, r),
-                                    te_load (ctx, ri->first, w->lin));
+                                    te_load (ctx, ri->first, ri->lin));
         body_seed = te_select (ctx, te_binary (ctx, TE_AND,
                                                te_not (ctx, init_wins), first),
                                d, zero);
@@ -439,11 +479,18 @@ reverse_reduction (sweep *w, red_info *ri)
       return te_diag_set (w->diag, TE_DIAG_INTERNAL, w->st->loc,
                           "unknown reduction kind");
     }
-  new_stage (w, 0, NULL);
-  if (!contribute (w, r->args[0], init_seed, true))
+  /* The statement's guard, where R's home can tell it; elsewhere dR is
+     zero where the guard is false, which is enough.  */
+  te_node *g = w->st->guard;
+  for (int k = 0; g && k < w->fs->nloops; k++)
+    if (uses_free (g, w->fs->loops[k].var)
+        && !uses_free (r, w->fs->loops[k].var))
+      g = NULL;
+  new_stage (w, ri->nhome, ri->home, 0, NULL);
+  if (!contribute (w, r->args[0], init_seed, true, g))
     return false;
-  new_stage (w, r->u.red.nloops, r->u.red.loops);
-  return contribute (w, r->args[1], body_seed, false);
+  new_stage (w, ri->nhome, ri->home, r->u.red.nloops, r->u.red.loops);
+  return contribute (w, r->args[1], body_seed, false, g);
 }
 
 /* Step 1: shadows of every floating tensor and scalar parameter of FWD,
@@ -480,6 +527,106 @@ make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
     }
 }
 
+/* Does canonical polynomial N have a negative coefficient?  */
+static bool
+has_negative (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_SUB:
+    case TE_NEG:
+      return true;
+    case TE_CONST:
+      return n->u.i < 0;
+    case TE_ADD:
+    case TE_MUL:
+      return has_negative (n->args[0]) || has_negative (n->args[1]);
+    default:
+      return false;
+    }
+}
+
+/* One past the largest element INDEX reaches over LOOPS, when every
+   coefficient of the counters is non-negative; NULL otherwise.  */
+static te_node *
+index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
+{
+  te_node *x = index;
+  for (int k = nloops - 1; k >= 0; k--)
+    {
+      te_node *last = te_sub (ctx, loops[k].extent, te_int (ctx, 1));
+      x = te_replace (ctx, x, te_var (ctx, loops[k].var), last);
+    }
+  for (int k = 0; k < nloops; k++)
+    {
+      /* Monotone in each counter: the index at counter 0 is not larger.  */
+      te_node *at0 = te_canon_int (ctx, te_replace (ctx, index,
+                                                    te_var (ctx, loops[k].var),
+                                                    te_int (ctx, 0)));
+      if (has_negative (te_canon_int (ctx, te_sub (ctx, index, at0))))
+        return NULL;
+    }
+  return te_add (ctx, te_canon_int (ctx, x), te_int (ctx, 1));
+}
+
+/* Temporaries of the forward: the backward recomputes every stage that
+   writes a local array, first, in the forward's order, and gives each a
+   zeroed adjoint; an output that later stages read gets a zeroed array
+   for the adjoints of those reads (its shadow must stay unchanged).  */
+static bool
+temporaries (te_program *fwd, te_program *b, te_diag *diag)
+{
+  te_ctx *ctx = fwd->ctx;
+  char name[256];
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      const te_stage *fs = &fwd->stages[s];
+      te_stage *copy = NULL;
+      for (int k = 0; k < fs->nstmts; k++)
+        {
+          const te_stmt *st = &fs->stmts[k];
+          te_tensor *t = st->dst;
+          if (t->kind == TE_TK_LOCAL)
+            {
+              if (!copy)
+                {
+                  copy = te_program_add_stage (b, fs->loc);
+                  copy->nloops = fs->nloops;
+                  memcpy (copy->loops, fs->loops, sizeof copy->loops);
+                  copy->nest = fs->nest;
+                }
+              te_stage_add_stmt (b, copy, t, st->index, st->op, st->value,
+                                 st->guard, st->loc);
+              if (!t->shadow)
+                {
+                  snprintf (name, sizeof name, "d_%s", t->name);
+                  t->shadow = te_program_add_tensor (b, name, t->type,
+                                                     TE_TK_LOCAL, -1, t->loc);
+                  t->shadow->size = t->size;
+                  t->shadow->role = TE_ROLE_TEMP;
+                }
+            }
+          else if (t->read_back && !t->accum && t->shadow)
+            {
+              te_node *size = index_bound (ctx, st->index, fs->nloops,
+                                           fs->loops);
+              if (!size)
+                return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                                    "cannot bound the elements of '%s' that "
+                                    "this statement writes; later stages "
+                                    "read it",
+                                    t->name);
+              snprintf (name, sizeof name, "e_%s", t->name);
+              t->accum = te_program_add_tensor (b, name, t->type, TE_TK_LOCAL,
+                                                -1, t->loc);
+              t->accum->size = size;
+              t->accum->role = TE_ROLE_TEMP;
+            }
+        }
+    }
+  return true;
+}
+
 /* Steps 2-6 for statement ST of forward stage FS.  */
 static bool
 reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
@@ -492,7 +639,6 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   w->st = st;
   w->nreds = 0;
   w->self = NULL;
-  w->lin = w->size = NULL;
   if (!prepare_reductions (w, st->guard))
     return false;
   if (t->role == TE_ROLE_INOUT)
@@ -503,8 +649,10 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
                             "which this statement overwrites",
                             t->name);
   te_node *g = te_load (ctx, t->shadow, st->index);
-  new_stage (w, 0, NULL);
-  if (!contribute (w, st->value, g, true))
+  if (t->accum)
+    g = te_add (ctx, g, te_load (ctx, t->accum, st->index));
+  new_stage (w, fs->nloops, fs->loops, 0, NULL);
+  if (!contribute (w, st->value, g, true, st->guard))
     return false;
   /* Outermost reductions first: their terms feed the inner ones.  */
   for (int i = w->nreds - 1; i >= 0; i--)
@@ -517,7 +665,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
                             "the gradient needs the entry value of '%s', "
                             "which this statement overwrites",
                             t->name);
-      te_stage *f = new_stage (w, 0, NULL);
+      te_stage *f = new_stage (w, fs->nloops, fs->loops, 0, NULL);
       te_stage_add_stmt (w->b, f, t->shadow, st->index, TE_SET,
                          w->self ? w->self : te_float (ctx, t->type, 0),
                          st->guard, st->loc);
@@ -549,6 +697,8 @@ ad_reverse (te_program *fwd, te_diag *diag)
   make_shadows (fwd, b, w.scalar_shadow);
   for (int v = 0; v < fwd->nvars; v++)
     te_program_new_var (b, fwd->var_names[v]);
+  if (!temporaries (fwd, b, diag))
+    return NULL;
   for (int s = fwd->nstages - 1; s >= 0; s--)
     for (int k = fwd->stages[s].nstmts - 1; k >= 0; k--)
       if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))

@@ -229,3 +229,157 @@ te_program_reductions (te_program *p, te_diag *diag)
   p->nstages = out;
   return true;
 }
+
+/* ---- hoisting nested reductions ---------------------------------------- */
+
+/* Before:  stage 0: for ():  return[0] = sum (i < n; 0; log (sum (j < c; 0;
+                                           exp (x[i*c + j]))));
+   After:   stage 0: for i < n:  t0[i] = sum (j < c; 0; exp (x[i*c + j]));
+            stage 1: for ():     return[0] = sum (i < n; 0; log (t0[i]));
+
+   A reduction whose terms use the counter of an enclosing reduction is
+   computed by a stage of its own, over the counters it uses, into a local
+   array that the statement then reads: the backward program differentiates
+   local arrays like any temporary.  */
+
+typedef struct binder_query
+{
+  int var;
+  const te_loop *loop; /* the loop that binds VAR */
+} binder_query;
+
+static void
+find_binder (te_node *n, void *data)
+{
+  binder_query *q = data;
+  if (n->op == TE_REDUCE)
+    for (int k = 0; k < n->u.red.nloops; k++)
+      if (n->u.red.loops[k].var == q->var)
+        q->loop = &n->u.red.loops[k];
+}
+
+typedef struct nested_query
+{
+  const te_stage *s;
+  int nvars;
+  te_node *found;
+} nested_query;
+
+/* Does N use counter V freely?  */
+static bool
+free_in (const te_node *n, int v)
+{
+  if (!n)
+    return false;
+  if (n->op == TE_VAR)
+    return n->u.index == v;
+  if (n->op == TE_REDUCE)
+    for (int k = 0; k < n->u.red.nloops; k++)
+      {
+        if (n->u.red.loops[k].var == v)
+          return free_in (n->args[0], v);
+        if (free_in (n->u.red.loops[k].extent, v))
+          return true;
+      }
+  for (int i = 0; i < 3; i++)
+    if (free_in (n->args[i], v))
+      return true;
+  return false;
+}
+
+static bool
+stage_var (const te_stage *s, int v)
+{
+  for (int k = 0; k < s->nloops; k++)
+    if (s->loops[k].var == v)
+      return true;
+  return false;
+}
+
+/* The first reduction, in post-order, that uses a counter its stage does
+   not have.  */
+static void
+find_nested (te_node *n, void *data)
+{
+  nested_query *q = data;
+  if (q->found || n->op != TE_REDUCE)
+    return;
+  for (int v = 0; v < q->nvars; v++)
+    if (!stage_var (q->s, v) && free_in (n, v))
+      {
+        q->found = n;
+        return;
+      }
+}
+
+/* Hoist one nested reduction of statement K of stage S; false if none
+   or if it cannot be hoisted.  */
+static bool
+hoist_one (te_program *p, int s, int k)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *st = &p->stages[s];
+  nested_query q = { st, p->nvars, NULL };
+  te_walk (st->stmts[k].value, find_nested, &q);
+  if (!q.found)
+    return false;
+  te_node *r = q.found;
+  te_loop loops[TE_MAX_LOOPS];
+  int n = 0;
+  for (int i = 0; i < st->nloops; i++)
+    if (free_in (r, st->loops[i].var) && n < TE_MAX_LOOPS)
+      loops[n++] = st->loops[i];
+  for (int v = 0; v < p->nvars; v++)
+    if (!stage_var (st, v) && free_in (r, v))
+      {
+        binder_query b = { v, NULL };
+        te_walk (st->stmts[k].value, find_binder, &b);
+        if (!b.loop || n == TE_MAX_LOOPS)
+          return false;
+        loops[n++] = *b.loop;
+      }
+  te_node *lin = te_int (ctx, 0), *size = te_int (ctx, 1);
+  for (int i = 0; i < n; i++)
+    {
+      for (int j = 0; j < n; j++)
+        if (te_uses_var (loops[i].extent, loops[j].var))
+          return false;
+      lin = te_add (ctx, te_mul (ctx, lin, loops[i].extent),
+                    te_var (ctx, loops[i].var));
+      size = te_mul (ctx, size,
+                     te_binary (ctx, TE_MAX, loops[i].extent, te_int (ctx, 0)));
+    }
+  char name[32];
+  snprintf (name, sizeof name, "t%d", p->ntensors);
+  te_tensor *t = te_program_add_tensor (p, name, r->type, TE_TK_LOCAL, -1,
+                                        st->stmts[k].loc);
+  t->size = te_canon_int (ctx, size);
+  lin = te_canon_int (ctx, lin);
+  te_node *load = te_load (ctx, t, lin);
+  te_loc loc = st->stmts[k].loc;
+  int nest = st->nest;
+  st->stmts[k].value = te_replace (ctx, st->stmts[k].value, r, load);
+  /* The new stage goes just before S (which moves one up).  */
+  te_program_add_stage (p, loc);
+  memmove (&p->stages[s + 1], &p->stages[s],
+           (p->nstages - 1 - s) * sizeof p->stages[0]);
+  te_stage *h = &p->stages[s];
+  memset (h, 0, sizeof *h);
+  h->loc = loc;
+  h->nest = nest;
+  h->nloops = n;
+  memcpy (h->loops, loops, sizeof loops);
+  te_stage_add_stmt (p, h, t, lin, TE_SET, r, NULL, loc);
+  return true;
+}
+
+bool
+te_program_hoist (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      while (hoist_one (p, s, k))
+        s++, k = k; /* S moved one up */
+  return true;
+}

@@ -7,12 +7,14 @@
    1. Collect, for every tensor, the statements that write it and the
       loads that read it, with the stage and statement they sit in.
    2. A tensor nobody writes is an input (or unused).  A written tensor is
-      an output when nobody reads it, in-out when it is read only for its
-      entry value: in an earlier stage, or in the statement that writes it
-      at the very index it writes.
-   3. Everything else a later issue will support (a value read back after
-      it is written, a loop-carried dependence, an element written twice)
-      is refused here with an error at the statement concerned.
+      an output when it is read only after the stage that writes it (then
+      it is "read back"), in-out when it is read only for its entry value:
+      in an earlier stage, or in the statement that writes it at the very
+      index it writes.  A local array is a temporary, read only after the
+      stage that writes it.
+   3. Everything else a later issue will support (a loop-carried
+      dependence, an element written twice) is refused here with an
+      error at the statement concerned.
    4. Number the shadows.
 
    Limits: the test that each element is written once only checks that
@@ -161,14 +163,22 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
                         "(its index does not use every loop counter); "
                         "not supported yet",
                         t->name);
-  bool entry_read = false;
+  bool entry_read = false, read_back = false;
+  bool local = t->kind == TE_TK_LOCAL;
   for (int i = 0; i < r.n; i++)
     {
       access *a = &r.items[i];
       int k = writer_at (ws, t, a->index);
-      if (a->stage < wstage)
+      te_loc aloc = p->stages[a->stage].stmts[a->stmt].loc;
+      if (local && (a->stage < wstage || (a->stage == wstage
+                                          && (k < 0 || a->stmt <= k))))
+        return te_diag_set (diag, TE_DIAG_USER, aloc,
+                            "'%s' is read before it is written", t->name);
+      if (a->stage > wstage)
+        read_back = true;
+      else if (a->stage < wstage)
         entry_read = true;
-      else if (a->stage > wstage || (k >= 0 && a->stmt > k))
+      else if (k >= 0 && a->stmt > k)
         return te_diag_set (diag, TE_DIAG_USER,
                             p->stages[a->stage].stmts[a->stmt].loc,
                             "'%s' is read after it is written; not "
@@ -182,7 +192,15 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
       else
         entry_read = true;
     }
-  t->role = entry_read ? TE_ROLE_INOUT : TE_ROLE_OUTPUT;
+  if (entry_read && read_back)
+    return te_diag_set (diag, TE_DIAG_USER, w->loc,
+                        "'%s' is read both before and after this statement "
+                        "overwrites it; not supported yet",
+                        t->name);
+  t->role = local        ? TE_ROLE_TEMP
+            : entry_read ? TE_ROLE_INOUT
+                         : TE_ROLE_OUTPUT;
+  t->read_back = read_back;
   if (t->kind == TE_TK_RETURN)
     t->role = TE_ROLE_OUTPUT;
   return true;
@@ -194,11 +212,6 @@ te_program_roles (te_program *p, te_diag *diag)
   for (int i = 0; i < p->ntensors; i++)
     {
       te_tensor *t = p->tensors[i];
-      if (t->kind == TE_TK_LOCAL)
-        return te_diag_set (diag, TE_DIAG_USER, t->loc,
-                            "local array '%s' in a differentiable function "
-                            "is not supported yet",
-                            t->name);
       if (!tensor_role (p, t, diag))
         return false;
     }

@@ -181,6 +181,9 @@ struct te_tensor
   te_tensor *shadow; /* in a forward program: its adjoint in the backward */
   bool nullable;     /* a shadow the caller may pass as NULL: then writes
                         to it are skipped and reads of it are zero */
+  bool read_back;    /* an output that later stages read */
+  te_tensor *accum;  /* in a forward program: where the adjoints of reads
+                        of it accumulate, if not in ->shadow */
 };
 
 typedef enum te_param_kind
@@ -335,6 +338,9 @@ bool te_match_update (te_ctx *ctx, te_node *v, te_node *acc,
 /* Rewrite elements updated in place across loops their index does not
    use (y[i] += x[i*K + k]) as reductions.  */
 bool te_program_reductions (te_program *p, te_diag *diag);
+/* Compute a reduction nested in another one whose counter it uses into a
+   local array, in a stage of its own.  */
+bool te_program_hoist (te_program *p, te_diag *diag);
 
 /* ---- roles and the ABI ------------------------------------------------- */
 

@@ -31,6 +31,8 @@ struct emitter
   vec<const te_tensor *> local_tensors; /* temporaries ... */
   vec<tree> local_ptrs;                 /* ... and their pointers */
   vec<tree> vars;    /* loop counter decls by var number */
+  const te_tensor *cond_loads[32]; /* nullable tensors read as 0 if NULL */
+  int ncond;
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
   bool failed;
@@ -191,6 +193,16 @@ expr (emitter *e, const te_node *n)
     case TE_LOAD:
       if (n->u.tensor->kind == TE_TK_SCALAR)
         return e->parms[n->u.tensor->param];
+      for (int i = 0; i < e->ncond; i++)
+        if (e->cond_loads[i] == n->u.tensor)
+          {
+            tree ptr = e->parms[n->u.tensor->param];
+            return fold_build3 (COND_EXPR, type,
+                                build2 (NE_EXPR, boolean_type_node, ptr,
+                                        build_zero_cst (TREE_TYPE (ptr))),
+                                element (e, n->u.tensor, n->args[0]),
+                                build_zero_cst (type));
+          }
       return element (e, n->u.tensor, n->args[0]);
     case TE_NEG:
       return fold_build1 (NEGATE_EXPR, type, expr (e, n->args[0]));
@@ -346,6 +358,30 @@ collect_nullable (te_node *n, void *data)
     s->items[s->n++] = n->u.tensor;
 }
 
+/* Is N zero wherever tensor T reads as zero?  */
+static bool
+zero_if_null (const te_node *n, const te_tensor *t)
+{
+  switch (n->op)
+    {
+    case TE_LOAD:
+      return n->u.tensor == t;
+    case TE_MUL:
+      return zero_if_null (n->args[0], t) || zero_if_null (n->args[1], t);
+    case TE_DIV:
+    case TE_NEG:
+    case TE_CAST:
+      return zero_if_null (n->args[0], t);
+    case TE_ADD:
+    case TE_SUB:
+      return zero_if_null (n->args[0], t) && zero_if_null (n->args[1], t);
+    case TE_SELECT:
+      return zero_if_null (n->args[1], t) && zero_if_null (n->args[2], t);
+    default:
+      return false;
+    }
+}
+
 /* The statement ST itself: dst[index] (+)= value, under its guard.  */
 static tree
 store (emitter *e, const te_stmt *st)
@@ -408,14 +444,24 @@ static tree
 stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
 {
   e->loc = st->loc ? (location_t) st->loc : DECL_SOURCE_LOCATION (e->fndecl);
-  tree nest = loop_nest (e, s->nloops, s->loops, s->reversed, store (e, st));
-  nullable_set ns;
-  ns.n = 0;
+  /* A NULL shadow the value vanishes with skips the statement; one it
+     does not vanish with is read as zeros.  */
+  nullable_set ns, reads;
+  ns.n = reads.n = 0;
   if (st->dst->nullable)
     ns.items[ns.n++] = st->dst;
-  te_walk (st->value, collect_nullable, &ns);
+  te_walk (st->value, collect_nullable, &reads);
   if (st->guard)
-    te_walk (st->guard, collect_nullable, &ns);
+    te_walk (st->guard, collect_nullable, &reads);
+  e->ncond = 0;
+  for (int i = 0; i < reads.n; i++)
+    if (reads.items[i] == st->dst
+        || (st->op == TE_ADD_TO && zero_if_null (st->value, reads.items[i])))
+      ns.items[ns.n++] = reads.items[i];
+    else
+      e->cond_loads[e->ncond++] = reads.items[i];
+  tree nest = loop_nest (e, s->nloops, s->loops, s->reversed, store (e, st));
+  e->ncond = 0;
   tree cond = NULL_TREE;
   for (int i = 0; i < ns.n; i++)
     {

@@ -71,6 +71,7 @@ struct lifter
 
 static te_node *lift_float (lifter *l, tree t);
 static te_node *lift_int (lifter *l, tree t);
+static const char *decl_name (tree decl);
 static bool lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off);
 
 /* Report an error at the current statement, once per statement.  */
@@ -141,6 +142,44 @@ param_tensor (lifter *l, tree parm)
       = te_program_add_tensor (l->p, q->name, q->type, TE_TK_PARAM, index,
                                DECL_SOURCE_LOCATION (parm));
   l->tensors->put (parm, t);
+  return t;
+}
+
+/* The tensor of local array KEY (a VAR_DECL, or the SSA pointer of a
+   variable-length one) of type TYPE and SIZE bytes.  */
+static te_tensor *
+local_tensor (lifter *l, tree key, tree type, tree size)
+{
+  te_tensor **slot = l->tensors->get (key);
+  if (slot)
+    return *slot;
+  tree elem = type;
+  while (TREE_CODE (elem) == ARRAY_TYPE)
+    elem = TREE_TYPE (elem);
+  te_type et;
+  if (!float_te_type (elem, &et))
+    {
+      error_at (l->loc, "local array %qs of type %qT is not supported; a "
+                        "differentiable function may use local arrays of "
+                        "float or double",
+                SSA_VAR_P (key) && DECL_P (key) ? decl_name (key)
+                : SSA_NAME_VAR (key)            ? decl_name (SSA_NAME_VAR (key))
+                                                : "<anon>",
+                elem);
+      l->failed = true;
+      return NULL;
+    }
+  te_node *bytes = lift_int (l, size);
+  if (!bytes)
+    return NULL;
+  tree name = DECL_P (key) ? key : SSA_NAME_VAR (key);
+  te_tensor *t = te_program_add_tensor (
+      l->p, name ? decl_name (name) : "tmp", et, TE_TK_LOCAL, -1,
+      name ? DECL_SOURCE_LOCATION (name) : l->loc);
+  t->size = te_canon_int (l->ctx, te_div (l->ctx, te_cast (l->ctx, TE_I64, bytes),
+                                          te_int (l->ctx, tree_to_shwi (
+                                                              TYPE_SIZE_UNIT (elem)))));
+  l->tensors->put (key, t);
   return t;
 }
 
@@ -479,6 +518,15 @@ lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
           return fail (l, "a pointer loaded from memory cannot be "
                           "differentiated"),
                  false;
+        if (gimple_call_builtin_p (def, BUILT_IN_ALLOCA_WITH_ALIGN)
+            || gimple_call_builtin_p (def, BUILT_IN_ALLOCA))
+          {
+            /* A variable-length local array.  */
+            *base = local_tensor (l, t, TREE_TYPE (TREE_TYPE (t)),
+                                  gimple_call_arg (def, 0));
+            *off = te_int (ctx, 0);
+            return *base != NULL;
+          }
         return fail (l, "index of this access is not affine in the loop "
                         "counters"),
                false;
@@ -546,11 +594,20 @@ lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
             l->failed = true;
             return false;
           }
+        else if (VAR_P (inner) && TREE_CODE (TREE_TYPE (inner)) == ARRAY_TYPE)
+          {
+            *base = local_tensor (l, inner, TREE_TYPE (inner),
+                                  TYPE_SIZE_UNIT (TREE_TYPE (inner)));
+            if (!*base)
+              return false;
+            *off = te_int (ctx, 0);
+          }
         else if (VAR_P (inner) || TREE_CODE (inner) == PARM_DECL)
           {
             if (!l->failed)
-              error_at (l->loc, "local array %qD in a differentiable "
-                                "function is not supported yet",
+              error_at (l->loc, "the address of %qD is taken; a "
+                                "differentiable function may only index "
+                                "arrays",
                         inner);
             l->failed = true;
             return false;
@@ -1287,7 +1344,11 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
   if (s->depth > TE_MAX_LOOPS)
     return fail (l, "loop nest too deep"), false;
   for (class loop *x = loop; x != current_loops->tree_root; x = loop_outer (x))
-    s->chain[loop_depth (x) - 1] = x;
+    {
+      unsigned d = loop_depth (x);
+      if (d >= 1 && d <= TE_MAX_LOOPS)
+        s->chain[d - 1] = x;
+    }
   l->cur = s;
   l->memo->empty ();
   te_stage *ts = te_program_add_stage (l->p, loc);
@@ -1434,6 +1495,11 @@ check_other (lifter *l, gimple *g)
       {
         gcall *c = as_a<gcall *> (g);
         tree fn = gimple_call_fndecl (c);
+        if (gimple_call_builtin_p (c, BUILT_IN_ALLOCA_WITH_ALIGN)
+            || gimple_call_builtin_p (c, BUILT_IN_ALLOCA)
+            || gimple_call_builtin_p (c, BUILT_IN_STACK_SAVE)
+            || gimple_call_builtin_p (c, BUILT_IN_STACK_RESTORE))
+          return; /* variable-length local arrays */
         if (gimple_call_internal_p (c) || !gimple_call_lhs (c))
           {
             if (fn && fndecl_built_in_p (fn, BUILT_IN_NORMAL)
@@ -1550,7 +1616,7 @@ lift_function (function *fun, te_ctx *ctx)
            gsi_next (&gsi))
         {
           gimple *g = gsi_stmt (gsi);
-          if (is_gimple_debug (g))
+          if (is_gimple_debug (g) || gimple_clobber_p (g))
             continue;
           l.loc = gimple_has_location (g) ? gimple_location (g)
                                           : DECL_SOURCE_LOCATION (fun->decl);
@@ -1568,15 +1634,14 @@ lift_function (function *fun, te_ctx *ctx)
                             base);
                   l.failed = true;
                 }
-              else if (base && VAR_P (base) && !DECL_ARTIFICIAL (base))
+              else if (base && VAR_P (base)
+                       && TREE_CODE (TREE_TYPE (base)) != ARRAY_TYPE)
                 {
-                  error_at (l.loc, "local array %qD in a differentiable "
-                                   "function is not supported yet",
+                  error_at (l.loc, "a store to %qD through memory cannot be "
+                                   "differentiated",
                             base);
                   l.failed = true;
                 }
-              else if (base && VAR_P (base))
-                ; /* a compiler temporary, e.g. the return slot */
               else
                 lift_store (&l, as_a<gassign *> (g));
             }

@@ -108,7 +108,7 @@ differentiate (function *fun)
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
   if (fwd && te_program_reductions (fwd, &diag)
-      && te_program_roles (fwd, &diag))
+      && te_program_hoist (fwd, &diag) && te_program_roles (fwd, &diag))
     {
       if (dump_file)
         {

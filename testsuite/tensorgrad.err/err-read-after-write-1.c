@@ -1,13 +1,16 @@
 /* { dg-do compile } */
-/* An output written by one nest and read back by a later nest (not
-   supported by the first issue): the error points at the read.  */
-
+/* An in-out array read for its entry value by one nest, overwritten by a
+   second, and read back by a third: the gradient would need both values
+   of one element.  The error points at the overwriting store.  */
 __attribute__ ((differentiable))
 void
-chain (int n, const double *x, double *y, double *z)
+chain (int n, const double *x, double *y, double *z,
+       double *w)
 {
   for (int i = 0; i < n; i++)
-    y[i] = 2.0 * x[i];
+    z[i] = y[i] * x[i];
   for (int i = 0; i < n; i++)
-    z[i] = y[i] * x[i]; /* { dg-error ".y. is read after it is written; not supported yet" } */
+    y[i] = 2.0 * x[i]; /* { dg-error ".y. is read both before and after this statement overwrites it; not supported yet" } */
+  for (int i = 0; i < n; i++)
+    w[i] = y[i] * x[i];
 }

@@ -16,8 +16,8 @@
 __attribute__ ((differentiable))
 void
 conv2d (int nb, int ci, int h, int w, int co, int kh, int kw, int oh,
-       int ow, const double *x, const double *f, const double *b,
-       double *y)
+        int ow, const double *x, const double *f, const double *b,
+        double *y)
 {
   for (int i = 0; i < nb; i++)
     for (int o = 0; o < co; o++)
@@ -45,7 +45,7 @@ loss (void *v)
 {
   struct ctx *t = v;
   conv2d (t->nb, t->ci, t->h, t->w, t->co, t->kh, t->kw, t->oh, t->ow, t->x,
-         t->f, t->b, t->y);
+          t->f, t->b, t->y);
   return tg_dot (t->c, t->y, t->nb * t->co * t->oh * t->ow);
 }
 
@@ -73,7 +73,7 @@ main (void)
   double *pre_b = tg_dup (d_b, co);
 
   conv2d_grad (nb, ci, h, w, co, kh, kw, oh, ow, x, f, b, y, d_x, d_f, d_b,
-              d_y);
+               d_y);
 
   CHECK_SAME (x, x0, nx * sizeof *x);
   CHECK_SAME (f, f0, nf * sizeof *f);

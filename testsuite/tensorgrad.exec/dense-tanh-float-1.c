@@ -1,5 +1,6 @@
 /* { dg-do run } */
-/* A dense layer with bias and tanh in one kernel, in float, the example of DESIGN.md section 1 verbatim (float tolerances):
+/* A dense layer with bias and tanh in one kernel, in float: the example
+   of DESIGN.md section 1 verbatim (float tolerances);
    x n x k, w k x m, b m, y n x m (5 x 4, 4 x 3 at run time);
    float acc = b[j]; for (p < k) acc += x[i*k+p] * w[p*m+j];
    y[i*m+j] = tanhf (acc).  With dz = d_y (1 - y^2):
