@@ -1,0 +1,33 @@
+## bench/local.mk -- the gradient benchmark (bench/README), included from
+## the top Makefile.am.
+##
+##   make bench        build every kernel with the plugin just built, at
+##                     -O2 and -O3, and print the timing table
+##   make bench-check  the self-test: hand-written backwards (and the
+##                     generated gradients that build) against finite
+##                     differences; fails if a hand-written one is wrong
+##
+## Both always rebuild the kernels (a few seconds), so the table reflects
+## the current plugin.  A kernel the plugin rejects is a table row, not a
+## make failure.  Outputs go to bench-build/ in the build directory (not
+## under bench/, which dist-hook copies whole).
+
+BENCH_OUT = bench-build
+BENCH_PLUGIN = $(abs_top_builddir)/plugin/.libs/tensorgrad.so
+BENCH_BUILD = CC='$(CC)' $(SHELL) $(srcdir)/bench/build.sh \
+	$(srcdir)/bench $(BENCH_OUT) $(BENCH_PLUGIN)
+
+bench: plugin/tensorgrad.la
+	$(BENCH_BUILD)
+	./$(BENCH_OUT)/tg-bench --dir $(BENCH_OUT) \
+	  --flags "`cat $(BENCH_OUT)/flags`" --plugin $(BENCH_PLUGIN)
+
+bench-check: plugin/tensorgrad.la
+	$(BENCH_BUILD)
+	./$(BENCH_OUT)/tg-bench --dir $(BENCH_OUT) --check
+
+clean-local: clean-bench
+clean-bench:
+	-rm -rf $(BENCH_OUT)
+
+.PHONY: bench bench-check clean-bench
