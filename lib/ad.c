@@ -76,6 +76,9 @@ typedef struct sweep
   red_info reds[MAX_REDS];
   int nreds;
   te_node *self; /* adjoint of the entry value of T[w] so far */
+  bool fused;    /* a recurrence: one backward stage, run backwards */
+  int ninner;    /* loops of the statements being added, inside */
+  const te_loop *inner;
   te_diag *diag;
   int ntemps;
 } sweep;
@@ -181,7 +184,8 @@ new_temp (sweep *w, const char *prefix, te_type type, te_node *size)
 static te_node *
 subst (sweep *w, te_node *x)
 {
-  for (int i = 0; i < w->nreds; i++)
+  /* Outer reductions first: replacing an inner one changes the outer.  */
+  for (int i = w->nreds - 1; i >= 0; i--)
     if (w->reds[i].val)
       x = te_replace (w->ctx, x, w->reds[i].r,
                       te_load (w->ctx, w->reds[i].val, w->reds[i].lin));
@@ -402,8 +406,15 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
                           "the gradient needs the entry value of '%s', "
                           "which this statement overwrites",
                           t->name);
-      te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1], dst, index,
-                         TE_ADD_TO, adj, guard, st->loc);
+      te_stmt *ns = te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1],
+                                       dst, index, TE_ADD_TO, adj, guard,
+                                       st->loc);
+      if (w->ninner)
+        {
+          ns->ninner = w->ninner;
+          ns->inner = te_alloc (ctx, w->ninner * sizeof *ns->inner);
+          memcpy (ns->inner, w->inner, w->ninner * sizeof *ns->inner);
+        }
     }
   free (a.nodes);
   free (a.sums);
@@ -486,6 +497,22 @@ reverse_reduction (sweep *w, red_info *ri)
     if (uses_free (g, w->fs->loops[k].var)
         && !uses_free (r, w->fs->loops[k].var))
       g = NULL;
+  if (w->fused)
+    {
+      /* Inside the one backward stage of a recurrence, at R's home.  */
+      if (ri->nhome != w->fs->nloops)
+        return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                            "a reduction in a recurrence must use every "
+                            "loop counter of its nest; not supported yet");
+      if (!contribute (w, r->args[0], init_seed, true, w->st->guard))
+        return false;
+      w->ninner = r->u.red.nloops;
+      w->inner = r->u.red.loops;
+      bool ok = contribute (w, r->args[1], body_seed, false, w->st->guard);
+      w->ninner = 0;
+      w->inner = NULL;
+      return ok;
+    }
   new_stage (w, ri->nhome, ri->home, 0, NULL);
   if (!contribute (w, r->args[0], init_seed, true, g))
     return false;
@@ -606,8 +633,9 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
                   t->shadow->role = TE_ROLE_TEMP;
                 }
             }
-          else if (t->read_back && !t->accum && t->shadow)
+          else if (t->read_back && t->shadow)
             {
+              /* Large enough for the elements every writer writes.  */
               te_node *size = index_bound (ctx, st->index, fs->nloops,
                                            fs->loops);
               if (!size)
@@ -616,11 +644,16 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
                                     "this statement writes; later stages "
                                     "read it",
                                     t->name);
-              snprintf (name, sizeof name, "e_%s", t->name);
-              t->accum = te_program_add_tensor (b, name, t->type, TE_TK_LOCAL,
-                                                -1, t->loc);
-              t->accum->size = size;
-              t->accum->role = TE_ROLE_TEMP;
+              if (!t->accum)
+                {
+                  snprintf (name, sizeof name, "e_%s", t->name);
+                  t->accum = te_program_add_tensor (b, name, t->type,
+                                                    TE_TK_LOCAL, -1, t->loc);
+                  t->accum->role = TE_ROLE_TEMP;
+                  t->accum->size = size;
+                }
+              else
+                t->accum->size = te_binary (ctx, TE_MAX, t->accum->size, size);
             }
         }
     }
@@ -651,7 +684,21 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   te_node *g = te_load (ctx, t->shadow, st->index);
   if (t->accum)
     g = te_add (ctx, g, te_load (ctx, t->accum, st->index));
-  new_stage (w, fs->nloops, fs->loops, 0, NULL);
+  te_stage *main = new_stage (w, fs->nloops, fs->loops, 0, NULL);
+  w->fused = fs->recurrent;
+  if (w->fused)
+    {
+      /* A recurrence: every iteration's adjoints are complete when the
+         iterations after it have run, so one stage runs them backwards,
+         each iteration's statements together.  */
+      if (t->role == TE_ROLE_INOUT)
+        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                            "the gradient needs the entry value of '%s', "
+                            "which this statement overwrites",
+                            t->name);
+      main->reversed = true;
+      main->fused = true;
+    }
   if (!contribute (w, st->value, g, true, st->guard))
     return false;
   /* Outermost reductions first: their terms feed the inner ones.  */

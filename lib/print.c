@@ -215,6 +215,8 @@ void
 te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
 {
   fputs (s->reversed ? "for (reversed) " : "for ", f);
+  if (s->fused)
+    fputs ("(fused) ", f);
   if (s->nloops == 0)
     fputs ("()", f);
   print_loops (f, p, s->nloops, s->loops);
@@ -228,6 +230,12 @@ te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
           fputs ("if (", f);
           print_node (f, p, st->guard);
           fputs (") ", f);
+        }
+      if (st->ninner)
+        {
+          fputs ("for ", f);
+          print_loops (f, p, st->ninner, st->inner);
+          fputs (": ", f);
         }
       fprintf (f, "%s[", st->dst->name);
       print_node (f, p, st->index);

@@ -93,6 +93,25 @@ uses_every_counter (const te_stage *s, const te_node *index)
   return true;
 }
 
+/* Is canonical polynomial term N negative?  */
+static bool
+negative_term (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_SUB:
+    case TE_NEG:
+      return true;
+    case TE_CONST:
+      return n->u.i < 0;
+    case TE_ADD:
+    case TE_MUL:
+      return negative_term (n->args[0]) || negative_term (n->args[1]);
+    default:
+      return false;
+    }
+}
+
 /* Is INDEX the index of a statement of stage S, other than statement
    SKIP, that writes T?  Returns that statement's number or -1.  */
 static int
@@ -119,28 +138,176 @@ distinct_constant_writes (const te_stage *s, const te_tensor *t)
   return true;
 }
 
+/* IDX with every counter of LOOPS (innermost first) at its largest value
+   (MAX) or at 0; the extreme values if IDX grows with each counter.  */
+static te_node *
+extreme (te_ctx *ctx, te_node *idx, int nloops, const te_loop *loops,
+         bool max)
+{
+  for (int k = nloops - 1; k >= 0; k--)
+    idx = te_replace (ctx, idx, te_var (ctx, loops[k].var),
+                      max ? te_sub (ctx, loops[k].extent, te_int (ctx, 1))
+                          : te_int (ctx, 0));
+  return te_canon_int (ctx, idx);
+}
+
+/* Is canonical polynomial N positive: a positive constant term and no
+   negative coefficient (parameters are sizes, not negative)?  */
+static bool
+positive (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+      return n->u.i > 0;
+    case TE_ADD:
+      return (positive (n->args[0]) && !negative_term (n->args[1]))
+             || (positive (n->args[1]) && !negative_term (n->args[0]));
+    default:
+      return false;
+    }
+}
+
+typedef struct binder
+{
+  int var;
+  const te_loop *loop;
+} binder;
+
+static void
+find_binder (te_node *n, void *data)
+{
+  binder *b = data;
+  if (n->op == TE_REDUCE)
+    for (int k = 0; k < n->u.red.nloops; k++)
+      if (n->u.red.loops[k].var == b->var)
+        b->loop = &n->u.red.loops[k];
+}
+
+/* Does a read R of T in the statement ST of stage S, which writes T[W],
+   only see elements that earlier iterations wrote?  True if for some
+   loop of S, with the loops outside it fixed, every element read is below
+   every element written in that iteration; then S is a recurrence and
+   its gradient runs its iterations backwards.  */
+static bool
+reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
+                          const te_node *r)
+{
+  te_ctx *ctx = p->ctx;
+  te_loop rloops[2 * TE_MAX_LOOPS];
+  int nr = 0;
+  /* The reduction loops R sits in, for its largest value.  */
+  for (int v = 0; v < p->nvars && nr < TE_MAX_LOOPS; v++)
+    {
+      bool in_stage = false;
+      for (int k = 0; k < s->nloops; k++)
+        in_stage |= s->loops[k].var == v;
+      if (in_stage || !te_uses_var (r, v))
+        continue;
+      binder b = { v, NULL };
+      te_walk (st->value, find_binder, &b);
+      if (!b.loop)
+        return false;
+      rloops[nr++] = *b.loop;
+    }
+  for (int k = s->nloops - 1; k >= 0; k--)
+    {
+      int ninner = s->nloops - 1 - k;
+      te_loop inner[2 * TE_MAX_LOOPS];
+      memcpy (inner, s->loops + k + 1, ninner * sizeof *inner);
+      te_node *wmin = extreme (ctx, st->index, ninner, inner, false);
+      memcpy (inner + ninner, rloops, nr * sizeof *inner);
+      te_node *rmax = extreme (ctx, (te_node *) r, ninner + nr, inner, true);
+      if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
+        return true;
+    }
+  return false;
+}
+
+/* Is every element that read R (in statement ST of stage S) can see
+   written by the kernel: not below the lowest element the first writer
+   of T, in stage FIRST, writes?  Else the recurrence starts from T's
+   entry value, whose adjoint an output does not return.  */
+static bool
+written_before (te_program *p, const te_tensor *t, int first,
+                const te_stage *s, const te_stmt *st, const te_node *r)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *fs = &p->stages[first];
+  const te_stmt *w = NULL;
+  for (int k = 0; k < fs->nstmts && !w; k++)
+    if (fs->stmts[k].dst == t)
+      w = &fs->stmts[k];
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = 0;
+  for (int k = 0; k < s->nloops; k++)
+    loops[n++] = s->loops[k];
+  for (int v = 0; v < p->nvars && n < 2 * TE_MAX_LOOPS; v++)
+    {
+      binder b = { v, NULL };
+      if (!te_uses_var (r, v))
+        continue;
+      te_walk (st->value, find_binder, &b);
+      if (b.loop)
+        loops[n++] = *b.loop;
+    }
+  te_node *rmin = extreme (ctx, (te_node *) r, n, loops, false);
+  te_node *wmin = extreme (ctx, w->index, fs->nloops, fs->loops, false);
+  te_node *d = te_canon_int (ctx, te_sub (ctx, rmin, wmin));
+  return (d->op == TE_CONST && d->u.i >= 0) || positive (d)
+         || !negative_term (d);
+}
+
+/* Do the writes of stage A (earlier) and B (later) to T touch disjoint
+   elements, B's above A's?  */
+static bool
+above (te_program *p, const te_stage *a, const te_stmt *wa,
+       const te_stage *b, const te_stmt *wb)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *amax = extreme (ctx, wa->index, a->nloops, a->loops, true);
+  te_node *bmin = extreme (ctx, wb->index, b->nloops, b->loops, false);
+  return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
+}
+
 /* Decide the role of T; false with DIAG on what is not supported.  */
 static bool
 tensor_role (te_program *p, te_tensor *t, te_diag *diag)
 {
-  int wstage = -1, wstmt = -1;
+  int wstage = -1, wstmt = -1, first = -1;
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       {
         te_stmt *st = &p->stages[s].stmts[k];
         if (st->dst != t)
           continue;
-        if (wstage >= 0 && wstage != s)
+        if (wstage >= 0 && wstage != s
+            && !above (p, &p->stages[wstage], &p->stages[wstage].stmts[wstmt],
+                       &p->stages[s], st))
           return te_diag_set (diag, TE_DIAG_USER, st->loc,
                               "'%s' is written by more than one loop nest; "
                               "not supported yet",
                               t->name);
-        if (wstage >= 0 && !distinct_constant_writes (&p->stages[s], t))
+        if (wstage == s && !distinct_constant_writes (&p->stages[s], t))
           return te_diag_set (diag, TE_DIAG_USER, st->loc,
                               "'%s' is written by more than one statement "
                               "of a loop nest; not supported yet",
                               t->name);
-        if (wstage < 0)
+        if (!te_type_is_float (t->type))
+          return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                              "integer array '%s' is written; a "
+                              "differentiable kernel may only read integer "
+                              "arrays",
+                              t->name);
+        if (!uses_every_counter (&p->stages[s], st->index))
+          return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                              "each element of '%s' is written more than "
+                              "once (its index does not use every loop "
+                              "counter); not supported yet",
+                              t->name);
+        if (first < 0)
+          first = s;
+        if (wstage != s)
           wstmt = k;
         wstage = s;
       }
@@ -150,50 +317,60 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
       t->role = r.n ? TE_ROLE_INPUT : TE_ROLE_UNUSED;
       return true;
     }
-  te_stage *ws = &p->stages[wstage];
-  te_stmt *w = &ws->stmts[wstmt];
-  if (!te_type_is_float (t->type))
-    return te_diag_set (diag, TE_DIAG_USER, w->loc,
-                        "integer array '%s' is written; a differentiable "
-                        "kernel may only read integer arrays",
-                        t->name);
-  if (!uses_every_counter (ws, w->index))
-    return te_diag_set (diag, TE_DIAG_USER, w->loc,
-                        "each element of '%s' is written more than once "
-                        "(its index does not use every loop counter); "
-                        "not supported yet",
-                        t->name);
   bool entry_read = false, read_back = false;
   bool local = t->kind == TE_TK_LOCAL;
   for (int i = 0; i < r.n; i++)
     {
       access *a = &r.items[i];
-      int k = writer_at (ws, t, a->index);
-      te_loc aloc = p->stages[a->stage].stmts[a->stmt].loc;
-      if (local && (a->stage < wstage || (a->stage == wstage
-                                          && (k < 0 || a->stmt <= k))))
-        return te_diag_set (diag, TE_DIAG_USER, aloc,
-                            "'%s' is read before it is written", t->name);
-      if (a->stage > wstage)
+      te_stage *as = &p->stages[a->stage];
+      te_stmt *ast = &as->stmts[a->stmt];
+      int k = writer_at (as, t, a->index);
+      int w = -1;
+      for (int j = 0; j < as->nstmts; j++)
+        if (as->stmts[j].dst == t)
+          w = j;
+      if (a->stage < first || (a->stage == first && w >= 0 && k >= 0
+                               && a->stmt <= k && first == wstage))
+        {
+          /* The entry value: before any write, or the element this very
+             statement overwrites.  */
+          if (local)
+            return te_diag_set (diag, TE_DIAG_USER, ast->loc,
+                                "'%s' is read before it is written",
+                                t->name);
+          entry_read = true;
+        }
+      else if (w < 0)
         read_back = true;
-      else if (a->stage < wstage)
-        entry_read = true;
       else if (k >= 0 && a->stmt > k)
-        return te_diag_set (diag, TE_DIAG_USER,
-                            p->stages[a->stage].stmts[a->stmt].loc,
+        return te_diag_set (diag, TE_DIAG_USER, ast->loc,
                             "'%s' is read after it is written; not "
                             "supported yet",
                             t->name);
-      else if (k < 0 && (ws->nloops || a->index->op != TE_CONST))
-        return te_diag_set (diag, TE_DIAG_USER, w->loc,
-                            "loop-carried dependence through '%s' is not "
-                            "supported yet",
-                            t->name);
+      else if (reads_earlier_iterations (p, as, &as->stmts[w], a->index)
+               && written_before (p, t, first, as, &as->stmts[w], a->index))
+        {
+          as->recurrent = true;
+          read_back = true;
+        }
       else
-        entry_read = true;
+        {
+          te_diag_set (diag, TE_DIAG_USER, as->stmts[w].loc,
+                       "loop-carried dependence through '%s' is not "
+                       "supported yet",
+                       t->name);
+          if (reads_earlier_iterations (p, as, &as->stmts[w], a->index))
+            te_diag_note (diag,
+                          "the recurrence reads elements of '%s' that the "
+                          "kernel does not write first; write them in a "
+                          "statement of their own before the loop",
+                          t->name);
+          return false;
+        }
     }
-  if (entry_read && read_back)
-    return te_diag_set (diag, TE_DIAG_USER, w->loc,
+  if (entry_read && (read_back || first != wstage))
+    return te_diag_set (diag, TE_DIAG_USER,
+                        p->stages[wstage].stmts[wstmt].loc,
                         "'%s' is read both before and after this statement "
                         "overwrites it; not supported yet",
                         t->name);

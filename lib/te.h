@@ -218,6 +218,8 @@ typedef struct te_stmt
   te_store op;
   te_node *value;
   te_node *guard; /* executed only where true; NULL: always */
+  int ninner;     /* loops of its own inside the stage's */
+  te_loop *inner;
   te_loc loc;
 } te_stmt;
 
@@ -229,6 +231,8 @@ typedef struct te_stage
   te_loop loops[TE_MAX_LOOPS]; /* outermost first */
   bool reversed;   /* iterate every loop from its last value down */
   int nest;        /* stages of one source loop nest share this number */
+  bool recurrent;  /* reads elements its earlier iterations wrote */
+  bool fused;      /* emit all statements in one loop nest, in order */
   int nstmts;
   te_stmt *stmts;
   te_loc loc;
@@ -354,5 +358,17 @@ bool te_program_roles (te_program *p, te_diag *diag);
 void te_node_dump (FILE *f, const te_program *p, const te_node *n);
 void te_stage_dump (FILE *f, const te_program *p, const te_stage *s);
 void te_program_dump (FILE *f, const te_program *p);
+
+/* cgen.c: write P, the backward program of kernel FWD, to F as a C11
+   function with the gradient ABI (option dump-c).  PARAM_CTYPES (may be
+   NULL) holds, for each of FWD's parameters, the C spelling of its type
+   ("int", "long unsigned int", "const float *") or NULL; an integer
+   parameter needs one.  A pointer is printed flat (T *restrict); a
+   spelling that is not a plain pointer ("float (*)[m]") is replaced by
+   one.  FIRST: start the file (its comment and #includes).  Nothing is
+   written, and DIAG is filled, when P cannot be printed.  */
+bool te_program_emit_c (FILE *f, const te_program *p, const te_program *fwd,
+                        const char *const *param_ctypes, bool first,
+                        te_diag *diag);
 
 #endif /* TG_TE_H */

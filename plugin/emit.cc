@@ -460,7 +460,10 @@ stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
       ns.items[ns.n++] = reads.items[i];
     else
       e->cond_loads[e->ncond++] = reads.items[i];
-  tree nest = loop_nest (e, s->nloops, s->loops, s->reversed, store (e, st));
+  tree nest = store (e, st);
+  nest = loop_nest (e, st->ninner, st->inner, false, nest);
+  if (!s->fused)
+    nest = loop_nest (e, s->nloops, s->loops, s->reversed, nest);
   e->ncond = 0;
   tree cond = NULL_TREE;
   for (int i = 0; i < ns.n; i++)
@@ -549,9 +552,23 @@ emit_gradient (tree fndecl, const te_program *p)
       e.local_ptrs.safe_push (ptr);
     }
   for (int s = 0; s < p->nstages; s++)
-    for (int k = 0; k < p->stages[s].nstmts; k++)
-      append_to_statement_list (
-          stmt_nest (&e, &p->stages[s], &p->stages[s].stmts[k]), &body);
+    {
+      const te_stage *st = &p->stages[s];
+      if (st->fused)
+        {
+          /* One loop nest, each iteration running every statement.  */
+          tree inner = alloc_stmt_list ();
+          for (int k = 0; k < st->nstmts; k++)
+            append_to_statement_list (stmt_nest (&e, st, &st->stmts[k]),
+                                      &inner);
+          append_to_statement_list (loop_nest (&e, st->nloops, st->loops,
+                                               st->reversed, inner),
+                                    &body);
+          continue;
+        }
+      for (int k = 0; k < st->nstmts; k++)
+        append_to_statement_list (stmt_nest (&e, st, &st->stmts[k]), &body);
+    }
 
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)
     append_to_statement_list (

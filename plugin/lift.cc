@@ -746,6 +746,7 @@ static te_node *lift_phi (lifter *l, gphi *phi);
 static te_node *lift_reduction (lifter *l, gphi *phi, te_type type);
 static te_node *loop_extent (lifter *l, class loop *loop, basic_block bb);
 static location_t loop_location (class loop *loop);
+static te_node *counted_extent (lifter *l, class loop *loop, edge exit);
 
 static te_op
 math_op (const char *name, bool *single)
@@ -1296,6 +1297,61 @@ loop_location (class loop *loop)
   return DECL_SOURCE_LOCATION (cfun->decl);
 }
 
+/* For a loop in the form for (i = B; i < E; i++) (or <=, or counting
+   down with > and >=), whose exit test at its header comes first, the
+   number of times its body runs: E - B (+ 1), which is zero or negative
+   exactly when the body never runs.  NULL for any other form.  */
+static te_node *
+counted_extent (lifter *l, class loop *loop, edge exit)
+{
+  gimple *last = last_stmt (exit->src);
+  if (!last || gimple_code (last) != GIMPLE_COND)
+    return NULL;
+  gcond *c = as_a<gcond *> (last);
+  enum tree_code code = gimple_cond_code (c);
+  /* The condition to stay in the loop.  */
+  if (exit->flags & EDGE_TRUE_VALUE)
+    code = invert_tree_comparison (code, false);
+  tree a = gimple_cond_lhs (c), b = gimple_cond_rhs (c);
+  if (!INTEGRAL_TYPE_P (TREE_TYPE (a)))
+    return NULL;
+  tree eva = analyze_scalar_evolution (loop, a);
+  tree evb = analyze_scalar_evolution (loop, b);
+  if (TREE_CODE (eva) != POLYNOMIAL_CHREC
+      || CHREC_VARIABLE (eva) != (unsigned) loop->num)
+    {
+      std::swap (a, b);
+      std::swap (eva, evb);
+      code = swap_tree_comparison (code);
+    }
+  if (TREE_CODE (eva) != POLYNOMIAL_CHREC
+      || CHREC_VARIABLE (eva) != (unsigned) loop->num
+      || tree_contains_chrecs (evb, NULL)
+      || !tree_fits_shwi_p (CHREC_RIGHT (eva))
+      || TREE_CODE (CHREC_LEFT (eva)) == POLYNOMIAL_CHREC)
+    return NULL;
+  HOST_WIDE_INT step = tree_to_shwi (CHREC_RIGHT (eva));
+  te_node *base = lift_int (l, CHREC_LEFT (eva));
+  te_node *bound = base ? lift_int (l, b) : NULL;
+  if (!bound)
+    return NULL;
+  base = te_cast (l->ctx, TE_I64, base);
+  bound = te_cast (l->ctx, TE_I64, bound);
+  te_ctx *ctx = l->ctx;
+  te_node *n;
+  if (step == 1 && (code == LT_EXPR || code == NE_EXPR))
+    n = te_sub (ctx, bound, base);
+  else if (step == 1 && code == LE_EXPR)
+    n = te_add (ctx, te_sub (ctx, bound, base), te_int (ctx, 1));
+  else if (step == -1 && (code == GT_EXPR || code == NE_EXPR))
+    n = te_sub (ctx, base, bound);
+  else if (step == -1 && code == GE_EXPR)
+    n = te_add (ctx, te_sub (ctx, base, bound), te_int (ctx, 1));
+  else
+    return NULL;
+  return te_canon_int (ctx, n);
+}
+
 /* The number of times block BB of LOOP runs per entry of LOOP.  */
 static te_node *
 loop_extent (lifter *l, class loop *loop, basic_block bb)
@@ -1305,6 +1361,19 @@ loop_extent (lifter *l, class loop *loop, basic_block bb)
   l->loc = loop_location (loop);
   if (!exit)
     return fail (l, "loop with more than one exit cannot be differentiated");
+  bool exit_first
+      = exit->src != bb && dominated_by_p (CDI_DOMINATORS, bb, exit->src);
+  if (exit_first && exit->src == loop->header)
+    {
+      te_node *n = counted_extent (l, loop, exit);
+      if (n)
+        {
+          l->loc = saved;
+          return n;
+        }
+      if (l->failed)
+        return NULL;
+    }
   tree niter = number_of_latch_executions (loop);
   if (niter == chrec_dont_know || chrec_contains_undetermined (niter))
     return fail (l, "cannot determine the number of iterations of this loop");
