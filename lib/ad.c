@@ -77,6 +77,10 @@ typedef struct sweep
   int nreds;
   te_node *self; /* adjoint of the entry value of T[w] so far */
   bool fused;    /* a recurrence: one backward stage, run backwards */
+  bool opt;      /* reuse forward results */
+  te_node *reuse_from; /* the statement's value, which T[w] holds ... */
+  te_node *reuse_to;   /* ... as this load */
+  bool reused;
   int ninner;    /* loops of the statements being added, inside */
   const te_loop *inner;
   te_diag *diag;
@@ -329,6 +333,73 @@ prepare_reductions (sweep *w, te_node *guard)
   return true;
 }
 
+/* ---- reuse of forward results ------------------------------------------ */
+
+/* X with A/B * E and E * (A/B) rewritten as A * Y where E/B is the value
+   the forward stored in Y (softmax: d_y / s * exp (x - m) is d_y * y).  */
+static te_node *
+reuse_quotient (te_ctx *ctx, te_node *x, te_node *from, te_node *to)
+{
+  if (!x || x->op == TE_REDUCE || x->op == TE_LOAD)
+    return x;
+  if (x->op == TE_MUL && from->op == TE_DIV)
+    for (int k = 0; k < 2; k++)
+      {
+        te_node *q = x->args[k], *e = x->args[1 - k];
+        if (q->op == TE_DIV && q->args[1] == from->args[1]
+            && e == from->args[0])
+          return te_mul (ctx, q->args[0], to);
+      }
+  te_node *args[3] = { NULL, NULL, NULL };
+  bool changed = false;
+  for (int i = 0; i < 3; i++)
+    {
+      args[i] = reuse_quotient (ctx, x->args[i], from, to);
+      changed |= args[i] != x->args[i];
+    }
+  if (!changed)
+    return x;
+  switch (x->op)
+    {
+    case TE_CAST:
+      return te_cast (ctx, x->type, args[0]);
+    case TE_SELECT:
+      return te_select (ctx, args[0], args[1], args[2]);
+    default:
+      if (te_op_arity (x->op) == 1)
+        return te_unary (ctx, x->op, args[0]);
+      return te_binary (ctx, x->op, args[0], args[1]);
+    }
+}
+
+/* X with the statement's value replaced by the load of the element that
+   holds it, where the current stage binds that element's counters.  */
+static te_node *
+reuse (sweep *w, te_node *x)
+{
+  if (!w->reuse_from)
+    return x;
+  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
+  for (int k = 0; k < w->fs->nloops; k++)
+    {
+      bool bound = false;
+      for (int j = 0; j < cur->nloops; j++)
+        bound |= cur->loops[j].var == w->fs->loops[k].var;
+      if (!bound && te_uses_var (w->reuse_to, w->fs->loops[k].var))
+        return x;
+    }
+  te_node *y = te_replace (w->ctx, x, w->reuse_from, w->reuse_to);
+  y = reuse_quotient (w->ctx, y, w->reuse_from, w->reuse_to);
+  if (y != x && !w->reused)
+    {
+      te_program_note (w->b, "reuse: %s is %s",
+                       te_node_string (w->b, w->st->value),
+                       te_node_string (w->b, w->reuse_to));
+      w->reused = true;
+    }
+  return y;
+}
+
 /* ---- emitting contributions -------------------------------------------- */
 
 /* A new backward stage over NHOME loops HOME and NEXTRA loops EXTRA.  */
@@ -367,7 +438,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
       te_node *index = te_int (ctx, 0);
       if (!adj)
         continue;
-      adj = subst (w, adj);
+      adj = reuse (w, subst (w, adj));
       if (n->op == TE_LOAD && te_type_is_float (n->type))
         {
           if (n->u.tensor == t && n->args[0] == st->index)
@@ -681,6 +752,15 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
                             "the gradient needs the entry value of '%s', "
                             "which this statement overwrites",
                             t->name);
+  w->reuse_from = w->reuse_to = NULL;
+  w->reused = false;
+  if (w->opt && t->kind != TE_TK_RETURN && t->kind != TE_TK_SCALAR
+      && st->value->op != TE_LOAD && st->value->op != TE_CONST
+      && st->value->op != TE_PARAM)
+    {
+      w->reuse_from = subst (w, st->value);
+      w->reuse_to = te_load (ctx, t, st->index);
+    }
   te_node *g = te_load (ctx, t->shadow, st->index);
   if (t->accum)
     g = te_add (ctx, g, te_load (ctx, t->accum, st->index));
@@ -720,8 +800,70 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   return true;
 }
 
+/* Is tensor T read anywhere in P?  */
+static bool
+read_anywhere (const te_program *p, const te_tensor *t)
+{
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        if (te_reads (st->value, t) || te_reads (st->index, t)
+            || (st->guard && te_reads (st->guard, t)))
+          return true;
+        for (int i = 0; i < st->ninner; i++)
+          if (te_reads (st->inner[i].extent, t))
+            return true;
+      }
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nloops; k++)
+      if (te_reads (p->stages[s].loops[k].extent, t))
+        return true;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return true;
+  return false;
+}
+
+/* Drop the local arrays of P that nothing reads, with the statements that
+   write them, and the stages left empty; repeat until none is left.  */
+static void
+remove_dead_temps (te_program *p)
+{
+  bool changed = true;
+  while (changed)
+    {
+      changed = false;
+      for (int i = 0; i < p->ntensors; i++)
+        {
+          te_tensor *t = p->tensors[i];
+          if (t->kind != TE_TK_LOCAL || read_anywhere (p, t))
+            continue;
+          for (int s = 0; s < p->nstages; s++)
+            {
+              te_stage *st = &p->stages[s];
+              int out = 0;
+              for (int k = 0; k < st->nstmts; k++)
+                if (st->stmts[k].dst != t)
+                  st->stmts[out++] = st->stmts[k];
+              st->nstmts = out;
+            }
+          memmove (&p->tensors[i], &p->tensors[i + 1],
+                   (p->ntensors - i - 1) * sizeof *p->tensors);
+          p->ntensors--;
+          i--;
+          changed = true;
+        }
+    }
+  int out = 0;
+  for (int s = 0; s < p->nstages; s++)
+    if (p->stages[s].nstmts > 0)
+      p->stages[out++] = p->stages[s];
+  p->nstages = out;
+}
+
 te_program *
-ad_reverse (te_program *fwd, te_diag *diag)
+ad_reverse (te_program *fwd, bool opt, te_diag *diag)
 {
   te_ctx *ctx = fwd->ctx;
   char name[256];
@@ -740,6 +882,7 @@ ad_reverse (te_program *fwd, te_diag *diag)
   w.b = b;
   w.ctx = ctx;
   w.diag = diag;
+  w.opt = opt;
   w.scalar_shadow = te_alloc (ctx, sizeof (te_tensor *) * (fwd->nparams + 1));
   make_shadows (fwd, b, w.scalar_shadow);
   for (int v = 0; v < fwd->nvars; v++)
@@ -750,5 +893,6 @@ ad_reverse (te_program *fwd, te_diag *diag)
     for (int k = fwd->stages[s].nstmts - 1; k >= 0; k--)
       if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
         return NULL;
+  remove_dead_temps (b);
   return b;
 }

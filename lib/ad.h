@@ -15,8 +15,9 @@ te_node *deriv_adjoint (te_ctx *ctx, te_node *n, int i, te_node *a,
    decided.  Its parameters are FWD's followed by the shadows in the order
    of DESIGN.md section 2 and, for a kernel returning a value, d_return.
    It shares FWD's context and tensors; every FWD tensor that has an
-   adjoint gets it in ->shadow.  NULL, with DIAG filled, when the gradient
-   cannot be built correctly.  */
-te_program *ad_reverse (te_program *fwd, te_diag *diag);
+   adjoint gets it in ->shadow.  OPT: replace subexpressions equal to a
+   value the forward stored by loads of it (noted in the program's notes).
+   NULL, with DIAG filled, when the gradient cannot be built correctly.  */
+te_program *ad_reverse (te_program *fwd, bool opt, te_diag *diag);
 
 #endif /* TG_AD_H */

@@ -70,16 +70,16 @@ deriv_adjoint (te_ctx *ctx, te_node *n, int i, te_node *a, te_diag *diag)
     case TE_DIV: /* d(x/y)/dx = 1/y, d/dy = -(x/y)/y */
       return i == 0 ? dvd (ctx, a, y)
                     : te_unary (ctx, TE_NEG, dvd (ctx, mul (ctx, a, n), y));
-    case TE_MIN: /* ties give x */
-      return only_if (ctx,
-                      i == 0 ? te_binary (ctx, TE_LE, x, y)
-                             : te_binary (ctx, TE_GT, x, y),
-                      a);
-    case TE_MAX:
-      return only_if (ctx,
-                      i == 0 ? te_binary (ctx, TE_GE, x, y)
-                             : te_binary (ctx, TE_LT, x, y),
-                      a);
+    case TE_MIN: /* x <= y ? x : y; ties give x, a NaN x gives y */
+      {
+        te_node *picks_x = te_binary (ctx, TE_LE, x, y);
+        return only_if (ctx, i == 0 ? picks_x : te_not (ctx, picks_x), a);
+      }
+    case TE_MAX: /* x >= y ? x : y */
+      {
+        te_node *picks_x = te_binary (ctx, TE_GE, x, y);
+        return only_if (ctx, i == 0 ? picks_x : te_not (ctx, picks_x), a);
+      }
     case TE_FMAX: /* fmax (x, y) is x when x >= y or y is NaN */
     case TE_FMIN:
       {

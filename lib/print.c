@@ -10,7 +10,11 @@
 
 #include "te.h"
 
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void
 print_var (FILE *f, const te_program *p, int var)
@@ -211,6 +215,36 @@ te_node_dump (FILE *f, const te_program *p, const te_node *n)
     fputs ("<null>", f);
 }
 
+const char *
+te_node_string (const te_program *p, const te_node *n)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&buf, &len);
+  if (!f)
+    return "?";
+  te_node_dump (f, p, n);
+  fclose (f);
+  char *r = te_strdup (p->ctx, buf);
+  free (buf);
+  return r;
+}
+
+void
+te_program_note (te_program *p, const char *fmt, ...)
+{
+  char line[1024];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  const char **notes = te_alloc (p->ctx, (p->nnotes + 1) * sizeof *notes);
+  if (p->nnotes)
+    memcpy (notes, p->notes, p->nnotes * sizeof *notes);
+  notes[p->nnotes++] = te_strdup (p->ctx, line);
+  p->notes = notes;
+}
+
 void
 te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
 {
@@ -295,4 +329,6 @@ te_program_dump (FILE *f, const te_program *p)
       fprintf (f, "  stage %d: ", i);
       te_stage_dump (f, p, &p->stages[i]);
     }
+  for (int i = 0; i < p->nnotes; i++)
+    fprintf (f, "  %s\n", p->notes[i]);
 }

@@ -144,9 +144,6 @@ take_init (te_program *p, te_stage *prev, const te_stage *next,
         {
           te_node *from = te_var (p->ctx, prev->loops[i].var);
           te_node *to = te_var (p->ctx, next->loops[i].var);
-          if (te_replace (p->ctx, prev->loops[i].extent, from, to)
-              != next->loops[i].extent)
-            ; /* compared below, after all renamings */
           index = te_replace (p->ctx, index, from, to);
           value = te_replace (p->ctx, value, from, to);
         }

@@ -460,9 +460,11 @@ te_unary (te_ctx *ctx, te_op op, te_node *a)
         return a->args[0];
       /* !(a < b) is not (a >= b) for NaN: keep the NOT.  */
       break;
-    case TE_FABS:
-      if (a->op == TE_FABS || a->op == TE_NEG)
-        return te_unary (ctx, TE_FABS, a->op == TE_NEG ? a->args[0] : a);
+    case TE_FABS: /* |(|x|)| = |x|, |-x| = |x| */
+      if (a->op == TE_FABS)
+        return a;
+      if (a->op == TE_NEG)
+        return te_unary (ctx, TE_FABS, a->args[0]);
       break;
     default:
       break;

@@ -252,6 +252,8 @@ typedef struct te_program
   te_stage *stages;
   int nvars;
   const char **var_names; /* for printing; may hold NULLs */
+  int nnotes;
+  const char **notes;     /* the optimizer's decisions, for the dump */
 } te_program;
 
 /* ---- contexts, memory -------------------------------------------------- */
@@ -346,12 +348,23 @@ bool te_program_reductions (te_program *p, te_diag *diag);
    local array, in a stage of its own.  */
 bool te_program_hoist (te_program *p, te_diag *diag);
 
+/* schedule.c: give each statement of backward program P its own loop
+   nest, with the loop most accesses walk with unit stride innermost.  */
+bool te_program_schedule (te_program *p, te_diag *diag);
+
 /* ---- roles and the ABI ------------------------------------------------- */
 
 /* Decide every tensor's role from the stages; fill each parameter's shadow
    number per DESIGN.md section 2.  Fails (DIAG) on what the current AD
    cannot represent.  */
 bool te_program_roles (te_program *p, te_diag *diag);
+
+/* Record a decision of the optimizer in P's notes, printf-style (nodes
+   are formatted with te_node_string).  */
+void te_program_note (te_program *p, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+/* N printed as in the dump, in memory of P's context.  */
+const char *te_node_string (const te_program *p, const te_node *n);
 
 /* ---- printing ---------------------------------------------------------- */
 

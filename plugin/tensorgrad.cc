@@ -28,6 +28,9 @@ static struct plugin_info tg_info = {
   "                                 (<output>.NNNt.tensorgrad): the lifted\n"
   "                                 and the backward TE programs\n"
   "  -fplugin-arg-tensorgrad-help   print this text\n"
+  "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
+  "                                 forward results, fusion or loop\n"
+  "                                 ordering), for comparison\n"
 };
 
 /* The options, with whether each takes a value.  */
@@ -35,7 +38,10 @@ static const struct
 {
   const char *name;
   bool has_value;
-} tg_options[] = { { "dump", false }, { "help", false } };
+} tg_options[] = { { "dump", false }, { "help", false }, { "no-opt", false } };
+
+/* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
+static bool tg_no_opt;
 
 /* ---- diagnostics from lib/ ---------------------------------------------- */
 
@@ -115,7 +121,9 @@ differentiate (function *fun)
           fprintf (dump_file, "\n;; tensorgrad: lifted program\n");
           te_program_dump (dump_file, fwd);
         }
-      bwd = ad_reverse (fwd, &diag);
+      bwd = ad_reverse (fwd, !tg_no_opt, &diag);
+      if (bwd && !tg_no_opt)
+        te_program_schedule (bwd, &diag);
     }
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
@@ -201,7 +209,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
       if (k == ARRAY_SIZE (tg_options))
         {
           error ("tensorgrad: unknown option %qs; valid options are: dump, "
-                 "help",
+                 "help, no-opt",
                  key);
           ok = false;
           continue;
@@ -213,6 +221,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         }
       if (!strcmp (key, "dump"))
         *dump = true;
+      else if (!strcmp (key, "no-opt"))
+        tg_no_opt = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }

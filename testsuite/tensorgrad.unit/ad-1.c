@@ -252,7 +252,7 @@ check_case (kase *k)
   te_diag diag = { 0 };
   printf ("%s\n", k->name);
   if (!te_program_roles (k->fwd, &diag)
-      || !(k->bwd = ad_reverse (k->fwd, &diag)))
+      || !(k->bwd = ad_reverse (k->fwd, false, &diag)))
     {
       CHECK (!"roles and reverse succeed");
       fprintf (stderr, "  %s: %s\n", k->name, diag.msg);
