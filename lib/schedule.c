@@ -21,6 +21,10 @@
       without reassociating a sum; a sum into one element does not).
       Ties go to the forward's innermost loop.  The other loops keep
       their order.
+   3. Consecutive statements of one stage that get the same order go
+      back into one loop nest (fused): they read nothing the others
+      write, so each iteration may run them all.  (Two that add to one
+      element at different iterations then add in another order.)
 
    Limits: a loop with a bound that depends on another (a triangular
    domain) keeps the forward's order.  */
@@ -116,19 +120,37 @@ te_program_schedule (te_program *p, te_diag *diag)
             order_loops (p->ctx, &ns->stmts[0], ns->nloops, ns->loops);
           continue;
         }
+      int prev = -1; /* the stage the previous statement went to */
       for (int k = 0; k < os->nstmts; k++)
         {
-          te_stage *ns = te_program_add_stage (p, os->loc);
-          *ns = *os;
-          ns->nstmts = 0;
-          ns->stmts = NULL;
           const te_stmt *st = &os->stmts[k];
+          te_loop loops[TE_MAX_LOOPS];
+          memcpy (loops, os->loops, sizeof loops);
+          if (!st->ninner && !os->reversed)
+            order_loops (p->ctx, st, os->nloops, loops);
+          /* Step 3: statements of one stage that want the same order
+             share one loop nest.  */
+          te_stage *ns;
+          if (prev >= 0 && !st->ninner && !p->stages[prev].stmts[0].ninner
+              && !memcmp (loops, p->stages[prev].loops,
+                          os->nloops * sizeof *loops))
+            {
+              ns = &p->stages[prev];
+              ns->fused = true;
+            }
+          else
+            {
+              ns = te_program_add_stage (p, os->loc);
+              *ns = *os;
+              ns->nstmts = 0;
+              ns->stmts = NULL;
+              memcpy (ns->loops, loops, sizeof loops);
+              prev = p->nstages - 1;
+            }
           te_stmt *c = te_stage_add_stmt (p, ns, st->dst, st->index, st->op,
                                           st->value, st->guard, st->loc);
           c->ninner = st->ninner;
           c->inner = st->inner;
-          if (!st->ninner && !os->reversed)
-            order_loops (p->ctx, c, ns->nloops, ns->loops);
         }
     }
   return true;

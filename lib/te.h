@@ -348,6 +348,10 @@ bool te_program_reductions (te_program *p, te_diag *diag);
    local array, in a stage of its own.  */
 bool te_program_hoist (te_program *p, te_diag *diag);
 
+/* fuse.c: substitute local arrays written by elementwise stages into the
+   stages that read them (noted in P's notes).  */
+bool te_program_fuse (te_program *p, te_diag *diag);
+
 /* schedule.c: give each statement of backward program P its own loop
    nest, with the loop most accesses walk with unit stride innermost.  */
 bool te_program_schedule (te_program *p, te_diag *diag);

@@ -33,6 +33,8 @@ struct emitter
   vec<tree> vars;    /* loop counter decls by var number */
   const te_tensor *cond_loads[32]; /* nullable tensors read as 0 if NULL */
   int ncond;
+  vec<const te_node *> bound;       /* shared subexpressions ... */
+  vec<tree> bound_vars;             /* ... and the locals holding them */
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
   bool failed;
@@ -174,6 +176,9 @@ static tree
 expr (emitter *e, const te_node *n)
 {
   tree type = te_tree_type (n->type);
+  for (unsigned i = 0; i < e->bound.length (); i++)
+    if (e->bound[i] == n)
+      return e->bound_vars[i];
   switch (n->op)
     {
     case TE_CONST:
@@ -346,16 +351,20 @@ struct nullable_set
 };
 
 static void
-collect_nullable (te_node *n, void *data)
+collect_nullable_tensor (nullable_set *s, const te_tensor *t)
 {
-  nullable_set *s = (nullable_set *) data;
-  if (n->op != TE_LOAD || !n->u.tensor->nullable)
-    return;
   for (int i = 0; i < s->n; i++)
-    if (s->items[i] == n->u.tensor)
+    if (s->items[i] == t)
       return;
   if (s->n < 32)
-    s->items[s->n++] = n->u.tensor;
+    s->items[s->n++] = t;
+}
+
+static void
+collect_nullable (te_node *n, void *data)
+{
+  if (n->op == TE_LOAD && n->u.tensor->nullable)
+    collect_nullable_tensor ((nullable_set *) data, n->u.tensor);
 }
 
 /* Is N zero wherever tensor T reads as zero?  */
@@ -478,6 +487,157 @@ stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
   return nest;
 }
 
+/* ---- fused stages: one loop nest, shared subexpressions once ----------- */
+
+struct share_count
+{
+  vec<const te_node *> nodes;
+  vec<int> uses;
+};
+
+static int
+share_index (share_count *c, const te_node *n)
+{
+  for (unsigned i = 0; i < c->nodes.length (); i++)
+    if (c->nodes[i] == n)
+      return i;
+  c->nodes.safe_push (n);
+  c->uses.safe_push (0);
+  return c->nodes.length () - 1;
+}
+
+/* Count the uses of the nodes every evaluation of N evaluates: not the
+   arms of a select, nor a reduction's operands (evaluated in its loop),
+   each distinct node's operands once.  */
+static void
+count_uses (share_count *c, const te_node *n, vec<const te_node *> *seen)
+{
+  int i = share_index (c, n);
+  c->uses[i]++;
+  for (unsigned k = 0; k < seen->length (); k++)
+    if ((*seen)[k] == n)
+      return;
+  seen->safe_push (n);
+  if (n->op == TE_REDUCE)
+    return;
+  int arity = n->op == TE_SELECT ? 1 : te_op_arity (n->op);
+  for (int k = 0; k < arity && n->args[k]; k++)
+    count_uses (c, n->args[k], seen);
+}
+
+/* Is N worth a local: computed, used more than once?  */
+static bool
+worth_binding (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+    case TE_PARAM:
+    case TE_VAR:
+    case TE_LOAD:
+    case TE_CAST:
+    case TE_NEG:
+      return false;
+    default:
+      return n->type != TE_BOOL;
+    }
+}
+
+struct choose_data
+{
+  share_count *c;
+  emitter *e;
+  tree *body;
+};
+
+/* te_walk callback: bind node N to a local if it is shared and not yet
+   bound.  */
+static void
+choose_shared (te_node *n, void *data)
+{
+  choose_data *d = (choose_data *) data;
+  emitter *e = d->e;
+  int uses = 0;
+  for (unsigned i = 0; i < d->c->nodes.length (); i++)
+    if (d->c->nodes[i] == n)
+      uses = d->c->uses[i];
+  if (uses < 2 || !worth_binding (n))
+    return;
+  for (unsigned i = 0; i < e->bound.length (); i++)
+    if (e->bound[i] == n)
+      return;
+  tree v = new_local (e, te_tree_type (n->type), NULL);
+  tree x = expr (e, n);
+  append_to_statement_list (build2 (MODIFY_EXPR, TREE_TYPE (v), v, x),
+                            d->body);
+  e->bound.safe_push (n);
+  e->bound_vars.safe_push (v);
+}
+
+/* Bind the subexpressions the statements of S share to locals, computed
+   once per iteration at the start of BODY, operands first.  */
+static void
+bind_shared (emitter *e, const te_stage *s, tree *body)
+{
+  share_count c;
+  c.nodes.create (64);
+  c.uses.create (64);
+  vec<const te_node *> seen;
+  seen.create (64);
+  for (int k = 0; k < s->nstmts; k++)
+    count_uses (&c, s->stmts[k].value, &seen);
+  /* Operands before users: each statement's value in post-order.  */
+  choose_data d = { &c, e, body };
+  for (int k = 0; k < s->nstmts; k++)
+    te_walk (s->stmts[k].value, choose_shared, &d);
+  c.nodes.release ();
+  c.uses.release ();
+  seen.release ();
+}
+
+/* Fused stage S, not a recurrence: if every shadow its statements touch
+   is there, one loop nest computing each shared subexpression once and
+   every statement; otherwise each statement in its own nest, as usual.  */
+static tree
+fused_nest (emitter *e, const te_stage *s)
+{
+  nullable_set all;
+  all.n = 0;
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      if (s->stmts[k].dst->nullable)
+        collect_nullable_tensor (&all, s->stmts[k].dst);
+      te_walk (s->stmts[k].value, collect_nullable, &all);
+      if (s->stmts[k].guard)
+        te_walk (s->stmts[k].guard, collect_nullable, &all);
+    }
+  tree body = alloc_stmt_list ();
+  e->loc = s->stmts[0].loc ? (location_t) s->stmts[0].loc
+                           : DECL_SOURCE_LOCATION (e->fndecl);
+  bind_shared (e, s, &body);
+  for (int k = 0; k < s->nstmts; k++)
+    append_to_statement_list (store (e, &s->stmts[k]), &body);
+  e->bound.truncate (0);
+  e->bound_vars.truncate (0);
+  tree fast = loop_nest (e, s->nloops, s->loops, false, body);
+  tree cond = NULL_TREE;
+  for (int i = 0; i < all.n; i++)
+    {
+      tree ptr = e->parms[all.items[i]->param];
+      tree c = build2 (NE_EXPR, boolean_type_node, ptr,
+                       build_zero_cst (TREE_TYPE (ptr)));
+      cond = cond ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, c) : c;
+    }
+  if (!cond)
+    return fast;
+  tree slow = alloc_stmt_list ();
+  te_stage copy = *s;
+  copy.fused = false;
+  for (int k = 0; k < s->nstmts; k++)
+    append_to_statement_list (stmt_nest (e, &copy, &s->stmts[k]), &slow);
+  return build3 (COND_EXPR, void_type_node, cond, fast, slow);
+}
+
 /* Step 1: the PARM_DECLs of FNDECL for program P.  */
 static void
 make_parms (emitter *e, tree fndecl, const te_program *p)
@@ -554,6 +714,17 @@ emit_gradient (tree fndecl, const te_program *p)
   for (int s = 0; s < p->nstages; s++)
     {
       const te_stage *st = &p->stages[s];
+      if (st->fused && !st->reversed && !st->recurrent)
+        {
+          bool inner = false;
+          for (int k = 0; k < st->nstmts; k++)
+            inner |= st->stmts[k].ninner > 0;
+          if (!inner)
+            {
+              append_to_statement_list (fused_nest (&e, st), &body);
+              continue;
+            }
+        }
       if (st->fused)
         {
           /* One loop nest, each iteration running every statement.  */
@@ -592,6 +763,8 @@ emit_gradient (tree fndecl, const te_program *p)
   e.vars.release ();
   e.local_tensors.release ();
   e.local_ptrs.release ();
+  e.bound.release ();
+  e.bound_vars.release ();
   if (e.failed)
     return false;
   cgraph_node::add_new_function (fndecl, false);

@@ -27,6 +27,12 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-dump   write the pass's dump file\n"
   "                                 (<output>.NNNt.tensorgrad): the lifted\n"
   "                                 and the backward TE programs\n"
+  "  -fplugin-arg-tensorgrad-dump-c=FILE\n"
+  "                                 write every synthesized gradient as\n"
+  "                                 readable, compilable C to FILE\n"
+  "  -fplugin-arg-tensorgrad-header=FILE\n"
+  "                                 write the prototype of every public\n"
+  "                                 <name>_grad to FILE, for other files\n"
   "  -fplugin-arg-tensorgrad-help   print this text\n"
   "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
   "                                 forward results, fusion or loop\n"
@@ -38,10 +44,16 @@ static const struct
 {
   const char *name;
   bool has_value;
-} tg_options[] = { { "dump", false }, { "help", false }, { "no-opt", false } };
+} tg_options[] = { { "dump", false },   { "dump-c", true },
+                   { "header", true }, { "help", false },
+                   { "no-opt", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
+/* -fplugin-arg-tensorgrad-dump-c=FILE, -fplugin-arg-tensorgrad-header=FILE:
+   the files, and whether anything was written to them yet.  */
+static FILE *tg_dump_c, *tg_header;
+static bool tg_dump_c_started;
 
 /* ---- diagnostics from lib/ ---------------------------------------------- */
 
@@ -93,6 +105,94 @@ finish_parse_function (void *gcc_data, void *)
   abi_declare_grad ((tree) gcc_data);
 }
 
+/* ---- dump-c and header ------------------------------------------------- */
+
+/* The C spelling of parameter types of FNDECL, for lib/cgen.c.  */
+static const char **
+param_ctypes (tree fndecl, int *n)
+{
+  *n = list_length (DECL_ARGUMENTS (fndecl));
+  const char **types = XNEWVEC (const char *, *n + 1);
+  int i = 0;
+  for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
+    types[i++] = print_generic_expr_to_str (TREE_TYPE (a));
+  return types;
+}
+
+/* Append the gradient BWD of kernel FWD to the dump-c file.  */
+static void
+write_c (tree fndecl, const te_program *fwd, const te_program *bwd)
+{
+  int n;
+  const char **types = param_ctypes (fndecl, &n);
+  te_diag diag;
+  memset (&diag, 0, sizeof diag);
+  if (te_program_emit_c (tg_dump_c, bwd, fwd, types, !tg_dump_c_started,
+                         &diag))
+    tg_dump_c_started = true;
+  else
+    report (&diag, DECL_SOURCE_LOCATION (fndecl));
+  for (int i = 0; i < n; i++)
+    free ((void *) types[i]);
+  XDELETEVEC (types);
+}
+
+/* Print type TYPE of a parameter NAME as a C declaration; a pointer to an
+   array (a VLA parameter) becomes a pointer to its element, which is
+   passed the same way.  */
+static void
+print_param (FILE *f, tree type, const char *name)
+{
+  if (TREE_CODE (type) == POINTER_TYPE
+      && TREE_CODE (TREE_TYPE (type)) == ARRAY_TYPE)
+    {
+      tree elem = TREE_TYPE (type);
+      while (TREE_CODE (elem) == ARRAY_TYPE)
+        elem = TREE_TYPE (elem);
+      type = build_pointer_type (elem);
+    }
+  char *s = print_generic_expr_to_str (type);
+  size_t len = strlen (s);
+  fprintf (f, "%s%s%s", s, len && s[len - 1] == '*' ? "" : " ", name);
+  free (s);
+}
+
+/* Append the prototype of GRAD, the gradient of kernel FNDECL with
+   backward program BWD, to the header file.  */
+static void
+write_prototype (tree fndecl, tree grad, const te_program *bwd)
+{
+  if (!TREE_PUBLIC (fndecl))
+    return; /* a static gradient: no other file can call it */
+  fprintf (tg_header, "void %s (", IDENTIFIER_POINTER (DECL_NAME (grad)));
+  int i = 0;
+  for (tree t = TYPE_ARG_TYPES (TREE_TYPE (grad));
+       t && !VOID_TYPE_P (TREE_VALUE (t)); t = TREE_CHAIN (t), i++)
+    {
+      if (i)
+        fputs (", ", tg_header);
+      print_param (tg_header, TREE_VALUE (t),
+                   i < bwd->nparams ? bwd->params[i].name : "");
+    }
+  fputs (");\n", tg_header);
+}
+
+static void
+finish (void *, void *)
+{
+  if (tg_header)
+    {
+      fputs ("\n#endif\n", tg_header);
+      fclose (tg_header);
+      tg_header = NULL;
+    }
+  if (tg_dump_c)
+    {
+      fclose (tg_dump_c);
+      tg_dump_c = NULL;
+    }
+}
+
 /* ---- the pass ----------------------------------------------------------- */
 
 /* Steps 1-4 for kernel FUN.  */
@@ -114,7 +214,9 @@ differentiate (function *fun)
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
   if (fwd && te_program_reductions (fwd, &diag)
-      && te_program_hoist (fwd, &diag) && te_program_roles (fwd, &diag))
+      && te_program_hoist (fwd, &diag)
+      && (tg_no_opt || te_program_fuse (fwd, &diag))
+      && te_program_roles (fwd, &diag))
     {
       if (dump_file)
         {
@@ -142,7 +244,13 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
-      emit_gradient (decl, bwd);
+      if (emit_gradient (decl, bwd))
+        {
+          if (tg_dump_c)
+            write_c (fun->decl, fwd, bwd);
+          if (tg_header)
+            write_prototype (fun->decl, decl, bwd);
+        }
     }
   te_ctx_free (ctx);
 }
@@ -209,7 +317,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
       if (k == ARRAY_SIZE (tg_options))
         {
           error ("tensorgrad: unknown option %qs; valid options are: dump, "
-                 "help, no-opt",
+                 "dump-c=FILE, header=FILE, help, no-opt",
                  key);
           ok = false;
           continue;
@@ -219,8 +327,34 @@ parse_options (struct plugin_name_args *info, bool *dump)
           error ("tensorgrad: option %qs takes no value", key);
           ok = false;
         }
+      if (tg_options[k].has_value && !value)
+        {
+          error ("tensorgrad: option %qs needs a value: %<%s=FILE%>", key,
+                 key);
+          ok = false;
+          continue;
+        }
       if (!strcmp (key, "dump"))
         *dump = true;
+      else if (!strcmp (key, "dump-c") || !strcmp (key, "header"))
+        {
+          FILE *f = fopen (value, "w");
+          if (!f)
+            {
+              error ("tensorgrad: cannot open %qs for writing: %m", value);
+              ok = false;
+            }
+          else if (!strcmp (key, "dump-c"))
+            tg_dump_c = f;
+          else
+            {
+              tg_header = f;
+              fprintf (f, "/* Prototypes of the gradients tensorgrad "
+                          "synthesized; generated, do not edit.  */\n"
+                          "#ifndef TENSORGRAD_GRADIENTS_H\n"
+                          "#define TENSORGRAD_GRADIENTS_H\n\n");
+            }
+        }
       else if (!strcmp (key, "no-opt"))
         tg_no_opt = true;
       else if (!strcmp (key, "help"))
@@ -247,6 +381,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      NULL);
   register_callback (info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
                      finish_parse_function, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) abi_gc_roots);
   struct register_pass_info pass;
