@@ -284,10 +284,16 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
         if (wstage >= 0 && wstage != s
             && !above (p, &p->stages[wstage], &p->stages[wstage].stmts[wstmt],
                        &p->stages[s], st))
-          return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                              "'%s' is written by more than one loop nest; "
-                              "not supported yet",
-                              t->name);
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "'%s' is written by more than one loop nest; not "
+                         "supported yet",
+                         t->name);
+            te_diag_note (diag, "the gradient would lose the value the "
+                                "earlier nest wrote; write this result to "
+                                "another array");
+            return false;
+          }
         if (wstage == s && !distinct_constant_writes (&p->stages[s], t))
           return te_diag_set (diag, TE_DIAG_USER, st->loc,
                               "'%s' is written by more than one statement "
@@ -300,11 +306,18 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
                               "arrays",
                               t->name);
         if (!uses_every_counter (&p->stages[s], st->index))
-          return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                              "each element of '%s' is written more than "
-                              "once (its index does not use every loop "
-                              "counter); not supported yet",
-                              t->name);
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "each element of '%s' is written more than once "
+                         "(its index does not use every loop counter); not "
+                         "supported yet",
+                         t->name);
+            te_diag_note (diag, "the gradient would lose the values "
+                                "overwritten; index '%s' by every loop "
+                                "counter, or accumulate with +=",
+                          t->name);
+            return false;
+          }
         if (first < 0)
           first = s;
         if (wstage != s)

@@ -348,6 +348,16 @@ bool te_program_reductions (te_program *p, te_diag *diag);
    local array, in a stage of its own.  */
 bool te_program_hoist (te_program *p, te_diag *diag);
 
+/* inline.c: append to DST the stages of SRC, a differentiable kernel DST
+   calls at LOC, with SRC's scalar parameter I replaced by ARGS[I] (a node
+   of DST) and its pointer parameter I by tensor ARG_TENSORS[I] of DST from
+   element ARG_OFFSETS[I] on.  Returns the local array that holds SRC's
+   return value, or NULL for a void kernel.  */
+te_tensor *te_program_inline (te_program *dst, const te_program *src,
+                              te_node **args, te_tensor **arg_tensors,
+                              te_node **arg_offsets, te_loc loc,
+                              te_diag *diag);
+
 /* fuse.c: substitute local arrays written by elementwise stages into the
    stages that read them (noted in P's notes).  */
 bool te_program_fuse (te_program *p, te_diag *diag);

@@ -67,7 +67,21 @@ struct lifter
   bool failed;
   /* tensors by the decl they come from */
   hash_map<tree, te_tensor *> *tensors;
+  /* values returned by inlined calls, by their SSA name */
+  hash_map<tree, te_node *> *call_results;
 };
+
+/* The lifted programs of the kernels of this translation unit, for their
+   callers: kernel decl -> program (never freed: callers come later).  */
+static hash_map<tree, te_program *> *kernel_programs;
+
+void
+lift_remember (tree fndecl, te_program *p)
+{
+  if (!kernel_programs)
+    kernel_programs = new hash_map<tree, te_program *>;
+  kernel_programs->put (fndecl, p);
+}
 
 static te_node *lift_float (lifter *l, tree t);
 static te_node *lift_int (lifter *l, tree t);
@@ -173,8 +187,15 @@ local_tensor (lifter *l, tree key, tree type, tree size)
   if (!bytes)
     return NULL;
   tree name = DECL_P (key) ? key : SSA_NAME_VAR (key);
+  /* GCC names a variable-length array's pointer NAME.N: show NAME.  */
+  char buf[128];
+  snprintf (buf, sizeof buf, "%s", name ? decl_name (name) : "tmp");
+  char *dot = strrchr (buf, '.');
+  if (dot && dot > buf && dot[1] && strspn (dot + 1, "0123456789")
+                                        == strlen (dot + 1))
+    *dot = 0;
   te_tensor *t = te_program_add_tensor (
-      l->p, name ? decl_name (name) : "tmp", et, TE_TK_LOCAL, -1,
+      l->p, buf, et, TE_TK_LOCAL, -1,
       name ? DECL_SOURCE_LOCATION (name) : l->loc);
   t->size = te_canon_int (l->ctx, te_div (l->ctx, te_cast (l->ctx, TE_I64, bytes),
                                           te_int (l->ctx, tree_to_shwi (
@@ -200,7 +221,7 @@ param_index (lifter *l, tree parm)
 static int
 loop_var (lifter *l, class loop *loop)
 {
-  for (int i = 0; i < l->cur->depth; i++)
+  for (int i = 0; l->cur && i < l->cur->depth; i++)
     if (l->cur->chain[i] == loop)
       return l->cur->vars[i];
   for (int i = 0; i < l->nred; i++)
@@ -221,8 +242,8 @@ in_context (lifter *l, class loop *loop)
 static edge
 nest_entry (lifter *l)
 {
-  return loop_preheader_edge (l->cur->depth ? l->cur->chain[0]
-                                            : l->red_loops[0]);
+  return loop_preheader_edge (l->cur && l->cur->depth ? l->cur->chain[0]
+                                                      : l->red_loops[0]);
 }
 
 /* ---- integers ----------------------------------------------------------- */
@@ -1015,6 +1036,9 @@ lift_float (lifter *l, tree t)
   te_node **slot = l->memo->get (t);
   if (slot)
     return *slot;
+  slot = l->call_results->get (t);
+  if (slot)
+    return *slot;
   te_node *r = NULL;
   location_t saved = l->loc;
   if (SSA_NAME_IS_DEFAULT_DEF (t))
@@ -1404,6 +1428,7 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
   class loop *loop = bb->loop_father;
   if (l->cur && l->cur->loop == loop && l->cur->index == l->p->nstages - 1)
     return true;
+  /* The program may have grown by an inlined call since.  */
   if (l->nstages == 64)
     return fail (l, "too many loop nests in one kernel"), false;
   lift_stage *s = &l->stages[l->nstages];
@@ -1554,6 +1579,83 @@ lift_return (lifter *l, greturn *ret)
                te_cast (l->ctx, l->p->ret_type, x), g);
 }
 
+/* A call of CALLEE, a differentiable kernel of this file: its program is
+   inlined into the caller's at this point (lib/inline.c).  */
+static void
+lift_kernel_call (lifter *l, gcall *call, tree callee)
+{
+  te_program **cp = kernel_programs ? kernel_programs->get (callee) : NULL;
+  if (gimple_bb (call)->loop_father != current_loops->tree_root)
+    {
+      error_at (l->loc, "a call to differentiable function %qD inside a "
+                        "loop is not supported yet",
+                callee);
+      l->failed = true;
+      return;
+    }
+  if (!cp || !*cp)
+    {
+      error_at (l->loc, "call to %qD cannot be differentiated: its own "
+                        "gradient could not be made",
+                callee);
+      l->failed = true;
+      return;
+    }
+  const te_program *src = *cp;
+  int n = gimple_call_num_args (call);
+  if (n != src->nparams)
+    {
+      fail (l, "wrong number of arguments");
+      return;
+    }
+  te_node **args = XCNEWVEC (te_node *, n + 1);
+  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
+  te_node **offsets = XCNEWVEC (te_node *, n + 1);
+  for (int i = 0; i < n && !l->failed; i++)
+    {
+      tree a = gimple_call_arg (call, i);
+      switch (src->params[i].kind)
+        {
+        case TE_PK_INT:
+          args[i] = lift_int (l, a);
+          if (args[i])
+            args[i] = te_cast (l->ctx, TE_I64, args[i]);
+          break;
+        case TE_PK_FLOAT:
+          args[i] = lift_float (l, a);
+          break;
+        case TE_PK_PTR_FLOAT:
+        case TE_PK_PTR_INT:
+          {
+            te_node *off;
+            if (!lift_pointer (l, a, &tensors[i], &off))
+              break;
+            te_type et = src->params[i].type;
+            int64_t size = et == TE_F64 || et == TE_I64 ? 8 : 4;
+            off = te_canon_int (l->ctx, off);
+            offsets[i] = bytes_to_elements (l->ctx, off, size);
+            if (!offsets[i])
+              offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
+            break;
+          }
+        }
+    }
+  if (!l->failed)
+    {
+      te_diag diag;
+      memset (&diag, 0, sizeof diag);
+      te_tensor *ret = te_program_inline (l->p, src, args, tensors, offsets,
+                                          l->loc, &diag);
+      tree lhs = gimple_call_lhs (call);
+      if (lhs && ret && TREE_CODE (lhs) == SSA_NAME)
+        l->call_results->put (lhs, te_load (l->ctx, ret, te_int (l->ctx, 0)));
+      l->cur = NULL; /* what follows is a new stage */
+    }
+  XDELETEVEC (args);
+  XDELETEVEC (tensors);
+  XDELETEVEC (offsets);
+}
+
 /* Check a statement that is not a store and not a return.  */
 static void
 check_other (lifter *l, gimple *g)
@@ -1564,6 +1666,11 @@ check_other (lifter *l, gimple *g)
       {
         gcall *c = as_a<gcall *> (g);
         tree fn = gimple_call_fndecl (c);
+        if (fn && abi_is_kernel (fn))
+          {
+            lift_kernel_call (l, c, fn);
+            return;
+          }
         if (gimple_call_builtin_p (c, BUILT_IN_ALLOCA_WITH_ALIGN)
             || gimple_call_builtin_p (c, BUILT_IN_ALLOCA)
             || gimple_call_builtin_p (c, BUILT_IN_STACK_SAVE)
@@ -1654,10 +1761,11 @@ lift_function (function *fun, te_ctx *ctx)
   l.fun = fun;
   l.ctx = ctx;
   l.p = te_program_new (ctx, IDENTIFIER_POINTER (DECL_NAME (fun->decl)));
-  hash_map<tree, te_node *> memo;
+  hash_map<tree, te_node *> memo, call_results;
   hash_map<tree, te_tensor *> tensors;
   l.memo = &memo;
   l.tensors = &tensors;
+  l.call_results = &call_results;
   if (!lift_signature (&l))
     return NULL;
 

@@ -15,4 +15,8 @@ te_program *lift_function (function *fun, te_ctx *ctx);
    adjoint of a tie goes to the first operand as written.  */
 void lift_record_operand_order (function *fun);
 
+/* Keep P, the lifted program of kernel FNDECL, for its callers in this
+   file (lift_function inlines it at each call).  */
+void lift_remember (tree fndecl, te_program *p);
+
 #endif /* TG_LIFT_H */

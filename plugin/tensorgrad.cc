@@ -213,8 +213,10 @@ differentiate (function *fun)
   te_diag diag;
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
+  bool remembered = false;
   if (fwd && te_program_reductions (fwd, &diag)
       && te_program_hoist (fwd, &diag)
+      && ((remembered = true), lift_remember (fun->decl, fwd), true)
       && (tg_no_opt || te_program_fuse (fwd, &diag))
       && te_program_roles (fwd, &diag))
     {
@@ -252,7 +254,9 @@ differentiate (function *fun)
             write_prototype (fun->decl, decl, bwd);
         }
     }
-  te_ctx_free (ctx);
+  /* A remembered program stays for the kernel's callers.  */
+  if (!remembered)
+    te_ctx_free (ctx);
 }
 
 static const pass_data tg_pass_data = {
