@@ -52,8 +52,30 @@ static const struct
 static bool tg_no_opt;
 /* -fplugin-arg-tensorgrad-dump-c=FILE, -fplugin-arg-tensorgrad-header=FILE:
    the files, and whether anything was written to them yet.  */
+static const char *tg_dump_c_name, *tg_header_name;
 static FILE *tg_dump_c, *tg_header;
 static bool tg_dump_c_started;
+
+/* Open the file NAME the first time a kernel is written to it, so that a
+   translation unit without kernels leaves it alone.  */
+static FILE *
+open_output (FILE **f, const char *name, bool header)
+{
+  if (*f || !name)
+    return *f;
+  *f = fopen (name, "w");
+  if (!*f)
+    {
+      error ("tensorgrad: cannot open %qs for writing: %m", name);
+      return NULL;
+    }
+  if (header)
+    fprintf (*f, "/* Prototypes of the gradients tensorgrad synthesized; "
+                 "generated, do not edit.  */\n"
+                 "#ifndef TENSORGRAD_GRADIENTS_H\n"
+                 "#define TENSORGRAD_GRADIENTS_H\n\n");
+  return *f;
+}
 
 /* ---- diagnostics from lib/ ---------------------------------------------- */
 
@@ -248,9 +270,9 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
       if (emit_gradient (decl, bwd))
         {
-          if (tg_dump_c)
+          if (open_output (&tg_dump_c, tg_dump_c_name, false))
             write_c (fun->decl, fwd, bwd);
-          if (tg_header)
+          if (open_output (&tg_header, tg_header_name, true))
             write_prototype (fun->decl, decl, bwd);
         }
     }
@@ -340,25 +362,10 @@ parse_options (struct plugin_name_args *info, bool *dump)
         }
       if (!strcmp (key, "dump"))
         *dump = true;
-      else if (!strcmp (key, "dump-c") || !strcmp (key, "header"))
-        {
-          FILE *f = fopen (value, "w");
-          if (!f)
-            {
-              error ("tensorgrad: cannot open %qs for writing: %m", value);
-              ok = false;
-            }
-          else if (!strcmp (key, "dump-c"))
-            tg_dump_c = f;
-          else
-            {
-              tg_header = f;
-              fprintf (f, "/* Prototypes of the gradients tensorgrad "
-                          "synthesized; generated, do not edit.  */\n"
-                          "#ifndef TENSORGRAD_GRADIENTS_H\n"
-                          "#define TENSORGRAD_GRADIENTS_H\n\n");
-            }
-        }
+      else if (!strcmp (key, "dump-c"))
+        tg_dump_c_name = value;
+      else if (!strcmp (key, "header"))
+        tg_header_name = value;
       else if (!strcmp (key, "no-opt"))
         tg_no_opt = true;
       else if (!strcmp (key, "help"))
