@@ -362,6 +362,10 @@ te_tensor *te_program_inline (te_program *dst, const te_program *src,
    stages that read them (noted in P's notes).  */
 bool te_program_fuse (te_program *p, te_diag *diag);
 
+/* materialize.c: compute subexpressions that use only some of their
+   stage's counters, and cost more than a load, once into temporaries.  */
+bool te_program_materialize (te_program *p, te_diag *diag);
+
 /* schedule.c: give each statement of backward program P its own loop
    nest, with the loop most accesses walk with unit stride innermost.  */
 bool te_program_schedule (te_program *p, te_diag *diag);

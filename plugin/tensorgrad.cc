@@ -249,7 +249,10 @@ differentiate (function *fun)
         }
       bwd = ad_reverse (fwd, !tg_no_opt, &diag);
       if (bwd && !tg_no_opt)
-        te_program_schedule (bwd, &diag);
+        {
+          te_program_materialize (bwd, &diag);
+          te_program_schedule (bwd, &diag);
+        }
     }
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
