@@ -42,6 +42,7 @@
 #include "dumpfile.h"
 #include "print-tree.h"
 #include "toplev.h"
+#include "opts.h"
 #include "intl.h"
 
 /* lib/ is C: its headers need C linkage.  */
