@@ -123,6 +123,36 @@ add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c)
   a->sums[i] = a->sums[i] ? te_binary (ctx, TE_ADD, a->sums[i], c) : c;
 }
 
+/* The contribution of node N to the adjoint of its operand K, given N's
+   adjoint ADJ.  Every rule is linear in ADJ, so a sum of adjoints gives
+   the sum of contributions, and an adjoint that flows only where C holds,
+   c ? a : 0, gives c ? (contribution of a) : 0: the partial derivative
+   is then never evaluated where C does not hold, where it may be
+   infinite or NaN (sqrt at 0 behind x > 0 ? sqrt (x) : 0).  */
+static te_node *
+share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
+{
+  if (adj->op == TE_ADD && te_type_is_float (adj->type))
+    {
+      te_node *a = share (ctx, n, k, adj->args[0], diag);
+      te_node *b = a ? share (ctx, n, k, adj->args[1], diag) : NULL;
+      return b ? te_binary (ctx, TE_ADD, a, b) : NULL;
+    }
+  if (adj->op == TE_SELECT
+      && (te_is_const (adj->args[1], 0) || te_is_const (adj->args[2], 0)))
+    {
+      bool first = te_is_const (adj->args[2], 0);
+      te_node *c = share (ctx, n, k, adj->args[first ? 1 : 2], diag);
+      if (!c)
+        return NULL;
+      te_node *zero = te_float (ctx, n->args[k]->type, 0);
+      c = te_cast (ctx, n->args[k]->type, c);
+      return first ? te_select (ctx, adj->args[0], c, zero)
+                   : te_select (ctx, adj->args[0], zero, c);
+    }
+  return deriv_adjoint (ctx, n, k, adj, diag);
+}
+
 /* Propagate SEED, the adjoint of E, down to E's leaves: loads, scalar
    parameters and reductions (whose operands are handled in their own
    stages).  */
@@ -143,7 +173,7 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
           te_node *arg = n->args[k];
           if (!te_type_is_float (arg->type))
             continue;
-          te_node *c = deriv_adjoint (ctx, n, k, adj, diag);
+          te_node *c = share (ctx, n, k, adj, diag);
           if (!c)
             return false;
           add_contribution (ctx, a, arg, te_cast (ctx, arg->type, c));
@@ -472,13 +502,25 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
         }
       if (!dst)
         continue;
+      /* An adjoint that flows only where C holds becomes a statement
+         guarded by C: its index may be outside the array elsewhere (a
+         padded convolution's taps).  */
+      te_node *g = guard;
+      while (adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0) || te_is_const (adj->args[2], 0)))
+        {
+          bool first = te_is_const (adj->args[2], 0);
+          te_node *c = first ? adj->args[0] : te_not (ctx, adj->args[0]);
+          g = g ? te_binary (ctx, TE_AND, g, c) : c;
+          adj = adj->args[first ? 1 : 2];
+        }
       if (inout && te_reads (adj, t))
         ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
                           "the gradient needs the entry value of '%s', "
                           "which this statement overwrites",
                           t->name);
       te_stmt *ns = te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1],
-                                       dst, index, TE_ADD_TO, adj, guard,
+                                       dst, index, TE_ADD_TO, adj, g,
                                        st->loc);
       if (w->ninner)
         {

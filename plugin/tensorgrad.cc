@@ -16,6 +16,7 @@
 #include "lift.h"
 #include "emit.h"
 #include "abi.h"
+#include "check.h"
 
 int plugin_is_GPL_compatible;
 
@@ -37,6 +38,15 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
   "                                 forward results, fusion or loop\n"
   "                                 ordering), for comparison\n"
+  "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
+  "                                 differences in MPFR while compiling\n"
+  "  -fplugin-arg-tensorgrad-check-tol=X\n"
+  "                                 the largest relative error the check\n"
+  "                                 accepts (default 1e-8; 1e-4 for a\n"
+  "                                 kernel with float data)\n"
+  "  -fplugin-arg-tensorgrad-check-sizes=NAME:n=4,m=3\n"
+  "                                 the check's values of kernel NAME's\n"
+  "                                 integer parameters (repeatable)\n"
 };
 
 /* The options, with whether each takes a value.  */
@@ -50,6 +60,10 @@ static const struct
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
+
+/* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
+static check_options tg_check;
+
 /* -fplugin-arg-tensorgrad-dump-c=FILE, -fplugin-arg-tensorgrad-header=FILE:
    the files, and whether anything was written to them yet.  */
 static const char *tg_dump_c_name, *tg_header_name;
@@ -256,6 +270,8 @@ differentiate (function *fun)
     }
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
+  if (bwd && tg_check.enabled)
+    check_gradient (fun->decl, fwd, bwd, &tg_check);
   if (bwd)
     {
       if (dump_file)
@@ -295,7 +311,7 @@ public:
   tg_pass (gcc::context *ctxt) : gimple_opt_pass (tg_pass_data, ctxt) {}
   bool gate (function *fun) final override
   {
-    return abi_is_kernel (fun->decl) && !seen_error ();
+    return abi_is_kernel (fun->decl);
   }
   unsigned int execute (function *fun) final override
   {
@@ -339,14 +355,17 @@ parse_options (struct plugin_name_args *info, bool *dump)
     {
       const char *key = info->argv[i].key;
       const char *value = info->argv[i].value;
+      if (check_option (key, value, &tg_check))
+        continue;
       size_t k;
       for (k = 0; k < ARRAY_SIZE (tg_options); k++)
         if (!strcmp (key, tg_options[k].name))
           break;
       if (k == ARRAY_SIZE (tg_options))
         {
-          error ("tensorgrad: unknown option %qs; valid options are: dump, "
-                 "dump-c=FILE, header=FILE, help, no-opt",
+          error ("tensorgrad: unknown option %qs; valid options are: check, "
+                 "check-sizes=, check-tol=, dump, dump-c=FILE, header=FILE, "
+                 "help, no-opt",
                  key);
           ok = false;
           continue;
