@@ -260,6 +260,15 @@ abi_declare_grad (tree fndecl)
 }
 
 tree
+abi_kernel_of (tree grad)
+{
+  for (tree l = grad_list; l; l = TREE_CHAIN (l))
+    if (TREE_VALUE (l) == grad)
+      return TREE_PURPOSE (l);
+  return NULL_TREE;
+}
+
+tree
 abi_grad_decl (tree fndecl)
 {
   tree decl = find_grad (fndecl);

@@ -23,6 +23,12 @@ void abi_declare_grad (tree fndecl);
    or a new one.  NULL if the kernel's signature is invalid.  */
 tree abi_grad_decl (tree fndecl);
 
+/* The kernel whose gradient GRAD is declared as, or NULL.  */
+tree abi_kernel_of (tree grad);
+
+/* Did the user write KERNEL's gradient (tensorgrad.cc)?  */
+bool custom_gradient_p (tree kernel);
+
 /* GC roots of the declarations made here.  */
 extern const struct ggc_root_tab abi_gc_roots[];
 

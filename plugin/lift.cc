@@ -1593,6 +1593,14 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
       l->failed = true;
       return;
     }
+  if (custom_gradient_p (callee))
+    {
+      error_at (l->loc, "a call to %qD, whose gradient is written by hand, "
+                        "cannot be differentiated yet",
+                callee);
+      l->failed = true;
+      return;
+    }
   if (!cp || !*cp)
     {
       error_at (l->loc, "call to %qD cannot be differentiated: its own "

@@ -231,6 +231,117 @@ finish (void *, void *)
 
 /* ---- the pass ----------------------------------------------------------- */
 
+/* ---- custom gradients -------------------------------------------------- */
+
+/* A kernel whose <name>_grad the user wrote: the kernel's program, and
+   the user's gradient lifted into the kernel's context, each kept until
+   the other is there (either function may be compiled first).  */
+struct custom
+{
+  tree kernel;
+  te_program *fwd;
+  te_program *grad;
+  location_t grad_loc;
+};
+static vec<custom> customs;
+/* The gradients this plugin synthesized.  */
+static hash_set<tree> emitted;
+
+static custom *
+find_custom (tree kernel)
+{
+  for (unsigned i = 0; i < customs.length (); i++)
+    if (customs[i].kernel == kernel)
+      return &customs[i];
+  customs.safe_push ({ kernel, NULL, NULL, UNKNOWN_LOCATION });
+  return &customs.last ();
+}
+
+bool
+custom_gradient_p (tree kernel)
+{
+  for (unsigned i = 0; i < customs.length (); i++)
+    if (customs[i].kernel == kernel && customs[i].fwd)
+      return true;
+  return false;
+}
+
+/* Check a custom gradient once both programs are there.  */
+static void
+check_custom (custom *c)
+{
+  if (c->fwd && c->grad && tg_check.enabled)
+    check_gradient (c->kernel, c->fwd, c->grad, &tg_check);
+}
+
+/* The user's gradient FUN of kernel KERNEL, lifted like a kernel (its
+   += statements are in-out updates), then copied into the context of
+   the kernel's program so both share the kernel's tensors.  */
+static void
+lift_custom (function *fun, tree kernel)
+{
+  custom *c = find_custom (kernel);
+  if (!c->fwd)
+    return;
+  calculate_dominance_info (CDI_DOMINATORS);
+  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  scev_initialize ();
+  te_ctx *ctx = te_ctx_new ();
+  te_program *user = lift_function (fun, ctx);
+  scev_finalize ();
+  loop_optimizer_finalize ();
+  if (!user)
+    {
+      inform (DECL_SOURCE_LOCATION (fun->decl),
+              "custom gradient %qD of %qD not checked", fun->decl, kernel);
+      te_ctx_free (ctx);
+      return;
+    }
+  te_program *fwd = c->fwd;
+  te_program *g = te_program_new (fwd->ctx, user->name);
+  te_node **args = XCNEWVEC (te_node *, user->nparams + 1);
+  te_tensor **tensors = XCNEWVEC (te_tensor *, user->nparams + 1);
+  te_node **offsets = XCNEWVEC (te_node *, user->nparams + 1);
+  for (int i = 0; i < user->nparams; i++)
+    {
+      const te_param *q = &user->params[i];
+      te_program_add_param (g, q->name, q->kind, q->type, q->loc);
+    }
+  for (int i = 0; i < user->nparams; i++)
+    {
+      const te_param *q = &user->params[i];
+      offsets[i] = te_int (fwd->ctx, 0);
+      if (q->kind == TE_PK_PTR_FLOAT || q->kind == TE_PK_PTR_INT)
+        {
+          te_tensor *t = i < fwd->nparams ? fwd->params[i].tensor : NULL;
+          if (t)
+            {
+              te_program_share_tensor (g, t);
+              g->params[i].tensor = t;
+            }
+          else
+            t = te_program_add_tensor (g, q->name, q->type, TE_TK_PARAM, i,
+                                       q->loc);
+          tensors[i] = t;
+        }
+      else
+        args[i] = te_param_ref (fwd->ctx, q->type, i);
+    }
+  te_diag diag;
+  memset (&diag, 0, sizeof diag);
+  te_program_inline (g, user, args, tensors, offsets,
+                     DECL_SOURCE_LOCATION (fun->decl), &diag);
+  /* Run as C runs it: every statement of an iteration together.  */
+  for (int s = 0; s < g->nstages; s++)
+    g->stages[s].fused = true;
+  XDELETEVEC (args);
+  XDELETEVEC (tensors);
+  XDELETEVEC (offsets);
+  te_ctx_free (ctx);
+  c->grad = g;
+  check_custom (c);
+}
+
 /* Steps 1-4 for kernel FUN.  */
 static void
 differentiate (function *fun)
@@ -238,6 +349,8 @@ differentiate (function *fun)
   tree decl = abi_grad_decl (fun->decl);
   if (!decl)
     return;
+  /* The user wrote <name>_grad: it is used as it is, and checked.  */
+  bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
   calculate_dominance_info (CDI_DOMINATORS);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
@@ -254,7 +367,14 @@ differentiate (function *fun)
       && te_program_hoist (fwd, &diag)
       && ((remembered = true), lift_remember (fun->decl, fwd), true)
       && (tg_no_opt || te_program_fuse (fwd, &diag))
-      && te_program_roles (fwd, &diag))
+      && te_program_roles (fwd, &diag) && user_grad)
+    {
+      custom *c = find_custom (fun->decl);
+      c->fwd = fwd;
+      check_custom (c);
+      remembered = true;
+    }
+  else if (fwd && diag.kind == TE_DIAG_NONE && !user_grad)
     {
       if (dump_file)
         {
@@ -287,6 +407,7 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+      emitted.add (decl);
       if (emit_gradient (decl, bwd))
         {
           if (open_output (&tg_dump_c, tg_dump_c_name, false))
@@ -311,11 +432,16 @@ public:
   tg_pass (gcc::context *ctxt) : gimple_opt_pass (tg_pass_data, ctxt) {}
   bool gate (function *fun) final override
   {
-    return abi_is_kernel (fun->decl);
+    return abi_is_kernel (fun->decl)
+           || (tg_check.enabled && abi_kernel_of (fun->decl)
+               && !emitted.contains (fun->decl));
   }
   unsigned int execute (function *fun) final override
   {
-    differentiate (fun);
+    if (abi_is_kernel (fun->decl))
+      differentiate (fun);
+    else
+      lift_custom (fun, abi_kernel_of (fun->decl));
     return 0;
   }
 };
