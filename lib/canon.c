@@ -145,6 +145,29 @@ expand (te_ctx *ctx, te_node *n, poly *p)
       if (n->type == TE_I64 && n->args[0]->type == TE_I64)
         return expand (ctx, n->args[0], p);
       break;
+    case TE_DIV:
+      /* (8 * H) / 8 is H: a division every coefficient of the dividend
+         is a multiple of is exact, whatever the atoms' values.  */
+      if (n->args[1]->op == TE_CONST && n->args[1]->u.i > 0)
+        {
+          poly *a = malloc (sizeof *a);
+          bool ok = a && expand (ctx, n->args[0], a);
+          int64_t c = n->args[1]->u.i;
+          for (int i = 0; ok && i < a->n; i++)
+            ok = a->t[i].coef % c == 0;
+          if (ok)
+            {
+              for (int i = 0; i < a->n; i++)
+                {
+                  a->t[i].coef /= c;
+                  add_term (p, &a->t[i]);
+                }
+              free (a);
+              return true;
+            }
+          free (a);
+        }
+      break;
     default:
       break;
     }

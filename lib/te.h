@@ -358,6 +358,10 @@ te_tensor *te_program_inline (te_program *dst, const te_program *src,
                               te_node **arg_offsets, te_loc loc,
                               te_diag *diag);
 
+/* rolling.c: give a local array indexed modulo a constant (a rolling
+   buffer) one slot per step, so the gradient has every step.  */
+bool te_program_unroll_rolling (te_program *p, te_diag *diag);
+
 /* fuse.c: substitute local arrays written by elementwise stages into the
    stages that read them (noted in P's notes).  */
 bool te_program_fuse (te_program *p, te_diag *diag);

@@ -363,7 +363,8 @@ differentiate (function *fun)
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
   bool remembered = false;
-  if (fwd && te_program_reductions (fwd, &diag)
+  if (fwd && te_program_unroll_rolling (fwd, &diag)
+      && te_program_reductions (fwd, &diag)
       && te_program_hoist (fwd, &diag)
       && ((remembered = true), lift_remember (fun->decl, fwd), true)
       && (tg_no_opt || te_program_fuse (fwd, &diag))
