@@ -81,6 +81,11 @@ typedef struct sweep
   te_node *reuse_from; /* the statement's value, which T[w] holds ... */
   te_node *reuse_to;   /* ... as this load */
   bool reused;
+  /* value temporaries computed from an overwritten entry value */
+  te_tensor *poisoned[MAX_REDS];
+  te_loc poison_loc[MAX_REDS];
+  const char *poison_name[MAX_REDS];
+  int npoisoned;
   int ninner;    /* loops of the statements being added, inside */
   const te_loop *inner;
   te_diag *diag;
@@ -787,13 +792,18 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   w->self = NULL;
   if (!prepare_reductions (w, st->guard))
     return false;
+  /* A reduction over the entry value of an in-out T (y[i] += ...) gets a
+     value temporary computed from T's final value: wrong, but harmless
+     if nothing reads it (a sum's gradient does not); checked at the end,
+     when unused temporaries are gone.  */
   if (t->role == TE_ROLE_INOUT)
     for (int i = 0; i < w->nreds; i++)
-      if (te_reads (w->reds[i].r, t))
-        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
-                            "the gradient needs the entry value of '%s', "
-                            "which this statement overwrites",
-                            t->name);
+      if (te_reads (w->reds[i].r, t) && w->npoisoned < MAX_REDS)
+        {
+          w->poisoned[w->npoisoned] = w->reds[i].val;
+          w->poison_loc[w->npoisoned] = st->loc;
+          w->poison_name[w->npoisoned++] = t->name;
+        }
   w->reuse_from = w->reuse_to = NULL;
   w->reused = false;
   if (w->opt && t->kind != TE_TK_RETURN && t->kind != TE_TK_SCALAR
@@ -936,5 +946,15 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
       if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
         return NULL;
   remove_dead_temps (b);
+  for (int i = 0; i < w.npoisoned; i++)
+    for (int k = 0; k < b->ntensors; k++)
+      if (b->tensors[k] == w.poisoned[i])
+        {
+          te_diag_set (diag, TE_DIAG_USER, w.poison_loc[i],
+                       "the gradient needs the entry value of '%s', which "
+                       "this statement overwrites",
+                       w.poison_name[i]);
+          return NULL;
+        }
   return b;
 }
