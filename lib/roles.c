@@ -168,6 +168,30 @@ positive (const te_node *n)
     }
 }
 
+/* Does INDEX grow (or stay) with every counter of stage S: no negative
+   coefficient in its dependence on them?  Then its extremes are at the
+   first and last iterations.  */
+static bool
+monotone_loops (te_ctx *ctx, int nloops, const te_loop *loops,
+                const te_node *index)
+{
+  for (int k = 0; k < nloops; k++)
+    {
+      te_node *at0 = te_replace (ctx, (te_node *) index,
+                                 te_var (ctx, loops[k].var), te_int (ctx, 0));
+      if (negative_term (te_canon_int (ctx, te_sub (ctx, (te_node *) index,
+                                                    at0))))
+        return false;
+    }
+  return true;
+}
+
+static bool
+monotone (te_ctx *ctx, const te_stage *s, te_node *index)
+{
+  return monotone_loops (ctx, s->nloops, s->loops, index);
+}
+
 typedef struct binder
 {
   int var;
@@ -216,7 +240,11 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
       te_loop inner[2 * TE_MAX_LOOPS];
       memcpy (inner, s->loops + k + 1, ninner * sizeof *inner);
       te_node *wmin = extreme (ctx, st->index, ninner, inner, false);
+      if (!monotone_loops (ctx, ninner, inner, st->index))
+        continue;
       memcpy (inner + ninner, rloops, nr * sizeof *inner);
+      if (!monotone_loops (ctx, ninner + nr, inner, r))
+        continue;
       te_node *rmax = extreme (ctx, (te_node *) r, ninner + nr, inner, true);
       if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
         return true;
@@ -251,6 +279,9 @@ written_before (te_program *p, const te_tensor *t, int first,
       if (b.loop)
         loops[n++] = *b.loop;
     }
+  if (!monotone_loops (ctx, n, loops, r)
+      || !monotone_loops (ctx, fs->nloops, fs->loops, w->index))
+    return false;
   te_node *rmin = extreme (ctx, (te_node *) r, n, loops, false);
   te_node *wmin = extreme (ctx, w->index, fs->nloops, fs->loops, false);
   te_node *d = te_canon_int (ctx, te_sub (ctx, rmin, wmin));
@@ -258,16 +289,26 @@ written_before (te_program *p, const te_tensor *t, int first,
          || !negative_term (d);
 }
 
-/* Do the writes of stage A (earlier) and B (later) to T touch disjoint
-   elements, B's above A's?  */
+/* Are the writes of stage B to T all above those of stage A?  */
 static bool
 above (te_program *p, const te_stage *a, const te_stmt *wa,
        const te_stage *b, const te_stmt *wb)
 {
   te_ctx *ctx = p->ctx;
+  if (!monotone (ctx, a, wa->index) || !monotone (ctx, b, wb->index))
+    return false;
   te_node *amax = extreme (ctx, wa->index, a->nloops, a->loops, true);
   te_node *bmin = extreme (ctx, wb->index, b->nloops, b->loops, false);
   return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
+}
+
+/* Do the writes of stage A (earlier) and B touch provably disjoint
+   elements, B's all above or all below A's?  */
+static bool
+disjoint (te_program *p, const te_stage *a, const te_stmt *wa,
+          const te_stage *b, const te_stmt *wb)
+{
+  return above (p, a, wa, b, wb) || above (p, b, wb, a, wa);
 }
 
 /* Decide the role of T; false with DIAG on what is not supported.  */
@@ -281,9 +322,14 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
         te_stmt *st = &p->stages[s].stmts[k];
         if (st->dst != t)
           continue;
-        if (wstage >= 0 && wstage != s
-            && !above (p, &p->stages[wstage], &p->stages[wstage].stmts[wstmt],
-                       &p->stages[s], st))
+        bool clash = false;
+        for (int ps = 0; wstage >= 0 && ps < s && !clash; ps++)
+          for (int pk = 0; pk < p->stages[ps].nstmts && !clash; pk++)
+            if (p->stages[ps].stmts[pk].dst == t
+                && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
+                              &p->stages[s], st))
+              clash = true;
+        if (clash)
           {
             te_diag_set (diag, TE_DIAG_USER, st->loc,
                          "'%s' is written by more than one loop nest; not "

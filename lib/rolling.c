@@ -85,6 +85,40 @@ at_last (te_ctx *ctx, const te_stage *s, te_node *x)
   return te_canon_int (ctx, x);
 }
 
+/* Does canonical polynomial N have a negative coefficient (a
+   subtraction, a negation or a negative constant)?  */
+static bool
+has_negative (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_SUB:
+    case TE_NEG:
+      return true;
+    case TE_CONST:
+      return n->u.i < 0;
+    case TE_ADD:
+    case TE_MUL:
+      return has_negative (n->args[0]) || has_negative (n->args[1]);
+    default:
+      return false;
+    }
+}
+
+/* Does X grow (or stay) with every counter of stage S?  */
+static bool
+grows (te_ctx *ctx, const te_stage *s, te_node *x)
+{
+  for (int k = 0; k < s->nloops; k++)
+    {
+      te_node *at0 = te_replace (ctx, x, te_var (ctx, s->loops[k].var),
+                                 te_int (ctx, 0));
+      if (has_negative (te_canon_int (ctx, te_sub (ctx, x, at0))))
+        return false;
+    }
+  return true;
+}
+
 /* Is D a constant in [LO, HI]?  */
 static bool
 const_in (const te_node *d, int64_t lo, int64_t hi)
@@ -190,6 +224,16 @@ unroll (te_program *p, te_tensor *t)
                           0, c - 1))
         return;
     }
+  /* Every write must grow with its counters, for its largest element.  */
+  for (int i = 0; i < a.n; i++)
+    if (a.items[i].write)
+      {
+        te_node *m = mod_arg (a.items[i].index);
+        te_node *x = m ? te_replace (ctx, a.items[i].index, m, m->args[0])
+                       : a.items[i].index;
+        if (!grows (ctx, &p->stages[a.items[i].stage], te_canon_int (ctx, x)))
+          return;
+      }
   /* Step 3.  */
   te_node *size = te_int (ctx, 0);
   for (int s = 0; s < p->nstages; s++)
