@@ -231,30 +231,6 @@ subst (sweep *w, te_node *x)
   return x;
 }
 
-/* Does N use counter V freely (not as the counter of a reduction inside
-   N)?  */
-static bool
-uses_free (const te_node *n, int v)
-{
-  if (!n)
-    return false;
-  if (n->op == TE_VAR)
-    return n->u.index == v;
-  if (n->op == TE_REDUCE)
-    {
-      for (int k = 0; k < n->u.red.nloops; k++)
-        {
-          if (n->u.red.loops[k].var == v)
-            return uses_free (n->args[0], v);
-          if (uses_free (n->u.red.loops[k].extent, v))
-            return true;
-        }
-    }
-  for (int i = 0; i < 3; i++)
-    if (uses_free (n->args[i], v))
-      return true;
-  return false;
-}
 
 /* R's home: the loops of L whose counters it uses, their iteration
    number and count.  False if R uses another counter or if the home
@@ -269,14 +245,14 @@ find_home (sweep *w, red_info *ri)
       bool in_l = false;
       for (int k = 0; k < fs->nloops; k++)
         in_l |= fs->loops[k].var == v;
-      if (!in_l && uses_free (ri->r, v))
+      if (!in_l && te_uses_var_free (ri->r, v))
         return false;
     }
   ri->nhome = 0;
   ri->lin = te_int (ctx, 0);
   ri->size = te_int (ctx, 1);
   for (int k = 0; k < fs->nloops; k++)
-    if (uses_free (ri->r, fs->loops[k].var))
+    if (te_uses_var_free (ri->r, fs->loops[k].var))
       ri->home[ri->nhome++] = fs->loops[k];
   for (int k = 0; k < ri->nhome; k++)
     {
@@ -341,8 +317,8 @@ prepare_reductions (sweep *w, te_node *guard)
       te_stage *p = new_stage (w, ri->nhome, ri->home, 0, NULL);
       if (g)
         for (int k = 0; k < w->fs->nloops; k++)
-          if (uses_free (g, w->fs->loops[k].var)
-              && !uses_free (r, w->fs->loops[k].var))
+          if (te_uses_var_free (g, w->fs->loops[k].var)
+              && !te_uses_var_free (r, w->fs->loops[k].var))
             g = NULL; /* computed where the guard cannot be told: all */
       te_stage_add_stmt (w->b, p, ri->val, ri->lin, TE_SET, value, g,
                          w->st->loc);
@@ -612,8 +588,8 @@ reverse_reduction (sweep *w, red_info *ri)
      zero where the guard is false, which is enough.  */
   te_node *g = w->st->guard;
   for (int k = 0; g && k < w->fs->nloops; k++)
-    if (uses_free (g, w->fs->loops[k].var)
-        && !uses_free (r, w->fs->loops[k].var))
+    if (te_uses_var_free (g, w->fs->loops[k].var)
+        && !te_uses_var_free (r, w->fs->loops[k].var))
       g = NULL;
   if (w->fused)
     {
@@ -672,24 +648,6 @@ make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
     }
 }
 
-/* Does canonical polynomial N have a negative coefficient?  */
-static bool
-has_negative (const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_SUB:
-    case TE_NEG:
-      return true;
-    case TE_CONST:
-      return n->u.i < 0;
-    case TE_ADD:
-    case TE_MUL:
-      return has_negative (n->args[0]) || has_negative (n->args[1]);
-    default:
-      return false;
-    }
-}
 
 /* One past the largest element INDEX reaches over LOOPS, when every
    coefficient of the counters is non-negative; NULL otherwise.  */
@@ -708,7 +666,7 @@ index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
       te_node *at0 = te_canon_int (ctx, te_replace (ctx, index,
                                                     te_var (ctx, loops[k].var),
                                                     te_int (ctx, 0)));
-      if (has_negative (te_canon_int (ctx, te_sub (ctx, index, at0))))
+      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, index, at0))))
         return NULL;
     }
   return te_add (ctx, te_canon_int (ctx, x), te_int (ctx, 1));

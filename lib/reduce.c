@@ -262,27 +262,6 @@ typedef struct nested_query
   te_node *found;
 } nested_query;
 
-/* Does N use counter V freely?  */
-static bool
-free_in (const te_node *n, int v)
-{
-  if (!n)
-    return false;
-  if (n->op == TE_VAR)
-    return n->u.index == v;
-  if (n->op == TE_REDUCE)
-    for (int k = 0; k < n->u.red.nloops; k++)
-      {
-        if (n->u.red.loops[k].var == v)
-          return free_in (n->args[0], v);
-        if (free_in (n->u.red.loops[k].extent, v))
-          return true;
-      }
-  for (int i = 0; i < 3; i++)
-    if (free_in (n->args[i], v))
-      return true;
-  return false;
-}
 
 static bool
 stage_var (const te_stage *s, int v)
@@ -302,7 +281,7 @@ find_nested (te_node *n, void *data)
   if (q->found || n->op != TE_REDUCE)
     return;
   for (int v = 0; v < q->nvars; v++)
-    if (!stage_var (q->s, v) && free_in (n, v))
+    if (!stage_var (q->s, v) && te_uses_var_free (n, v))
       {
         q->found = n;
         return;
@@ -324,10 +303,10 @@ hoist_one (te_program *p, int s, int k)
   te_loop loops[TE_MAX_LOOPS];
   int n = 0;
   for (int i = 0; i < st->nloops; i++)
-    if (free_in (r, st->loops[i].var) && n < TE_MAX_LOOPS)
+    if (te_uses_var_free (r, st->loops[i].var) && n < TE_MAX_LOOPS)
       loops[n++] = st->loops[i];
   for (int v = 0; v < p->nvars; v++)
-    if (!stage_var (st, v) && free_in (r, v))
+    if (!stage_var (st, v) && te_uses_var_free (r, v))
       {
         binder_query b = { v, NULL };
         te_walk (st->stmts[k].value, find_binder, &b);

@@ -93,24 +93,6 @@ uses_every_counter (const te_stage *s, const te_node *index)
   return true;
 }
 
-/* Is canonical polynomial term N negative?  */
-static bool
-negative_term (const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_SUB:
-    case TE_NEG:
-      return true;
-    case TE_CONST:
-      return n->u.i < 0;
-    case TE_ADD:
-    case TE_MUL:
-      return negative_term (n->args[0]) || negative_term (n->args[1]);
-    default:
-      return false;
-    }
-}
 
 /* Is INDEX the index of a statement of stage S, other than statement
    SKIP, that writes T?  Returns that statement's number or -1.  */
@@ -161,8 +143,8 @@ positive (const te_node *n)
     case TE_CONST:
       return n->u.i > 0;
     case TE_ADD:
-      return (positive (n->args[0]) && !negative_term (n->args[1]))
-             || (positive (n->args[1]) && !negative_term (n->args[0]));
+      return (positive (n->args[0]) && !te_poly_negative (n->args[1]))
+             || (positive (n->args[1]) && !te_poly_negative (n->args[0]));
     default:
       return false;
     }
@@ -179,7 +161,7 @@ monotone_loops (te_ctx *ctx, int nloops, const te_loop *loops,
     {
       te_node *at0 = te_replace (ctx, (te_node *) index,
                                  te_var (ctx, loops[k].var), te_int (ctx, 0));
-      if (negative_term (te_canon_int (ctx, te_sub (ctx, (te_node *) index,
+      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, (te_node *) index,
                                                     at0))))
         return false;
     }
@@ -286,7 +268,7 @@ written_before (te_program *p, const te_tensor *t, int first,
   te_node *wmin = extreme (ctx, w->index, fs->nloops, fs->loops, false);
   te_node *d = te_canon_int (ctx, te_sub (ctx, rmin, wmin));
   return (d->op == TE_CONST && d->u.i >= 0) || positive (d)
-         || !negative_term (d);
+         || !te_poly_negative (d);
 }
 
 /* Are the writes of stage B to T all above those of stage A?  */

@@ -85,25 +85,6 @@ at_last (te_ctx *ctx, const te_stage *s, te_node *x)
   return te_canon_int (ctx, x);
 }
 
-/* Does canonical polynomial N have a negative coefficient (a
-   subtraction, a negation or a negative constant)?  */
-static bool
-has_negative (const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_SUB:
-    case TE_NEG:
-      return true;
-    case TE_CONST:
-      return n->u.i < 0;
-    case TE_ADD:
-    case TE_MUL:
-      return has_negative (n->args[0]) || has_negative (n->args[1]);
-    default:
-      return false;
-    }
-}
 
 /* Does X grow (or stay) with every counter of stage S?  */
 static bool
@@ -113,7 +94,7 @@ grows (te_ctx *ctx, const te_stage *s, te_node *x)
     {
       te_node *at0 = te_replace (ctx, x, te_var (ctx, s->loops[k].var),
                                  te_int (ctx, 0));
-      if (has_negative (te_canon_int (ctx, te_sub (ctx, x, at0))))
+      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, x, at0))))
         return false;
     }
   return true;

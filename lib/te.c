@@ -843,6 +843,45 @@ te_contains (const te_node *n, const te_node *x)
   return q.found;
 }
 
+bool
+te_uses_var_free (const te_node *n, int var)
+{
+  if (!n)
+    return false;
+  if (n->op == TE_VAR)
+    return n->u.index == var;
+  if (n->op == TE_REDUCE)
+    for (int k = 0; k < n->u.red.nloops; k++)
+      {
+        if (n->u.red.loops[k].var == var)
+          return te_uses_var_free (n->args[0], var);
+        if (te_uses_var_free (n->u.red.loops[k].extent, var))
+          return true;
+      }
+  for (int i = 0; i < 3; i++)
+    if (te_uses_var_free (n->args[i], var))
+      return true;
+  return false;
+}
+
+bool
+te_poly_negative (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_SUB:
+    case TE_NEG:
+      return true;
+    case TE_CONST:
+      return n->u.i < 0;
+    case TE_ADD:
+    case TE_MUL:
+      return te_poly_negative (n->args[0]) || te_poly_negative (n->args[1]);
+    default:
+      return false;
+    }
+}
+
 static void
 uses_var_fn (te_node *n, void *data)
 {

@@ -326,6 +326,11 @@ bool te_reads (const te_node *n, const te_tensor *t);
 bool te_contains (const te_node *n, const te_node *x);
 /* Does N mention loop counter VAR?  */
 bool te_uses_var (const te_node *n, int var);
+/* Does N use counter VAR freely, not as the counter of a reduction in N?  */
+bool te_uses_var_free (const te_node *n, int var);
+/* Does canonical polynomial N (te_canon_int) have a negative coefficient:
+   a subtraction, a negation or a negative constant?  */
+bool te_poly_negative (const te_node *n);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 
