@@ -144,7 +144,7 @@ $CC -O2 $common -Wall -c "$srcdir/driver.c" -o "$out/driver.o" \
 
 link () {
   $CC -o "$out/tg-bench" "$out/driver.o" "$out"/*-fwd.o "$out"/*-ref.o \
-    "$out"/*-gen.o "$out"/*-noopt.o -lm -pthread
+    "$out"/*-gen.o "$out"/*-noopt.o -lm -pthread -Wl,--wrap=calloc
 }
 
 # A generated object that does not link (it needs a symbol nothing

@@ -569,6 +569,24 @@ print_rule (void)
 	  "-------------------------------------------\n");
 }
 
+/* Temporary memory: the gradients allocate their temporaries with calloc
+   (the driver is linked with -Wl,--wrap=calloc), counted during one call
+   of each generated gradient.  */
+void *__real_calloc (size_t n, size_t size);
+static int counting;
+static long long counted;
+
+void *
+__wrap_calloc (size_t n, size_t size)
+{
+  if (counting)
+    counted += (long long) n * (long long) size;
+  return __real_calloc (n, size);
+}
+
+/* Bytes of temporaries by kernel, level and variant; -1 if not measured.  */
+static long long temp_bytes[32][NLEVELS][NV];
+
 /* The gradient column for variant V of K at level L: time it if it was
    built and agrees with the hand-written one; otherwise say why not.
    Returns the time in ms, or -1, with the cell text in CELL.  */
@@ -598,9 +616,13 @@ grad_cell (const struct kernel *k, int l, int v, struct inst *s,
   struct snap sn;
   fill_in_shadows (s, 0.0f);
   snap_take (&sn, s);
+  counted = 0;
+  counting = 1;
   double t0 = now ();
   k->grad (f, s);
   double t = now () - t0;
+  counting = 0;
+  temp_bytes[k - kernels][l][v] = counted;
   const char *changed = snap_changed (&sn, s);
   snap_free (&sn, s);
   const char *worst;
@@ -783,6 +805,25 @@ run_table (const char *flags, const char *plugin)
 		level_name[l], f, r, g, n);
       }
   print_rule ();
+  printf ("\nTemporary memory of the generated gradients: bytes calloc'ed "
+	  "during one call (measured by\nwrapping calloc), with and "
+	  "without the optimizer.\n\n");
+  print_rule ();
+  printf ("%-10s %-3s %22s %22s\n", "kernel", "-O", "generated bwd",
+	  "no-opt bwd");
+  print_rule ();
+  for (size_t ki = 0; ki < NK; ki++)
+    for (int l = 0; l < NLEVELS; l++)
+      {
+	char g[64], n[64];
+	long long bg = temp_bytes[ki][l][V_GEN];
+	long long bn = temp_bytes[ki][l][V_NOOPT];
+	snprintf (g, sizeof g, bg >= 0 ? "%lld" : "-", bg);
+	snprintf (n, sizeof n, bn >= 0 ? "%lld" : "-", bn);
+	printf ("%-10s %-3s %22s %22s\n", kernels[ki].name, level_name[l], g,
+		n);
+      }
+  print_rule ();
   return 0;
 }
 
@@ -949,6 +990,7 @@ body (void *p)
 int
 main (int argc, char **argv)
 {
+  memset (temp_bytes, 0xff, sizeof temp_bytes); /* -1: not measured */
   struct args a = { 0, "(not given)", NULL, 0 };
   for (int i = 1; i < argc; i++)
     {

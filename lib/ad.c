@@ -702,6 +702,9 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
                                  st->guard, st->loc);
               if (!t->shadow)
                 {
+                  te_program_note (b, "recompute: %s, a local array of the "
+                                      "forward, in the gradient's prologue",
+                                   t->name);
                   snprintf (name, sizeof name, "d_%s", t->name);
                   t->shadow = te_program_add_tensor (b, name, t->type,
                                                      TE_TK_LOCAL, -1, t->loc);
