@@ -424,6 +424,108 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
   return true;
 }
 
+/* Is N a polynomial in counters and parameters only?  */
+static bool
+pure_poly (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+    case TE_VAR:
+    case TE_PARAM:
+      return true;
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+      return pure_poly (n->args[0]) && pure_poly (n->args[1]);
+    case TE_NEG:
+      return pure_poly (n->args[0]);
+    case TE_CAST:
+      return n->type == TE_I64 && n->args[0]->type == TE_I64
+             && pure_poly (n->args[0]);
+    default:
+      return false;
+    }
+}
+
+typedef struct extent_query
+{
+  te_program *p;
+  const te_tensor *t;
+  const te_stage *s;
+  const te_stmt *st;
+  te_node *bound;
+  bool unknown;
+} extent_query;
+
+/* Fold access INDEX of Q's tensor, in Q's statement, into Q's bound.  */
+static void
+extent_of_access (extent_query *q, te_node *index)
+{
+  te_ctx *ctx = q->p->ctx;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = 0;
+  for (int k = 0; k < q->s->nloops; k++)
+    loops[n++] = q->s->loops[k];
+  for (int v = 0; v < q->p->nvars && n < 2 * TE_MAX_LOOPS; v++)
+    {
+      bool bound = false;
+      for (int k = 0; k < n; k++)
+        bound |= loops[k].var == v;
+      if (bound || !te_uses_var (index, v))
+        continue;
+      binder b = { v, NULL };
+      te_walk (q->st->value, find_binder, &b);
+      if (!b.loop)
+        {
+          q->unknown = true;
+          return;
+        }
+      loops[n++] = *b.loop;
+    }
+  index = te_canon_int (ctx, index);
+  if (!pure_poly (index) || !monotone_loops (ctx, n, loops, index))
+    {
+      q->unknown = true;
+      return;
+    }
+  for (int k = 0; k < n; k++)
+    if (!pure_poly (te_canon_int (ctx, loops[k].extent)))
+      {
+        q->unknown = true;
+        return;
+      }
+  te_node *top = te_add (ctx, extreme (ctx, index, n, loops, true),
+                         te_int (ctx, 1));
+  q->bound = te_binary (ctx, TE_MAX, q->bound, te_canon_int (ctx, top));
+}
+
+static void
+extent_of_load (te_node *n, void *data)
+{
+  extent_query *q = data;
+  if (n->op == TE_LOAD && n->u.tensor == q->t)
+    extent_of_access (q, n->args[0]);
+}
+
+te_node *
+te_tensor_extent (te_program *p, const te_tensor *t)
+{
+  extent_query q = { p, t, NULL, NULL, te_int (p->ctx, 0), false };
+  for (int s = 0; s < p->nstages && !q.unknown; s++)
+    for (int k = 0; k < p->stages[s].nstmts && !q.unknown; k++)
+      {
+        q.s = &p->stages[s];
+        q.st = &p->stages[s].stmts[k];
+        if (q.st->dst == t)
+          extent_of_access (&q, q.st->index);
+        te_walk (q.st->value, extent_of_load, &q);
+        if (q.st->guard)
+          te_walk (q.st->guard, extent_of_load, &q);
+      }
+  return q.unknown ? NULL : q.bound;
+}
+
 bool
 te_program_roles (te_program *p, te_diag *diag)
 {

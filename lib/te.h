@@ -393,6 +393,12 @@ void te_program_note (te_program *p, const char *fmt, ...)
 /* N printed as in the dump, in memory of P's context.  */
 const char *te_node_string (const te_program *p, const te_node *n);
 
+/* One more than the largest element of T that program P accesses, as an
+   expression of P's integer parameters (with every loop running at least
+   once; a max over all accesses), or NULL when it cannot be told (a
+   gather, an index that is not a polynomial growing with the counters).  */
+te_node *te_tensor_extent (te_program *p, const te_tensor *t);
+
 /* ---- printing ---------------------------------------------------------- */
 
 void te_node_dump (FILE *f, const te_program *p, const te_node *n);

@@ -669,6 +669,21 @@ make_parms (emitter *e, tree fndecl, const te_program *p)
   DECL_ARGUMENTS (fndecl) = chain;
 }
 
+tree
+emit_param_expr (const te_node *n, tree *param_values, int nparams)
+{
+  emitter e;
+  memset (&e, 0, sizeof e);
+  e.fndecl = current_function_decl;
+  e.loc = input_location;
+  e.parms.create (nparams);
+  for (int i = 0; i < nparams; i++)
+    e.parms.quick_push (param_values[i]);
+  tree r = expr (&e, n);
+  e.parms.release ();
+  return e.failed ? NULL_TREE : r;
+}
+
 bool
 emit_gradient (tree fndecl, const te_program *p)
 {

@@ -16,6 +16,7 @@
 #include "lift.h"
 #include "emit.h"
 #include "abi.h"
+#include "descriptor.h"
 #include "check.h"
 
 int plugin_is_GPL_compatible;
@@ -411,6 +412,9 @@ differentiate (function *fun)
       emitted.add (decl);
       if (emit_gradient (decl, bwd))
         {
+          if (!emit_descriptor (fun->decl, decl, fwd) && dump_file)
+            fprintf (dump_file, "  no descriptor: the extents of an array "
+                                "cannot be told\n");
           if (open_output (&tg_dump_c, tg_dump_c_name, false))
             write_c (fun->decl, fwd, bwd);
           if (open_output (&tg_header, tg_header_name, true))
