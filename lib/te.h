@@ -4,7 +4,10 @@
    and writes, and a sequence of stages.  A stage is a loop nest (each loop
    runs a counter from 0 to an extent that may depend on outer counters and
    integer parameters) and a list of statements T[index] = value or
-   T[index] += value, executed in order in every iteration.
+   T[index] += value.  A forward stage, and a stage marked fused, runs
+   every statement in order in each iteration; the statements of any other
+   backward stage are independent and each may run as a loop nest of its
+   own (emit.cc does so).
 
        for (i = 0; i < n; i++)            stage 0: loops i0 < n
          y[i*m + j] = tanh (x[i*m+j]);             y[i0*m + i1] = tanh (x[...])
