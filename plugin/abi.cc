@@ -26,6 +26,8 @@
 
 extern tree lookup_name (tree) __attribute__ ((weak));
 extern tree pushdecl (tree) __attribute__ ((weak));
+extern tree c_build_qualified_type (tree, int, tree, size_t)
+  __attribute__ ((weak));
 
 /* Kernel -> gradient declaration pairs, as a TREE_LIST.  */
 static tree grad_list;
@@ -131,12 +133,25 @@ check_signature (tree fndecl)
 }
 
 /* Step 2: the shadow type of a parameter of TYPE.  */
+/* TYPE without its qualifiers, an array's on its elements as C has them
+   (c_build_qualified_type, which exists in cc1 only: lto1 rebuilds the
+   array types itself).  */
+static tree
+unqualified (tree type)
+{
+  if (c_build_qualified_type)
+    return c_build_qualified_type (type, TYPE_UNQUALIFIED, NULL_TREE, 0);
+  if (TREE_CODE (type) == ARRAY_TYPE)
+    return build_array_type (unqualified (TREE_TYPE (type)),
+                             TYPE_DOMAIN (type));
+  return TYPE_MAIN_VARIANT (type);
+}
+
 static tree
 shadow_type (tree type)
 {
   if (TREE_CODE (type) == POINTER_TYPE)
-    return build_pointer_type (
-        c_build_qualified_type (TREE_TYPE (type), TYPE_UNQUALIFIED));
+    return build_pointer_type (unqualified (TREE_TYPE (type)));
   return build_pointer_type (TYPE_MAIN_VARIANT (type));
 }
 
