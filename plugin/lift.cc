@@ -1679,6 +1679,7 @@ check_other (lifter *l, gimple *g)
             lift_kernel_call (l, c, fn);
             return;
           }
+
         if (gimple_call_builtin_p (c, BUILT_IN_ALLOCA_WITH_ALIGN)
             || gimple_call_builtin_p (c, BUILT_IN_ALLOCA)
             || gimple_call_builtin_p (c, BUILT_IN_STACK_SAVE)
@@ -1793,6 +1794,37 @@ lift_function (function *fun, te_ctx *ctx)
            gsi_next (&gsi))
         gimple_set_uid (gsi_stmt (gsi), uid++);
     }
+  /* An OpenMP region was outlined before SSA: the kernel's loops are
+     gone into another function.  */
+  for (int i = 0; i < n; i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (BASIC_BLOCK_FOR_FN (fun,
+                                                                    rpo[i]));
+         !gsi_end_p (gsi); gsi_next (&gsi))
+      {
+        tree fn = is_gimple_call (gsi_stmt (gsi))
+                      ? gimple_call_fndecl (gsi_stmt (gsi))
+                      : NULL_TREE;
+        if (fn && DECL_NAME (fn)
+            && strstr (IDENTIFIER_POINTER (DECL_NAME (fn)), "GOMP_"))
+          {
+            location_t loc = gimple_location (gsi_stmt (gsi));
+            tree child = gimple_call_num_args (gsi_stmt (gsi))
+                             ? gimple_call_arg (gsi_stmt (gsi), 0)
+                             : NULL_TREE;
+            if (loc == UNKNOWN_LOCATION && child
+                && TREE_CODE (child) == ADDR_EXPR
+                && DECL_P (TREE_OPERAND (child, 0)))
+              loc = DECL_SOURCE_LOCATION (TREE_OPERAND (child, 0));
+            if (loc == UNKNOWN_LOCATION)
+              loc = DECL_SOURCE_LOCATION (fun->decl);
+            error_at (loc, "OpenMP directives in a differentiable function "
+                           "are not supported");
+            inform (loc, "remove the directive from the kernel; its gradient "
+                         "is serial code, which GCC optimizes like any other");
+            free (rpo);
+            return NULL;
+          }
+      }
   bool any_failed = false;
   for (int i = 0; i < n; i++)
     {

@@ -437,6 +437,10 @@ public:
   tg_pass (gcc::context *ctxt) : gimple_opt_pass (tg_pass_data, ctxt) {}
   bool gate (function *fun) final override
   {
+    /* A function GCC outlined from a kernel (an OpenMP region's body)
+       inherits its attributes but is no kernel.  */
+    if (DECL_ARTIFICIAL (fun->decl))
+      return false;
     return abi_is_kernel (fun->decl)
            || (tg_check.enabled && abi_kernel_of (fun->decl)
                && !emitted.contains (fun->decl));
