@@ -879,36 +879,7 @@ eval_int (run *r, const te_node *n, slot *s)
       ok = int_operand (r, n, 0, &a) && int_operand (r, n, a ? 1 : 2, &v);
       break;
     case TE_REDUCE: return reduce (r, n, s);
-    case TE_EXP:
-    case TE_EXP2:
-    case TE_EXPM1:
-    case TE_LOG:
-    case TE_LOG2:
-    case TE_LOG10:
-    case TE_LOG1P:
-    case TE_SQRT:
-    case TE_CBRT:
-    case TE_SIN:
-    case TE_COS:
-    case TE_TAN:
-    case TE_ASIN:
-    case TE_ACOS:
-    case TE_ATAN:
-    case TE_SINH:
-    case TE_COSH:
-    case TE_TANH:
-    case TE_ERF:
-    case TE_ERFC:
-    case TE_FABS:
-    case TE_FLOOR:
-    case TE_CEIL:
-    case TE_TRUNC:
-    case TE_ROUND:
-    case TE_POW:
-    case TE_ATAN2:
-    case TE_HYPOT:
-    case TE_FMAX:
-    case TE_FMIN:
+    TE_CASE_MATH:
     case TE_NUM_OPS:
       return fail (r, TE_DIAG_INTERNAL, "cannot evaluate '%s' of type %s",
                    te_op_name (n->op), te_type_name (n->type));
@@ -1104,36 +1075,7 @@ zero_if_null (const te_node *n, const te_tensor *t)
     case TE_AND:
     case TE_OR:
     case TE_NOT:
-    case TE_EXP:
-    case TE_EXP2:
-    case TE_EXPM1:
-    case TE_LOG:
-    case TE_LOG2:
-    case TE_LOG10:
-    case TE_LOG1P:
-    case TE_SQRT:
-    case TE_CBRT:
-    case TE_SIN:
-    case TE_COS:
-    case TE_TAN:
-    case TE_ASIN:
-    case TE_ACOS:
-    case TE_ATAN:
-    case TE_SINH:
-    case TE_COSH:
-    case TE_TANH:
-    case TE_ERF:
-    case TE_ERFC:
-    case TE_FABS:
-    case TE_FLOOR:
-    case TE_CEIL:
-    case TE_TRUNC:
-    case TE_ROUND:
-    case TE_POW:
-    case TE_ATAN2:
-    case TE_HYPOT:
-    case TE_FMAX:
-    case TE_FMIN:
+    TE_CASE_MATH:
     case TE_REDUCE:
     case TE_NUM_OPS:
       break;

@@ -161,36 +161,7 @@ print_node (FILE *f, const te_program *p, const te_node *n)
       }
     case TE_MIN:
     case TE_MAX:
-    case TE_EXP:
-    case TE_EXP2:
-    case TE_EXPM1:
-    case TE_LOG:
-    case TE_LOG2:
-    case TE_LOG10:
-    case TE_LOG1P:
-    case TE_SQRT:
-    case TE_CBRT:
-    case TE_SIN:
-    case TE_COS:
-    case TE_TAN:
-    case TE_ASIN:
-    case TE_ACOS:
-    case TE_ATAN:
-    case TE_SINH:
-    case TE_COSH:
-    case TE_TANH:
-    case TE_ERF:
-    case TE_ERFC:
-    case TE_FABS:
-    case TE_FLOOR:
-    case TE_CEIL:
-    case TE_TRUNC:
-    case TE_ROUND:
-    case TE_POW:
-    case TE_ATAN2:
-    case TE_HYPOT:
-    case TE_FMAX:
-    case TE_FMIN:
+    TE_CASE_MATH:
       fprintf (f, "%s (", te_op_name (n->op));
       for (int i = 0; i < te_op_arity (n->op); i++)
         {

@@ -249,36 +249,7 @@ expr (emitter *e, const te_node *n)
     case TE_SELECT:
       return fold_build3 (COND_EXPR, type, expr (e, n->args[0]),
                           expr (e, n->args[1]), expr (e, n->args[2]));
-    case TE_EXP:
-    case TE_EXP2:
-    case TE_EXPM1:
-    case TE_LOG:
-    case TE_LOG2:
-    case TE_LOG10:
-    case TE_LOG1P:
-    case TE_SQRT:
-    case TE_CBRT:
-    case TE_SIN:
-    case TE_COS:
-    case TE_TAN:
-    case TE_ASIN:
-    case TE_ACOS:
-    case TE_ATAN:
-    case TE_SINH:
-    case TE_COSH:
-    case TE_TANH:
-    case TE_ERF:
-    case TE_ERFC:
-    case TE_FABS:
-    case TE_FLOOR:
-    case TE_CEIL:
-    case TE_TRUNC:
-    case TE_ROUND:
-    case TE_POW:
-    case TE_ATAN2:
-    case TE_HYPOT:
-    case TE_FMAX:
-    case TE_FMIN:
+    TE_CASE_MATH:
       {
         tree fn = math_decl (n->op, n->type);
         if (!fn)
