@@ -1,0 +1,688 @@
+/* lift-index.cc -- integers and addresses of a kernel's GIMPLE: the
+   counters of its loops (through SCEV), the tensors its pointers and
+   local arrays are, and each access's element index (see lift.cc for the
+   design of the lifter).  */
+
+#include "lift-internal.h"
+
+#include <string.h>
+
+using namespace tg_lift;
+
+namespace tg_lift
+{
+/* Report an error at the current statement, once per statement.  */
+te_node *
+fail (lifter *l, const char *msg)
+{
+  if (!l->failed)
+    error_at (l->loc, "%s", msg);
+  l->failed = true;
+  return NULL;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+bool
+float_te_type (tree type, te_type *out)
+{
+  type = TYPE_MAIN_VARIANT (type);
+  if (type == float_type_node)
+    *out = TE_F32;
+  else if (type == double_type_node)
+    *out = TE_F64;
+  else
+    return false;
+  return true;
+}
+
+/* The TE type that holds values of integer TYPE: 64-bit for every signed
+   type (a signed overflow is undefined in C, so no wrap is needed) and for
+   64-bit unsigned ones; TE_U32 for 32-bit unsigned types, which wrap.  */
+bool
+int_te_type (tree type, te_type *out)
+{
+  if (TREE_CODE (type) == BOOLEAN_TYPE)
+    *out = TE_BOOL;
+  else if (!INTEGRAL_TYPE_P (type))
+    return false;
+  else if (TYPE_UNSIGNED (type) && TYPE_PRECISION (type) == 32)
+    *out = TE_U32;
+  else if (TYPE_UNSIGNED (type) && TYPE_PRECISION (type) < 64)
+    return false;
+  else
+    *out = TE_I64;
+  return true;
+}
+
+/* ---- tensors ------------------------------------------------------------ */
+
+const char *
+decl_name (tree decl)
+{
+  return DECL_NAME (decl) ? IDENTIFIER_POINTER (DECL_NAME (decl)) : "<anon>";
+}
+
+/* The tensor that pointer parameter PARM points to.  */
+te_tensor *
+param_tensor (lifter *l, tree parm)
+{
+  te_tensor **slot = l->tensors->get (parm);
+  if (slot)
+    return *slot;
+  int index = 0;
+  for (tree a = DECL_ARGUMENTS (l->fun->decl); a && a != parm;
+       a = DECL_CHAIN (a))
+    index++;
+  te_param *q = &l->p->params[index];
+  te_tensor *t
+      = te_program_add_tensor (l->p, q->name, q->type, TE_TK_PARAM, index,
+                               DECL_SOURCE_LOCATION (parm));
+  l->tensors->put (parm, t);
+  return t;
+}
+
+/* The tensor of local array KEY (a VAR_DECL, or the SSA pointer of a
+   variable-length one) of type TYPE and SIZE bytes.  */
+te_tensor *
+local_tensor (lifter *l, tree key, tree type, tree size)
+{
+  te_tensor **slot = l->tensors->get (key);
+  if (slot)
+    return *slot;
+  tree elem = type;
+  while (TREE_CODE (elem) == ARRAY_TYPE)
+    elem = TREE_TYPE (elem);
+  te_type et;
+  if (!float_te_type (elem, &et))
+    {
+      error_at (l->loc, "local array %qs of type %qT is not supported; a "
+                        "differentiable function may use local arrays of "
+                        "float or double",
+                SSA_VAR_P (key) && DECL_P (key) ? decl_name (key)
+                : SSA_NAME_VAR (key)            ? decl_name (SSA_NAME_VAR (key))
+                                                : "<anon>",
+                elem);
+      l->failed = true;
+      return NULL;
+    }
+  te_node *bytes = lift_int (l, size);
+  if (!bytes)
+    return NULL;
+  tree name = DECL_P (key) ? key : SSA_NAME_VAR (key);
+  /* GCC names a variable-length array's pointer NAME.N: show NAME.  */
+  char buf[128];
+  snprintf (buf, sizeof buf, "%s", name ? decl_name (name) : "tmp");
+  char *dot = strrchr (buf, '.');
+  if (dot && dot > buf && dot[1] && strspn (dot + 1, "0123456789")
+                                        == strlen (dot + 1))
+    *dot = 0;
+  te_tensor *t = te_program_add_tensor (
+      l->p, buf, et, TE_TK_LOCAL, -1,
+      name ? DECL_SOURCE_LOCATION (name) : l->loc);
+  t->size = te_canon_int (l->ctx, te_div (l->ctx, te_cast (l->ctx, TE_I64, bytes),
+                                          te_int (l->ctx, tree_to_shwi (
+                                                              TYPE_SIZE_UNIT (elem)))));
+  l->tensors->put (key, t);
+  return t;
+}
+
+int
+param_index (lifter *l, tree parm)
+{
+  int index = 0;
+  for (tree a = DECL_ARGUMENTS (l->fun->decl); a; a = DECL_CHAIN (a), index++)
+    if (a == parm)
+      return index;
+  return -1;
+}
+
+/* ---- loops and counters ------------------------------------------------- */
+
+/* The counter of LOOP in the current stage or in a reduction being
+   lifted, or -1 if LOOP is in neither.  */
+int
+loop_var (lifter *l, class loop *loop)
+{
+  for (int i = 0; l->cur && i < l->cur->depth; i++)
+    if (l->cur->chain[i] == loop)
+      return l->cur->vars[i];
+  for (int i = 0; i < l->nred; i++)
+    if (l->red_loops[i] == loop)
+      return l->red_vars[i];
+  return -1;
+}
+
+/* Is LOOP the function's body or a loop with a counter in context?  */
+bool
+in_context (lifter *l, class loop *loop)
+{
+  return loop == current_loops->tree_root || loop_var (l, loop) >= 0;
+}
+
+/* Where to instantiate SCEV results: the entry of the outermost loop in
+   context.  */
+edge
+nest_entry (lifter *l)
+{
+  return loop_preheader_edge (l->cur && l->cur->depth ? l->cur->chain[0]
+                                                      : l->red_loops[0]);
+}
+
+/* ---- integers ----------------------------------------------------------- */
+
+te_node *
+convert_int (lifter *l, tree type, te_node *n)
+{
+  te_type tt;
+  if (!n)
+    return NULL;
+  if (!int_te_type (type, &tt))
+    {
+      if (!l->failed)
+        error_at (l->loc, "index of type %qT is not supported", type);
+      l->failed = true;
+      return NULL;
+    }
+  return te_cast (l->ctx, tt, n);
+}
+
+/* Integer SSA name NAME: through SCEV when it is defined in the nest and
+   SCEV knows it, else through its definition.  */
+te_node *
+lift_int_ssa (lifter *l, tree name)
+{
+  te_node **slot = l->memo->get (name);
+  if (slot)
+    return *slot;
+  te_node *r = NULL;
+  if (SSA_NAME_IS_DEFAULT_DEF (name))
+    {
+      tree var = SSA_NAME_VAR (name);
+      int index = var && TREE_CODE (var) == PARM_DECL ? param_index (l, var)
+                                                      : -1;
+      if (index < 0)
+        return fail (l, "use of an uninitialized integer");
+      r = convert_int (l, TREE_TYPE (name),
+                       te_param_ref (l->ctx, TE_I64, index));
+    }
+  else
+    {
+      gimple *def = SSA_NAME_DEF_STMT (name);
+      class loop *dl = gimple_bb (def)->loop_father;
+      /* SCEV for what the source does not spell out (counters, pointer
+         increments); the source's own arithmetic otherwise, which keeps
+         C's signed no-overflow semantics that SCEV may fold away.  */
+      if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
+        {
+          tree ev = analyze_scalar_evolution (dl, name);
+          ev = instantiate_scev (nest_entry (l), dl, ev);
+          if (ev != chrec_dont_know && !chrec_contains_undetermined (ev)
+              && ev != name)
+            r = lift_int (l, ev);
+        }
+      if (!r && !l->failed)
+        {
+          if (is_gimple_assign (def))
+            {
+              enum tree_code code = gimple_assign_rhs_code (def);
+              tree rhs = gimple_assign_rhs1 (def);
+              if (gimple_assign_load_p (def))
+                {
+                  te_tensor *t;
+                  te_node *off;
+                  if (!lift_pointer (l, build_fold_addr_expr (rhs), &t, &off))
+                    return NULL;
+                  tree size = TYPE_SIZE_UNIT (TREE_TYPE (rhs));
+                  te_node *idx = te_div (l->ctx, off,
+                                         te_int (l->ctx, tree_to_shwi (size)));
+                  r = convert_int (l, TREE_TYPE (name),
+                                   te_load (l->ctx, t, idx));
+                }
+              else if (get_gimple_rhs_class (code) == GIMPLE_SINGLE_RHS)
+                r = lift_int (l, rhs);
+              else
+                {
+                  tree e = gimple_assign_rhs_to_tree (def);
+                  r = lift_int (l, e);
+                }
+            }
+          else if (!l->failed)
+            return fail (l, "index of this access is not affine in the "
+                            "loop counters");
+        }
+    }
+  if (r)
+    l->memo->put (name, r);
+  return r;
+}
+
+te_op
+compare_op (enum tree_code code)
+{
+  switch (code)
+    {
+    case LT_EXPR:
+      return TE_LT;
+    case LE_EXPR:
+      return TE_LE;
+    case GT_EXPR:
+      return TE_GT;
+    case GE_EXPR:
+      return TE_GE;
+    case EQ_EXPR:
+      return TE_EQ;
+    case NE_EXPR:
+      return TE_NE;
+    default:
+      return TE_NUM_OPS;
+    }
+}
+
+/* Lift comparison CODE of A and B, integer or floating.  */
+te_node *
+lift_compare (lifter *l, enum tree_code code, tree a, tree b)
+{
+  te_op op = compare_op (code);
+  if (op == TE_NUM_OPS)
+    return fail (l, "this comparison cannot be lifted");
+  bool fl = SCALAR_FLOAT_TYPE_P (TREE_TYPE (a));
+  te_node *x = fl ? lift_float (l, a) : lift_int (l, a);
+  te_node *y = fl ? lift_float (l, b) : lift_int (l, b);
+  if (!x || !y)
+    return NULL;
+  if (!fl && x->type != y->type)
+    {
+      x = te_cast (l->ctx, TE_I64, x);
+      y = te_cast (l->ctx, TE_I64, y);
+    }
+  return te_binary (l->ctx, op, x, y);
+}
+
+/* Integer (or boolean) expression T: GENERIC, chrec or SSA name.  */
+te_node *
+lift_int (lifter *l, tree t)
+{
+  if (l->failed)
+    return NULL;
+  te_ctx *ctx = l->ctx;
+  tree type = TREE_TYPE (t);
+  enum tree_code code = TREE_CODE (t);
+  switch (code)
+    {
+    case INTEGER_CST:
+      return convert_int (l, type,
+                          te_int (ctx, (int64_t) TREE_INT_CST_LOW (t)));
+    case SSA_NAME:
+      return lift_int_ssa (l, t);
+    case POLYNOMIAL_CHREC:
+      {
+        int var = loop_var (l, get_loop (l->fun, CHREC_VARIABLE (t)));
+        if (var < 0)
+          return fail (l, "index of this access is not affine in the loop "
+                          "counters");
+        te_node *a = lift_int (l, CHREC_LEFT (t));
+        te_node *s = lift_int (l, CHREC_RIGHT (t));
+        if (!a || !s)
+          return NULL;
+        return te_add (ctx, a, te_mul (ctx, s, convert_int (l, type,
+                                                            te_var (ctx, var))));
+      }
+    CASE_CONVERT:
+      {
+        tree op = TREE_OPERAND (t, 0);
+        if (!INTEGRAL_TYPE_P (TREE_TYPE (op)))
+          return fail (l, "conversion to an integer of a non-integer value "
+                          "cannot be differentiated");
+        return convert_int (l, type, lift_int (l, op));
+      }
+    case PLUS_EXPR:
+    case MINUS_EXPR:
+    case MULT_EXPR:
+    case TRUNC_DIV_EXPR:
+    case EXACT_DIV_EXPR:
+    case TRUNC_MOD_EXPR:
+    case MIN_EXPR:
+    case MAX_EXPR:
+      {
+        te_node *a = convert_int (l, type, lift_int (l, TREE_OPERAND (t, 0)));
+        te_node *b = convert_int (l, type, lift_int (l, TREE_OPERAND (t, 1)));
+        if (!a || !b)
+          return NULL;
+        te_op op = code == PLUS_EXPR    ? TE_ADD
+                   : code == MINUS_EXPR ? TE_SUB
+                   : code == MULT_EXPR  ? TE_MUL
+                   : code == MIN_EXPR   ? TE_MIN
+                   : code == MAX_EXPR   ? TE_MAX
+                   : code == TRUNC_MOD_EXPR ? TE_MOD
+                                        : TE_DIV;
+        return te_binary (ctx, op, a, b);
+      }
+    case LSHIFT_EXPR:
+      if (tree_fits_shwi_p (TREE_OPERAND (t, 1))
+          && tree_to_shwi (TREE_OPERAND (t, 1)) < 32)
+        return te_mul (ctx,
+                       convert_int (l, type, lift_int (l, TREE_OPERAND (t, 0))),
+                       convert_int (l, type,
+                                    te_int (ctx, (int64_t) 1 << tree_to_shwi (
+                                                     TREE_OPERAND (t, 1)))));
+      return fail (l, "index of this access is not affine in the loop "
+                      "counters");
+    case NEGATE_EXPR:
+      return convert_int (l, type,
+                          te_neg (ctx, lift_int (l, TREE_OPERAND (t, 0))));
+    case COND_EXPR:
+      {
+        te_node *c = lift_int (l, TREE_OPERAND (t, 0));
+        te_node *a = convert_int (l, type, lift_int (l, TREE_OPERAND (t, 1)));
+        te_node *b = convert_int (l, type, lift_int (l, TREE_OPERAND (t, 2)));
+        if (!c || !a || !b)
+          return NULL;
+        return te_select (ctx, c, a, b);
+      }
+    case LT_EXPR:
+    case LE_EXPR:
+    case GT_EXPR:
+    case GE_EXPR:
+    case EQ_EXPR:
+    case NE_EXPR:
+      return lift_compare (l, code, TREE_OPERAND (t, 0), TREE_OPERAND (t, 1));
+    case TRUTH_ANDIF_EXPR:
+    case TRUTH_AND_EXPR:
+    case TRUTH_ORIF_EXPR:
+    case TRUTH_OR_EXPR:
+    case BIT_AND_EXPR:
+    case BIT_IOR_EXPR:
+      {
+        if (TREE_CODE (type) != BOOLEAN_TYPE
+            && (code == BIT_AND_EXPR || code == BIT_IOR_EXPR))
+          return fail (l, "bitwise operations on indices are not supported");
+        te_node *a = lift_int (l, TREE_OPERAND (t, 0));
+        te_node *b = lift_int (l, TREE_OPERAND (t, 1));
+        if (!a || !b)
+          return NULL;
+        bool is_and = code == TRUTH_ANDIF_EXPR || code == TRUTH_AND_EXPR
+                      || code == BIT_AND_EXPR;
+        return te_binary (ctx, is_and ? TE_AND : TE_OR,
+                          te_cast (ctx, TE_BOOL, a), te_cast (ctx, TE_BOOL, b));
+      }
+    case TRUTH_NOT_EXPR:
+    case BIT_NOT_EXPR:
+      if (TREE_CODE (type) != BOOLEAN_TYPE)
+        return fail (l, "bitwise operations on indices are not supported");
+      return te_not (ctx, te_cast (ctx, TE_BOOL,
+                                   lift_int (l, TREE_OPERAND (t, 0))));
+    default:
+      return fail (l, "index of this access is not affine in the loop "
+                      "counters");
+    }
+}
+
+/* ---- addresses ---------------------------------------------------------- */
+
+/* Pointer expression T as BASE + OFF bytes.  */
+bool
+lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
+{
+  te_ctx *ctx = l->ctx;
+  if (l->failed)
+    return false;
+  switch (TREE_CODE (t))
+    {
+    case SSA_NAME:
+      if (SSA_NAME_IS_DEFAULT_DEF (t))
+        {
+          tree var = SSA_NAME_VAR (t);
+          if (!var || TREE_CODE (var) != PARM_DECL)
+            return fail (l, "use of an uninitialized pointer"), false;
+          *base = param_tensor (l, var);
+          *off = te_int (ctx, 0);
+          return true;
+        }
+      {
+        gimple *def = SSA_NAME_DEF_STMT (t);
+        class loop *dl = gimple_bb (def)->loop_father;
+        if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
+          {
+            tree ev = analyze_scalar_evolution (dl, t);
+            ev = instantiate_scev (nest_entry (l), dl, ev);
+            if (ev != chrec_dont_know && !chrec_contains_undetermined (ev)
+                && ev != t)
+              return lift_pointer (l, ev, base, off);
+          }
+        if (is_gimple_assign (def) && !gimple_assign_load_p (def))
+          {
+            if (get_gimple_rhs_class (gimple_assign_rhs_code (def))
+                == GIMPLE_SINGLE_RHS)
+              return lift_pointer (l, gimple_assign_rhs1 (def), base, off);
+            return lift_pointer (l, gimple_assign_rhs_to_tree (def), base,
+                                 off);
+          }
+        if (is_gimple_assign (def))
+          return fail (l, "a pointer loaded from memory cannot be "
+                          "differentiated"),
+                 false;
+        if (gimple_call_builtin_p (def, BUILT_IN_ALLOCA_WITH_ALIGN)
+            || gimple_call_builtin_p (def, BUILT_IN_ALLOCA))
+          {
+            /* A variable-length local array.  */
+            *base = local_tensor (l, t, TREE_TYPE (TREE_TYPE (t)),
+                                  gimple_call_arg (def, 0));
+            *off = te_int (ctx, 0);
+            return *base != NULL;
+          }
+        return fail (l, "index of this access is not affine in the loop "
+                        "counters"),
+               false;
+      }
+    case POLYNOMIAL_CHREC:
+      {
+        int var = loop_var (l, get_loop (l->fun, CHREC_VARIABLE (t)));
+        te_node *s;
+        if (var < 0)
+          return fail (l, "index of this access is not affine in the loop "
+                          "counters"),
+                 false;
+        if (!lift_pointer (l, CHREC_LEFT (t), base, off))
+          return false;
+        s = lift_int (l, CHREC_RIGHT (t));
+        if (!s)
+          return false;
+        *off = te_add (ctx, *off,
+                       te_mul (ctx, te_cast (ctx, TE_I64, s), te_var (ctx, var)));
+        return true;
+      }
+    case POINTER_PLUS_EXPR:
+      {
+        te_node *o = lift_int (l, TREE_OPERAND (t, 1));
+        if (!o || !lift_pointer (l, TREE_OPERAND (t, 0), base, off))
+          return false;
+        *off = te_add (ctx, *off, te_cast (ctx, TE_I64, o));
+        return true;
+      }
+    CASE_CONVERT:
+      return lift_pointer (l, TREE_OPERAND (t, 0), base, off);
+    case ADDR_EXPR:
+      {
+        tree ref = TREE_OPERAND (t, 0);
+        poly_int64 bitsize, bitpos;
+        tree offset;
+        machine_mode mode;
+        int unsignedp, reversep, volatilep = 0;
+        tree inner = get_inner_reference (ref, &bitsize, &bitpos, &offset,
+                                          &mode, &unsignedp, &reversep,
+                                          &volatilep);
+        HOST_WIDE_INT bytes;
+        if (!multiple_p (bitpos, BITS_PER_UNIT)
+            || !bits_to_bytes_round_down (bitpos).is_constant (&bytes))
+          return fail (l, "unsupported memory access"), false;
+        if (TREE_CODE (inner) == MEM_REF)
+          {
+            /* The constant offset of a MEM_REF has a pointer type.  */
+            poly_int64 moff;
+            if (!mem_ref_offset (inner).to_shwi (&moff)
+                || !moff.is_constant ())
+              return fail (l, "unsupported memory access"), false;
+            te_node *o = te_int (ctx, moff.to_constant ());
+            if (!lift_pointer (l, TREE_OPERAND (inner, 0), base, off))
+              return false;
+            *off = te_add (ctx, *off, o);
+          }
+        else if (VAR_P (inner) && (TREE_STATIC (inner)
+                                   || DECL_EXTERNAL (inner)))
+          {
+            if (!l->failed)
+              error_at (l->loc, "access to global variable %qD is not "
+                                "supported",
+                        inner);
+            l->failed = true;
+            return false;
+          }
+        else if (VAR_P (inner) && TREE_CODE (TREE_TYPE (inner)) == ARRAY_TYPE)
+          {
+            *base = local_tensor (l, inner, TREE_TYPE (inner),
+                                  TYPE_SIZE_UNIT (TREE_TYPE (inner)));
+            if (!*base)
+              return false;
+            *off = te_int (ctx, 0);
+          }
+        else if (VAR_P (inner) || TREE_CODE (inner) == PARM_DECL)
+          {
+            if (!l->failed)
+              error_at (l->loc, "the address of %qD is taken; a "
+                                "differentiable function may only index "
+                                "arrays",
+                        inner);
+            l->failed = true;
+            return false;
+          }
+        else
+          return fail (l, "unsupported memory access"), false;
+        *off = te_add (ctx, *off, te_int (ctx, bytes));
+        if (offset)
+          {
+            te_node *o = lift_int (l, offset);
+            if (!o)
+              return false;
+            *off = te_add (ctx, *off, te_cast (ctx, TE_I64, o));
+          }
+        return true;
+      }
+    default:
+      return fail (l, "unsupported memory access"), false;
+    }
+}
+
+/* Degree of N in the loop counters, with gathers (loads of index arrays)
+   counted as degree 0; 2 stands for "not affine".  */
+int
+affine_degree (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+    case TE_PARAM:
+    case TE_LOAD:
+      return 0;
+    case TE_VAR:
+      return 1;
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MIN:
+    case TE_MAX:
+      return MAX (affine_degree (n->args[0]), affine_degree (n->args[1]));
+    case TE_MUL:
+      return MIN (2, affine_degree (n->args[0]) + affine_degree (n->args[1]));
+    case TE_DIV:
+    case TE_MOD:
+      return affine_degree (n->args[1]) ? 2 : affine_degree (n->args[0]);
+    case TE_NEG:
+    case TE_CAST:
+      return affine_degree (n->args[0]);
+    case TE_SELECT:
+      return MAX (affine_degree (n->args[1]), affine_degree (n->args[2]));
+    default:
+      return 2;
+    }
+}
+
+/* Divide byte offset OFF by SIZE where that is exact term by term.  */
+te_node *
+bytes_to_elements (te_ctx *ctx, te_node *off, int64_t size)
+{
+  if (size == 1)
+    return off;
+  switch (off->op)
+    {
+    case TE_CONST:
+      if (off->u.i % size == 0)
+        return te_int (ctx, off->u.i / size);
+      break;
+    case TE_ADD:
+    case TE_SUB:
+      {
+        te_node *a = bytes_to_elements (ctx, off->args[0], size);
+        te_node *b = bytes_to_elements (ctx, off->args[1], size);
+        if (a && b)
+          return te_binary (ctx, off->op, a, b);
+        break;
+      }
+    case TE_NEG:
+      {
+        te_node *a = bytes_to_elements (ctx, off->args[0], size);
+        if (a)
+          return te_neg (ctx, a);
+        break;
+      }
+    case TE_MUL:
+      for (int i = 0; i < 2; i++)
+        {
+          te_node *a = bytes_to_elements (ctx, off->args[i], size);
+          if (a)
+            return te_mul (ctx, a, off->args[1 - i]);
+        }
+      break;
+    default:
+      break;
+    }
+  return NULL;
+}
+
+/* The tensor and element index that memory reference REF accesses.  */
+bool
+lift_access (lifter *l, tree ref, te_tensor **t, te_node **index)
+{
+  te_node *off;
+  if (!lift_pointer (l, build_fold_addr_expr (ref), t, &off))
+    return false;
+  int64_t size = tree_to_shwi (TYPE_SIZE_UNIT (TREE_TYPE (ref)));
+  te_type et;
+  if ((float_te_type (TREE_TYPE (ref), &et)
+       || int_te_type (TREE_TYPE (ref), &et))
+      && ((*t)->type == et
+          || (!te_type_is_float (et) && !te_type_is_float ((*t)->type))))
+    ;
+  else
+    {
+      error_at (l->loc, "%qs is accessed as %qT, not as its element type",
+                (*t)->name, TREE_TYPE (ref));
+      l->failed = true;
+      return false;
+    }
+  off = te_canon_int (l->ctx, off);
+  *index = bytes_to_elements (l->ctx, off, size);
+  if (!*index)
+    *index = te_div (l->ctx, off, te_int (l->ctx, size));
+  *index = te_canon_int (l->ctx, *index);
+  if (affine_degree (*index) > 1)
+    {
+      error_at (l->loc, "index of %qs is not affine in the loop counters",
+                (*t)->name);
+      l->failed = true;
+      return false;
+    }
+  return true;
+}
+
+
+} // namespace tg_lift

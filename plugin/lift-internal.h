@@ -1,0 +1,103 @@
+/* lift-internal.h -- what the parts of the lifter share.
+
+   lift.cc       the driver: statements in program order, stages, stores,
+                 calls of other kernels, the kernel's signature;
+   lift-index.cc integers and addresses: counters, SCEV, tensors, indices;
+   lift-value.cc floating values: arithmetic, math calls, loads,
+                 reductions, and the path conditions of selects and guards.
+
+   Everything here is in namespace tg_lift, so that no name can clash
+   with one of GCC's.  */
+
+#ifndef TG_LIFT_INTERNAL_H
+#define TG_LIFT_INTERNAL_H
+
+#include "lift.h"
+#include "abi.h"
+
+namespace tg_lift
+{
+
+/* One stage under construction: its loop nest and the statements lifted
+   into it, with the uid of each store for store-to-load forwarding.  */
+struct lift_stage
+{
+  int index;              /* in the program */
+  class loop *loop;       /* innermost loop, the root for no loop */
+  int depth;
+  class loop *chain[TE_MAX_LOOPS]; /* outermost first */
+  int vars[TE_MAX_LOOPS];
+  unsigned store_uid[64];
+};
+
+struct lifter
+{
+  function *fun;
+  te_program *p;
+  te_ctx *ctx;
+  hash_map<tree, te_node *> *memo; /* SSA name -> node in CUR's nest */
+  lift_stage *cur;
+  lift_stage stages[64];
+  int nstages;
+  /* Reduction loops being lifted inside the current stage, innermost
+     last: loops whose header PHI accumulates a value used after them.  */
+  class loop *red_loops[TE_MAX_LOOPS];
+  int red_vars[TE_MAX_LOOPS];
+  int nred;
+  location_t loc;        /* of the statement being lifted */
+  unsigned uid;          /* of the statement being lifted */
+  bool failed;
+  /* tensors by the decl they come from */
+  hash_map<tree, te_tensor *> *tensors;
+  /* values returned by inlined calls, by their SSA name */
+  hash_map<tree, te_node *> *call_results;
+};
+
+
+te_node *fail (lifter *l, const char *msg);
+bool float_te_type (tree type, te_type *out);
+bool int_te_type (tree type, te_type *out);
+const char *decl_name (tree decl);
+te_tensor *param_tensor (lifter *l, tree parm);
+te_tensor *local_tensor (lifter *l, tree key, tree type, tree size);
+int param_index (lifter *l, tree parm);
+int loop_var (lifter *l, class loop *loop);
+bool in_context (lifter *l, class loop *loop);
+edge nest_entry (lifter *l);
+te_node *convert_int (lifter *l, tree type, te_node *n);
+te_node *lift_int_ssa (lifter *l, tree name);
+te_op compare_op (enum tree_code code);
+te_node *lift_compare (lifter *l, enum tree_code code, tree a, tree b);
+te_node *lift_int (lifter *l, tree t);
+bool lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off);
+int affine_degree (const te_node *n);
+te_node *bytes_to_elements (te_ctx *ctx, te_node *off, int64_t size);
+bool lift_access (lifter *l, tree ref, te_tensor **t, te_node **index);
+te_op math_op (const char *name, bool *single);
+int operand_identity (tree t);
+void walk_stmts_record (gimple_seq seq);
+bool operands_swapped (gcall *call);
+te_node *lift_call (lifter *l, gcall *call);
+te_node *lift_load (lifter *l, tree ref, unsigned uid);
+te_node *lift_float_assign (lifter *l, gassign *def);
+te_node *lift_float (lifter *l, tree t);
+void purge_memo (lifter *l, class loop *loop);
+te_node *lift_reduction (lifter *l, gphi *phi, te_type type);
+te_node *edge_condition (lifter *l, edge e);
+te_node *block_guard (lifter *l, basic_block bb, basic_block top);
+te_node *lift_phi (lifter *l, gphi *phi);
+location_t loop_location (class loop *loop);
+te_node *counted_extent (lifter *l, class loop *loop, edge exit);
+te_node *loop_extent (lifter *l, class loop *loop, basic_block bb);
+bool enter_stage (lifter *l, basic_block bb, location_t loc);
+te_node *stmt_guard (lifter *l, basic_block bb);
+void add_store (lifter *l, te_tensor *t, te_node *index, te_node *value, te_node *guard);
+void lift_store (lifter *l, gassign *st);
+void lift_return (lifter *l, greturn *ret);
+void lift_kernel_call (lifter *l, gcall *call, tree callee);
+void check_other (lifter *l, gimple *g);
+bool lift_signature (lifter *l);
+
+} // namespace tg_lift
+
+#endif /* TG_LIFT_INTERNAL_H */

@@ -1,0 +1,561 @@
+/* lift-value.cc -- floating values of a kernel's GIMPLE: arithmetic,
+   math calls, loads, accumulators that are reductions, and the path
+   conditions that make selects of PHIs and guards of stores (see lift.cc
+   for the design of the lifter).  */
+
+#include "lift-internal.h"
+
+#include <string.h>
+
+using namespace tg_lift;
+
+namespace tg_lift
+{
+/* ---- floating values ---------------------------------------------------- */
+
+
+te_op
+math_op (const char *name, bool *single)
+{
+  static const struct
+  {
+    const char *name;
+    te_op op;
+  } fns[] = {
+    { "exp", TE_EXP },     { "exp2", TE_EXP2 },   { "expm1", TE_EXPM1 },
+    { "log", TE_LOG },     { "log2", TE_LOG2 },   { "log10", TE_LOG10 },
+    { "log1p", TE_LOG1P }, { "sqrt", TE_SQRT },   { "cbrt", TE_CBRT },
+    { "sin", TE_SIN },     { "cos", TE_COS },     { "tan", TE_TAN },
+    { "asin", TE_ASIN },   { "acos", TE_ACOS },   { "atan", TE_ATAN },
+    { "sinh", TE_SINH },   { "cosh", TE_COSH },   { "tanh", TE_TANH },
+    { "erf", TE_ERF },     { "erfc", TE_ERFC },   { "fabs", TE_FABS },
+    { "floor", TE_FLOOR }, { "ceil", TE_CEIL },   { "trunc", TE_TRUNC },
+    { "round", TE_ROUND }, { "pow", TE_POW },     { "atan2", TE_ATAN2 },
+    { "hypot", TE_HYPOT }, { "fmax", TE_FMAX },   { "fmin", TE_FMIN },
+  };
+  char buf[32];
+  size_t n = strlen (name);
+  if (n >= sizeof buf)
+    return TE_NUM_OPS;
+  if (!strncmp (name, "__builtin_", 10))
+    name += 10, n -= 10;
+  strcpy (buf, name);
+  *single = false;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (!strcmp (buf, fns[i].name))
+          return fns[i].op;
+      if (n > 1 && buf[n - 1] == 'f')
+        buf[n - 1] = 0, *single = true;
+      else
+        break;
+    }
+  return TE_NUM_OPS;
+}
+
+/* Source order of two-operand calls: call -> identity of its first
+   operand (an SSA version, or a declaration's uid, negated).  */
+static hash_map<gimple *, int> *first_operand;
+
+int
+operand_identity (tree t)
+{
+  if (TREE_CODE (t) == SSA_NAME)
+    return SSA_NAME_VAR (t) ? -(int) DECL_UID (SSA_NAME_VAR (t)) - 1
+                            : (int) SSA_NAME_VERSION (t);
+  if (DECL_P (t))
+    return -(int) DECL_UID (t) - 1;
+  return INT_MIN;
+}
+
+void
+walk_stmts_record (gimple_seq seq)
+{
+  for (gimple_stmt_iterator gsi = gsi_start (seq); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *g = gsi_stmt (gsi);
+      switch (gimple_code (g))
+        {
+        case GIMPLE_BIND:
+          walk_stmts_record (gimple_bind_body (as_a<gbind *> (g)));
+          break;
+        case GIMPLE_TRY:
+          walk_stmts_record (gimple_try_eval (g));
+          walk_stmts_record (gimple_try_cleanup (g));
+          break;
+        case GIMPLE_CALL:
+          if (gimple_call_num_args (g) == 2)
+            first_operand->put (g, operand_identity (gimple_call_arg (g, 0)));
+          break;
+        default:
+          break;
+        }
+    }
+}
+
+} // namespace tg_lift
+
+void
+lift_record_operand_order (function *fun)
+{
+  if (!first_operand)
+    first_operand = new hash_map<gimple *, int>;
+  /* Before "lower" the body is one sequence of statements, no CFG.  */
+  walk_stmts_record (gimple_body (fun->decl));
+}
+
+namespace tg_lift
+{
+
+/* Was CALL's pair of operands swapped since lift_record_operand_order?  */
+bool
+operands_swapped (gcall *call)
+{
+  int *first = first_operand ? first_operand->get (call) : NULL;
+  if (!first || *first == INT_MIN)
+    return false;
+  tree a = gimple_call_arg (call, 0), b = gimple_call_arg (call, 1);
+  if (TREE_CODE (a) == SSA_NAME && TREE_CODE (b) == SSA_NAME
+      && SSA_NAME_VAR (a) && SSA_NAME_VAR (a) == SSA_NAME_VAR (b))
+    return false;
+  return operand_identity (b) == *first && operand_identity (a) != *first;
+}
+
+/* A call: a math function of the C library (by name, so -fno-builtin
+   works too) or an internal function such as .SQRT.  */
+te_node *
+lift_call (lifter *l, gcall *call)
+{
+  tree fn = gimple_call_fndecl (call);
+  const char *name;
+  char lower[32];
+  if (gimple_call_internal_p (call))
+    {
+      const char *in = internal_fn_name (gimple_call_internal_fn (call));
+      size_t i;
+      for (i = 0; in[i] && i + 1 < sizeof lower; i++)
+        lower[i] = TOLOWER (in[i]);
+      lower[i] = 0;
+      name = lower;
+    }
+  else if (fn && DECL_NAME (fn))
+    name = IDENTIFIER_POINTER (DECL_NAME (fn));
+  else
+    return fail (l, "indirect call cannot be differentiated");
+  bool single;
+  te_op op = math_op (name, &single);
+  tree lhs = gimple_call_lhs (call);
+  te_type type;
+  if (op == TE_NUM_OPS || !lhs || !float_te_type (TREE_TYPE (lhs), &type)
+      || (fn && !gimple_call_internal_p (call) && DECL_INITIAL (fn)
+          && !fndecl_built_in_p (fn))
+      || (int) gimple_call_num_args (call) != te_op_arity (op))
+    {
+      if (!l->failed)
+        {
+          if (fn)
+            error_at (l->loc, "call to %qD cannot be differentiated", fn);
+          else
+            error_at (l->loc, "call to %qs cannot be differentiated", name);
+        }
+      l->failed = true;
+      return NULL;
+    }
+  te_node *args[2] = { NULL, NULL };
+  bool swapped = operands_swapped (call);
+  for (unsigned i = 0; i < gimple_call_num_args (call); i++)
+    {
+      unsigned k = swapped ? 1 - i : i;
+      args[i] = lift_float (l, gimple_call_arg (call, k));
+      if (!args[i])
+        return NULL;
+      args[i] = te_cast (l->ctx, type, args[i]);
+    }
+  return te_op_arity (op) == 1 ? te_unary (l->ctx, op, args[0])
+                               : te_binary (l->ctx, op, args[0], args[1]);
+}
+
+/* Load REF: forward a value stored earlier in this iteration.  */
+te_node *
+lift_load (lifter *l, tree ref, unsigned uid)
+{
+  te_tensor *t;
+  te_node *index;
+  if (!lift_access (l, ref, &t, &index))
+    return NULL;
+  te_stage *s = &l->p->stages[l->cur->index];
+  if (l->p->nstages > 0 && l->cur->index < l->p->nstages)
+    for (int k = s->nstmts - 1; k >= 0; k--)
+      if (s->stmts[k].dst == t && s->stmts[k].index == index
+          && l->cur->store_uid[k] < uid && !s->stmts[k].guard)
+        return s->stmts[k].value;
+  return te_load (l->ctx, t, index);
+}
+
+/* Floating operation CODE of the operands of assignment DEF.  */
+te_node *
+lift_float_assign (lifter *l, gassign *def)
+{
+  te_ctx *ctx = l->ctx;
+  enum tree_code code = gimple_assign_rhs_code (def);
+  tree lhs = gimple_assign_lhs (def);
+  tree a = gimple_assign_rhs1 (def);
+  te_type type;
+  if (gimple_assign_load_p (def))
+    return lift_load (l, a, gimple_uid (def));
+  if (!float_te_type (TREE_TYPE (lhs), &type))
+    return fail (l, "values of this type cannot be differentiated");
+  switch (code)
+    {
+    case SSA_NAME:
+    case REAL_CST:
+    case PAREN_EXPR:
+      return lift_float (l, a);
+    case FLOAT_EXPR: /* integer to floating */
+      return te_cast (ctx, type, lift_int (l, a));
+    CASE_CONVERT:
+      return te_cast (ctx, type, lift_float (l, a));
+    case NEGATE_EXPR:
+      return te_neg (ctx, lift_float (l, a));
+    case ABS_EXPR:
+      return te_unary (ctx, TE_FABS, lift_float (l, a));
+    case PLUS_EXPR:
+    case MINUS_EXPR:
+    case MULT_EXPR:
+    case RDIV_EXPR:
+    case MIN_EXPR:
+    case MAX_EXPR:
+      {
+        te_node *x = lift_float (l, a);
+        te_node *y = lift_float (l, gimple_assign_rhs2 (def));
+        if (!x || !y)
+          return NULL;
+        te_op op = code == PLUS_EXPR    ? TE_ADD
+                   : code == MINUS_EXPR ? TE_SUB
+                   : code == MULT_EXPR  ? TE_MUL
+                   : code == RDIV_EXPR  ? TE_DIV
+                   : code == MIN_EXPR   ? TE_MIN
+                                        : TE_MAX;
+        return te_binary (ctx, op, x, y);
+      }
+    case COND_EXPR:
+      {
+        te_node *c = lift_int (l, a);
+        te_node *x = lift_float (l, gimple_assign_rhs2 (def));
+        te_node *y = lift_float (l, gimple_assign_rhs3 (def));
+        if (!c || !x || !y)
+          return NULL;
+        return te_select (ctx, te_cast (ctx, TE_BOOL, c), x, y);
+      }
+    default:
+      if (!l->failed)
+        error_at (l->loc, "operation %qs cannot be differentiated",
+                  get_tree_code_name (code));
+      l->failed = true;
+      return NULL;
+    }
+}
+
+/* Floating expression T (an SSA name or a constant).  */
+te_node *
+lift_float (lifter *l, tree t)
+{
+  te_type type;
+  if (l->failed)
+    return NULL;
+  if (!float_te_type (TREE_TYPE (t), &type))
+    {
+      if (INTEGRAL_TYPE_P (TREE_TYPE (t)))
+        return lift_int (l, t);
+      if (!l->failed)
+        error_at (l->loc, "values of type %qT cannot be differentiated",
+                  TREE_TYPE (t));
+      l->failed = true;
+      return NULL;
+    }
+  if (TREE_CODE (t) == REAL_CST)
+    {
+      char buf[64];
+      real_to_decimal (buf, TREE_REAL_CST_PTR (t), sizeof buf, 0, 1);
+      return te_float (l->ctx, type, strtod (buf, NULL));
+    }
+  if (TREE_CODE (t) != SSA_NAME)
+    return fail (l, "unsupported operand");
+  te_node **slot = l->memo->get (t);
+  if (slot)
+    return *slot;
+  slot = l->call_results->get (t);
+  if (slot)
+    return *slot;
+  te_node *r = NULL;
+  location_t saved = l->loc;
+  if (SSA_NAME_IS_DEFAULT_DEF (t))
+    {
+      tree var = SSA_NAME_VAR (t);
+      int index = var && TREE_CODE (var) == PARM_DECL ? param_index (l, var)
+                                                      : -1;
+      if (index < 0)
+        return fail (l, "use of an uninitialized value");
+      r = te_param_ref (l->ctx, type, index);
+    }
+  else
+    {
+      gimple *def = SSA_NAME_DEF_STMT (t);
+      class loop *dl = gimple_bb (def)->loop_father;
+      if (!in_context (l, dl))
+        {
+          if (gimple_code (def) == GIMPLE_PHI && gimple_bb (def) == dl->header
+              && in_context (l, loop_outer (dl)))
+            r = lift_reduction (l, as_a<gphi *> (def), type);
+          else
+            r = fail (l, "a value computed inside an inner loop is used "
+                         "after it; only reductions (s += e, s *= e, "
+                         "s = fmax (s, e), ...) can be");
+          if (r)
+            l->memo->put (t, r);
+          return r;
+        }
+      if (gimple_has_location (def))
+        l->loc = gimple_location (def);
+      if (is_gimple_assign (def))
+        r = lift_float_assign (l, as_a<gassign *> (def));
+      else if (is_gimple_call (def))
+        r = lift_call (l, as_a<gcall *> (def));
+      else if (gimple_code (def) == GIMPLE_PHI)
+        r = lift_phi (l, as_a<gphi *> (def));
+      else
+        r = fail (l, "unsupported definition");
+    }
+  if (!l->failed)
+    l->loc = saved;
+  if (r)
+    l->memo->put (t, r);
+  return r;
+}
+
+/* ---- reductions -------------------------------------------------------- */
+
+/* Forget what was lifted inside LOOP: it meant the values of one
+   iteration, which have no meaning outside the reduction.  */
+void
+purge_memo (lifter *l, class loop *loop)
+{
+  auto_vec<tree> dead;
+  for (auto it = l->memo->begin (); it != l->memo->end (); ++it)
+    {
+      tree name = (*it).first;
+      gimple *def = SSA_NAME_DEF_STMT (name);
+      if (!SSA_NAME_IS_DEFAULT_DEF (name) && gimple_bb (def)
+          && flow_bb_inside_loop_p (loop, gimple_bb (def)))
+        dead.safe_push (name);
+    }
+  for (unsigned i = 0; i < dead.length (); i++)
+    l->memo->remove (dead[i]);
+}
+
+/* The header PHI of LOOP, an accumulator whose value after the loop is
+   used: a TE_REDUCE over LOOP's counter.
+
+     s = init; for (k...) s = s op t(k);    ->   reduce_op (k < N; init; t(k))
+
+   An inner reduction whose init is the accumulator itself (a reduction
+   over several loops) is flattened into one node, so the terms are
+   combined in the order the loops run.  */
+te_node *
+lift_reduction (lifter *l, gphi *phi, te_type type)
+{
+  class loop *loop = gimple_bb (phi)->loop_father;
+  location_t saved = l->loc;
+  edge exit = single_exit (loop);
+  if (!exit || exit->src != loop->header)
+    {
+      l->loc = loop_location (loop);
+      return fail (l, exit ? "a reduction over a loop whose exit test "
+                             "follows its body is not supported"
+                           : "loop with more than one exit cannot be "
+                             "differentiated");
+    }
+  if (l->nred == TE_MAX_LOOPS)
+    return fail (l, "reductions nested too deeply");
+  tree result = gimple_phi_result (phi);
+  te_node *init = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
+                                     phi, loop_preheader_edge (loop)));
+  tree latch = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
+  if (!init || TREE_CODE (latch) != SSA_NAME)
+    return init ? fail (l, "unsupported reduction") : NULL;
+  te_node *ext = loop_extent (l, loop, gimple_bb (SSA_NAME_DEF_STMT (latch)));
+  if (!ext)
+    return NULL;
+  const char *name = NULL;
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      tree r = gimple_phi_result (gi.phi ());
+      if (INTEGRAL_TYPE_P (TREE_TYPE (r)) && SSA_NAME_VAR (r)
+          && DECL_NAME (SSA_NAME_VAR (r)))
+        name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
+    }
+  int var = te_program_new_var (l->p, name);
+  te_node *acc = te_param_ref (l->ctx, type, -1 - l->nred);
+  l->red_loops[l->nred] = loop;
+  l->red_vars[l->nred++] = var;
+  l->memo->put (result, acc);
+  te_node *v = lift_float (l, latch);
+  l->nred--;
+  purge_memo (l, loop);
+  l->memo->remove (result);
+  if (!v)
+    return NULL;
+  v = te_cast (l->ctx, type, v);
+  te_loop loops[TE_MAX_LOOPS];
+  int nloops = 1;
+  loops[0].var = var;
+  loops[0].extent = ext;
+  te_red_kind kind;
+  te_node *body;
+  if (v->op == TE_REDUCE && v->args[0] == acc
+      && v->u.red.nloops < TE_MAX_LOOPS)
+    {
+      /* for (k) for (q) s = s op t (k, q): one reduction over k, q.  */
+      kind = v->u.red.kind;
+      body = v->args[1];
+      for (int i = 0; i < v->u.red.nloops; i++)
+        loops[nloops++] = v->u.red.loops[i];
+    }
+  else if (!te_match_update (l->ctx, v, acc, &kind, &body))
+    body = NULL;
+  if (!body || te_contains (body, acc))
+    {
+      if (getenv ("TG_DEBUG"))
+        {
+          te_node_dump (stderr, l->p, v);
+          fputc ('\n', stderr);
+        }
+      l->loc = saved;
+      tree var = SSA_NAME_VAR (result);
+      if (var && DECL_NAME (var))
+        error_at (l->loc, "loop-carried scalar %qD is not a reduction; "
+                          "write it as %<s += e%>, %<s *= e%> or "
+                          "%<s = fmax (s, e)%>",
+                  var);
+      else
+        error_at (l->loc, "loop-carried scalar is not a reduction; write "
+                          "it as %<s += e%>, %<s *= e%> or "
+                          "%<s = fmax (s, e)%>");
+      l->failed = true;
+      return NULL;
+    }
+  l->loc = saved;
+  return te_reduce_node (l->ctx, kind, nloops, loops, init, body);
+}
+
+/* ---- control flow: guards ----------------------------------------------- */
+
+/* The condition under which edge E is taken, given its source ran.  */
+te_node *
+edge_condition (lifter *l, edge e)
+{
+  gimple *last = last_stmt (e->src);
+  if (!last || gimple_code (last) != GIMPLE_COND
+      || !(e->flags & (EDGE_TRUE_VALUE | EDGE_FALSE_VALUE)))
+    {
+      if (last && gimple_code (last) == GIMPLE_SWITCH)
+        {
+          l->loc = gimple_location (last);
+          return fail (l, "switch statements are not supported");
+        }
+      return te_bool (l->ctx, true);
+    }
+  gcond *c = as_a<gcond *> (last);
+  location_t saved = l->loc;
+  te_node *cond = lift_compare (l, gimple_cond_code (c), gimple_cond_lhs (c),
+                                gimple_cond_rhs (c));
+  if (!l->failed)
+    l->loc = saved;
+  if (!cond)
+    return NULL;
+  return (e->flags & EDGE_TRUE_VALUE) ? cond : te_not (l->ctx, cond);
+}
+
+/* The condition under which block BB runs, relative to one run of block
+   TOP, which dominates it; an inner loop counts as a single node entered
+   through its header.  */
+te_node *
+block_guard (lifter *l, basic_block bb, basic_block top)
+{
+  if (bb == top)
+    return te_bool (l->ctx, true);
+  class loop *tl = top->loop_father;
+  if (bb->loop_father != tl && bb->loop_father->header != bb)
+    {
+      /* BB sits in an inner loop of TOP's; lift from that loop's entry.  */
+      class loop *in = bb->loop_father;
+      while (loop_outer (in) != tl && loop_outer (in))
+        in = loop_outer (in);
+      return block_guard (l, in->header, top);
+    }
+  te_node *g = te_bool (l->ctx, false);
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    {
+      if (bb->loop_father->header == bb && bb->loop_father != tl
+          && flow_bb_inside_loop_p (bb->loop_father, e->src))
+        continue; /* a back edge of the inner loop entered at BB */
+      if (!dominated_by_p (CDI_DOMINATORS, e->src, top))
+        continue;
+      te_node *pg = block_guard (l, e->src, top);
+      te_node *ec;
+      class loop *sl = e->src->loop_father;
+      if (sl != tl && !flow_bb_inside_loop_p (sl, bb))
+        ec = te_bool (l->ctx, true); /* leaving an inner loop */
+      else if (tl != current_loops->tree_root
+               && loop_exits_from_bb_p (tl, e->src))
+        ec = te_bool (l->ctx, true); /* staying in TL: its trip count */
+      else
+        ec = edge_condition (l, e);
+      if (!pg || !ec)
+        return NULL;
+      g = te_guard_or (l->ctx, g, te_binary (l->ctx, TE_AND, pg, ec));
+    }
+  return g;
+}
+
+/* A PHI: a select over the path conditions of its incoming edges,
+   relative to the immediate dominator of its block.  */
+te_node *
+lift_phi (lifter *l, gphi *phi)
+{
+  basic_block bb = gimple_bb (phi);
+  if (bb->loop_father->header == bb)
+    {
+      tree var = SSA_NAME_VAR (gimple_phi_result (phi));
+      if (var && DECL_NAME (var))
+        error_at (l->loc, "loop-carried scalar %qD (a reduction or "
+                          "recurrence) is not supported yet",
+                  var);
+      else
+        error_at (l->loc, "loop-carried scalar (a reduction or recurrence) "
+                          "is not supported yet");
+      l->failed = true;
+      return NULL;
+    }
+  basic_block top = get_immediate_dominator (CDI_DOMINATORS, bb);
+  te_node *r = NULL;
+  for (int i = gimple_phi_num_args (phi) - 1; i >= 0; i--)
+    {
+      edge e = gimple_phi_arg_edge (phi, i);
+      te_node *v = lift_float (l, gimple_phi_arg_def (phi, i));
+      te_node *g = block_guard (l, e->src, top);
+      te_node *c = g ? edge_condition (l, e) : NULL;
+      if (!v || !g || !c)
+        return NULL;
+      r = r ? te_select (l->ctx, te_binary (l->ctx, TE_AND, g, c), v, r) : v;
+    }
+  return r;
+}
+
+
+} // namespace tg_lift
