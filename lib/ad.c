@@ -249,22 +249,11 @@ find_home (sweep *w, red_info *ri)
         return false;
     }
   ri->nhome = 0;
-  ri->lin = te_int (ctx, 0);
-  ri->size = te_int (ctx, 1);
   for (int k = 0; k < fs->nloops; k++)
     if (te_uses_var_free (ri->r, fs->loops[k].var))
       ri->home[ri->nhome++] = fs->loops[k];
-  for (int k = 0; k < ri->nhome; k++)
-    {
-      const te_loop *l = &ri->home[k];
-      for (int j = 0; j < fs->nloops; j++)
-        if (te_uses_var (l->extent, fs->loops[j].var))
-          return false;
-      ri->lin = te_add (ctx, te_mul (ctx, ri->lin, l->extent),
-                        te_var (ctx, l->var));
-      ri->size = te_mul (ctx, ri->size,
-                         te_binary (ctx, TE_MAX, l->extent, te_int (ctx, 0)));
-    }
+  if (!te_linearize (ctx, ri->nhome, ri->home, &ri->lin, &ri->size))
+    return false;
   return true;
 }
 
@@ -654,22 +643,10 @@ make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
 static te_node *
 index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
 {
-  te_node *x = index;
-  for (int k = nloops - 1; k >= 0; k--)
-    {
-      te_node *last = te_sub (ctx, loops[k].extent, te_int (ctx, 1));
-      x = te_replace (ctx, x, te_var (ctx, loops[k].var), last);
-    }
-  for (int k = 0; k < nloops; k++)
-    {
-      /* Monotone in each counter: the index at counter 0 is not larger.  */
-      te_node *at0 = te_canon_int (ctx, te_replace (ctx, index,
-                                                    te_var (ctx, loops[k].var),
-                                                    te_int (ctx, 0)));
-      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, index, at0))))
-        return NULL;
-    }
-  return te_add (ctx, te_canon_int (ctx, x), te_int (ctx, 1));
+  if (!te_index_monotone (ctx, index, nloops, loops))
+    return NULL;
+  return te_add (ctx, te_index_extreme (ctx, index, nloops, loops, true),
+                 te_int (ctx, 1));
 }
 
 /* Temporaries of the forward: the backward recomputes every stage that

@@ -134,28 +134,20 @@ materialize (matter *mt, int s, te_node *n, int mask)
   te_stage *st = &p->stages[s];
   te_loop loops[TE_MAX_LOOPS];
   int nl = 0;
-  te_node *lin = te_int (ctx, 0), *size = te_int (ctx, 1);
   for (int k = 0; k < st->nloops; k++)
     if (mask & (1 << k))
-      {
-        for (int j = 0; j < st->nloops; j++)
-          if (te_uses_var (st->loops[k].extent, st->loops[j].var))
-            return NULL;
-        loops[nl++] = st->loops[k];
-        lin = te_add (ctx, te_mul (ctx, lin, st->loops[k].extent),
-                      te_var (ctx, st->loops[k].var));
-        size = te_mul (ctx, size, te_binary (ctx, TE_MAX, st->loops[k].extent,
-                                             te_int (ctx, 0)));
-      }
+      loops[nl++] = st->loops[k];
+  te_node *lin, *size;
+  if (!te_linearize (ctx, nl, loops, &lin, &size))
+    return NULL;
   if (mt->n == MAX_MAT)
     return NULL;
   char name[32];
   snprintf (name, sizeof name, "m%d", mt->n);
   te_tensor *t = te_program_add_tensor (p, name, n->type, TE_TK_LOCAL, -1,
                                         st->loc);
-  t->size = te_canon_int (ctx, size);
+  t->size = size;
   t->role = TE_ROLE_TEMP;
-  lin = te_canon_int (ctx, lin);
   te_loc loc = st->loc;
   int nest = st->nest;
   te_program_add_stage (p, loc);

@@ -8,9 +8,10 @@
    Shared subexpressions are printed in full wherever they occur: the dump
    shows what is computed, CSE decisions are reported separately.  */
 
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include "te.h"
 
-#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -314,23 +314,14 @@ hoist_one (te_program *p, int s, int k)
           return false;
         loops[n++] = *b.loop;
       }
-  te_node *lin = te_int (ctx, 0), *size = te_int (ctx, 1);
-  for (int i = 0; i < n; i++)
-    {
-      for (int j = 0; j < n; j++)
-        if (te_uses_var (loops[i].extent, loops[j].var))
-          return false;
-      lin = te_add (ctx, te_mul (ctx, lin, loops[i].extent),
-                    te_var (ctx, loops[i].var));
-      size = te_mul (ctx, size,
-                     te_binary (ctx, TE_MAX, loops[i].extent, te_int (ctx, 0)));
-    }
+  te_node *lin, *size;
+  if (!te_linearize (ctx, n, loops, &lin, &size))
+    return false;
   char name[32];
   snprintf (name, sizeof name, "t%d", p->ntensors);
   te_tensor *t = te_program_add_tensor (p, name, r->type, TE_TK_LOCAL, -1,
                                         st->stmts[k].loc);
-  t->size = te_canon_int (ctx, size);
-  lin = te_canon_int (ctx, lin);
+  t->size = size;
   te_node *load = te_load (ctx, t, lin);
   te_loc loc = st->stmts[k].loc;
   int nest = st->nest;
@@ -356,6 +347,6 @@ te_program_hoist (te_program *p, te_diag *diag)
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       while (hoist_one (p, s, k))
-        s++, k = k; /* S moved one up */
+        s++; /* the new stage went before S, which moved up one */
   return true;
 }

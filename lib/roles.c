@@ -120,18 +120,6 @@ distinct_constant_writes (const te_stage *s, const te_tensor *t)
   return true;
 }
 
-/* IDX with every counter of LOOPS (innermost first) at its largest value
-   (MAX) or at 0; the extreme values if IDX grows with each counter.  */
-static te_node *
-extreme (te_ctx *ctx, te_node *idx, int nloops, const te_loop *loops,
-         bool max)
-{
-  for (int k = nloops - 1; k >= 0; k--)
-    idx = te_replace (ctx, idx, te_var (ctx, loops[k].var),
-                      max ? te_sub (ctx, loops[k].extent, te_int (ctx, 1))
-                          : te_int (ctx, 0));
-  return te_canon_int (ctx, idx);
-}
 
 /* Is canonical polynomial N positive: a positive constant term and no
    negative coefficient (parameters are sizes, not negative)?  */
@@ -150,28 +138,11 @@ positive (const te_node *n)
     }
 }
 
-/* Does INDEX grow (or stay) with every counter of stage S: no negative
-   coefficient in its dependence on them?  Then its extremes are at the
-   first and last iterations.  */
-static bool
-monotone_loops (te_ctx *ctx, int nloops, const te_loop *loops,
-                const te_node *index)
-{
-  for (int k = 0; k < nloops; k++)
-    {
-      te_node *at0 = te_replace (ctx, (te_node *) index,
-                                 te_var (ctx, loops[k].var), te_int (ctx, 0));
-      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, (te_node *) index,
-                                                    at0))))
-        return false;
-    }
-  return true;
-}
 
 static bool
 monotone (te_ctx *ctx, const te_stage *s, te_node *index)
 {
-  return monotone_loops (ctx, s->nloops, s->loops, index);
+  return te_index_monotone (ctx, index, s->nloops, s->loops);
 }
 
 typedef struct binder
@@ -221,13 +192,13 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
       int ninner = s->nloops - 1 - k;
       te_loop inner[2 * TE_MAX_LOOPS];
       memcpy (inner, s->loops + k + 1, ninner * sizeof *inner);
-      te_node *wmin = extreme (ctx, st->index, ninner, inner, false);
-      if (!monotone_loops (ctx, ninner, inner, st->index))
+      te_node *wmin = te_index_extreme (ctx, st->index, ninner, inner, false);
+      if (!te_index_monotone (ctx, st->index, ninner, inner))
         continue;
       memcpy (inner + ninner, rloops, nr * sizeof *inner);
-      if (!monotone_loops (ctx, ninner + nr, inner, r))
+      if (!te_index_monotone (ctx, r, ninner + nr, inner))
         continue;
-      te_node *rmax = extreme (ctx, (te_node *) r, ninner + nr, inner, true);
+      te_node *rmax = te_index_extreme (ctx, (te_node *) r, ninner + nr, inner, true);
       if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
         return true;
     }
@@ -261,11 +232,11 @@ written_before (te_program *p, const te_tensor *t, int first,
       if (b.loop)
         loops[n++] = *b.loop;
     }
-  if (!monotone_loops (ctx, n, loops, r)
-      || !monotone_loops (ctx, fs->nloops, fs->loops, w->index))
+  if (!te_index_monotone (ctx, r, n, loops)
+      || !te_index_monotone (ctx, w->index, fs->nloops, fs->loops))
     return false;
-  te_node *rmin = extreme (ctx, (te_node *) r, n, loops, false);
-  te_node *wmin = extreme (ctx, w->index, fs->nloops, fs->loops, false);
+  te_node *rmin = te_index_extreme (ctx, (te_node *) r, n, loops, false);
+  te_node *wmin = te_index_extreme (ctx, w->index, fs->nloops, fs->loops, false);
   te_node *d = te_canon_int (ctx, te_sub (ctx, rmin, wmin));
   return (d->op == TE_CONST && d->u.i >= 0) || positive (d)
          || !te_poly_negative (d);
@@ -279,8 +250,8 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
   te_ctx *ctx = p->ctx;
   if (!monotone (ctx, a, wa->index) || !monotone (ctx, b, wb->index))
     return false;
-  te_node *amax = extreme (ctx, wa->index, a->nloops, a->loops, true);
-  te_node *bmin = extreme (ctx, wb->index, b->nloops, b->loops, false);
+  te_node *amax = te_index_extreme (ctx, wa->index, a->nloops, a->loops, true);
+  te_node *bmin = te_index_extreme (ctx, wb->index, b->nloops, b->loops, false);
   return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
 }
 
@@ -484,7 +455,7 @@ extent_of_access (extent_query *q, te_node *index)
       loops[n++] = *b.loop;
     }
   index = te_canon_int (ctx, index);
-  if (!pure_poly (index) || !monotone_loops (ctx, n, loops, index))
+  if (!pure_poly (index) || !te_index_monotone (ctx, index, n, loops))
     {
       q->unknown = true;
       return;
@@ -495,7 +466,7 @@ extent_of_access (extent_query *q, te_node *index)
         q->unknown = true;
         return;
       }
-  te_node *top = te_add (ctx, extreme (ctx, index, n, loops, true),
+  te_node *top = te_add (ctx, te_index_extreme (ctx, index, n, loops, true),
                          te_int (ctx, 1));
   q->bound = te_binary (ctx, TE_MAX, q->bound, te_canon_int (ctx, top));
 }

@@ -75,29 +75,14 @@ collect_load (te_node *n, void *data)
     a->items[a->n++] = (access){ a->stage, n->args[0], false };
 }
 
-/* INDEX with every counter of the loops of stage S at its last value.  */
+
+
+
+/* X at the last iteration of stage S.  */
 static te_node *
-at_last (te_ctx *ctx, const te_stage *s, te_node *x)
+last_of (te_ctx *ctx, const te_stage *s, te_node *x)
 {
-  for (int k = s->nloops - 1; k >= 0; k--)
-    x = te_replace (ctx, x, te_var (ctx, s->loops[k].var),
-                    te_sub (ctx, s->loops[k].extent, te_int (ctx, 1)));
-  return te_canon_int (ctx, x);
-}
-
-
-/* Does X grow (or stay) with every counter of stage S?  */
-static bool
-grows (te_ctx *ctx, const te_stage *s, te_node *x)
-{
-  for (int k = 0; k < s->nloops; k++)
-    {
-      te_node *at0 = te_replace (ctx, x, te_var (ctx, s->loops[k].var),
-                                 te_int (ctx, 0));
-      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, x, at0))))
-        return false;
-    }
-  return true;
+  return te_index_extreme (ctx, x, s->nloops, s->loops, true);
 }
 
 /* Is D a constant in [LO, HI]?  */
@@ -169,8 +154,8 @@ unroll (te_program *p, te_tensor *t)
         continue;
       if (!a.items[i].write || a.items[i].stage >= first_mod_write)
         return;
-      te_node *top = te_add (ctx, at_last (ctx, &p->stages[a.items[i].stage],
-                                           a.items[i].index),
+      const te_stage *ws = &p->stages[a.items[i].stage];
+      te_node *top = te_add (ctx, last_of (ctx, ws, a.items[i].index),
                              te_int (ctx, 1));
       te_node *d = te_canon_int (ctx, te_sub (ctx, slot, top));
       if (!(d->op == TE_CONST && d->u.i >= 0))
@@ -197,13 +182,12 @@ unroll (te_program *p, te_tensor *t)
           if (!const_in (te_canon_int (ctx, te_sub (ctx, ew, er)), 0, c - 1))
             return;
         }
-      else if (!const_in (te_canon_int (ctx, te_sub (ctx,
-                                                      at_last (ctx,
-                                                               &p->stages[a.items[last].stage],
-                                                               ew),
-                                                      er)),
-                          0, c - 1))
-        return;
+      else
+        {
+          te_node *e = last_of (ctx, &p->stages[a.items[last].stage], ew);
+          if (!const_in (te_canon_int (ctx, te_sub (ctx, e, er)), 0, c - 1))
+            return;
+        }
     }
   /* Every write must grow with its counters, for its largest element.  */
   for (int i = 0; i < a.n; i++)
@@ -212,7 +196,9 @@ unroll (te_program *p, te_tensor *t)
         te_node *m = mod_arg (a.items[i].index);
         te_node *x = m ? te_replace (ctx, a.items[i].index, m, m->args[0])
                        : a.items[i].index;
-        if (!grows (ctx, &p->stages[a.items[i].stage], te_canon_int (ctx, x)))
+        const te_stage *ws = &p->stages[a.items[i].stage];
+        if (!te_index_monotone (ctx, te_canon_int (ctx, x), ws->nloops,
+                                ws->loops))
           return;
       }
   /* Step 3.  */
@@ -227,7 +213,7 @@ unroll (te_program *p, te_tensor *t)
             if (m)
               st->index = te_canon_int (ctx, te_replace (ctx, st->index, m,
                                                          m->args[0]));
-            te_node *b = te_add (ctx, at_last (ctx, &p->stages[s], st->index),
+            te_node *b = te_add (ctx, last_of (ctx, &p->stages[s], st->index),
                                  te_int (ctx, 1));
             size = te_binary (ctx, TE_MAX, size, b);
           }

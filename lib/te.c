@@ -882,6 +882,61 @@ te_poly_negative (const te_node *n)
     }
 }
 
+te_node *
+te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
+                  const te_loop *loops, bool max)
+{
+  for (int k = nloops - 1; k >= 0; k--)
+    index = te_replace (ctx, index, te_var (ctx, loops[k].var),
+                        max ? te_sub (ctx, loops[k].extent, te_int (ctx, 1))
+                            : te_int (ctx, 0));
+  return te_canon_int (ctx, index);
+}
+
+bool
+te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
+                   const te_loop *loops)
+{
+  for (int k = 0; k < nloops; k++)
+    {
+      te_node *at0 = te_replace (ctx, (te_node *) index,
+                                 te_var (ctx, loops[k].var), te_int (ctx, 0));
+      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, (te_node *) index,
+                                                       at0))))
+        return false;
+    }
+  return true;
+}
+
+static void
+any_var_fn (te_node *n, void *data)
+{
+  if (n->op == TE_VAR)
+    *(bool *) data = true;
+}
+
+bool
+te_linearize (te_ctx *ctx, int nloops, const te_loop *loops, te_node **lin,
+              te_node **size)
+{
+  *lin = te_int (ctx, 0);
+  *size = te_int (ctx, 1);
+  for (int k = 0; k < nloops; k++)
+    {
+      bool uses = false;
+      te_walk (loops[k].extent, any_var_fn, &uses);
+      if (uses)
+        return false;
+      *lin = te_add (ctx, te_mul (ctx, *lin, loops[k].extent),
+                     te_var (ctx, loops[k].var));
+      *size = te_mul (ctx, *size, te_binary (ctx, TE_MAX, loops[k].extent,
+                                             te_int (ctx, 0)));
+    }
+  *lin = te_canon_int (ctx, *lin);
+  *size = te_canon_int (ctx, *size);
+  return true;
+}
+
 static void
 uses_var_fn (te_node *n, void *data)
 {

@@ -369,6 +369,21 @@ bool te_uses_var_free (const te_node *n, int var);
 /* Does canonical polynomial N (te_canon_int) have a negative coefficient:
    a subtraction, a negation or a negative constant?  */
 bool te_poly_negative (const te_node *n);
+/* INDEX with every counter of NLOOPS LOOPS at its last value (MAX) or at
+   0, innermost first: INDEX's extremes over the loops when
+   te_index_monotone holds and every loop runs.  Canonical.  */
+te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
+                           const te_loop *loops, bool max);
+/* Does INDEX grow or stay with every counter of LOOPS: no negative
+   coefficient in its dependence on them?  */
+bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
+                        const te_loop *loops);
+/* The iteration of NLOOPS LOOPS (outermost first) as one integer *LIN,
+   row-major, and their number of iterations *SIZE: the index and size of
+   a temporary with one element per iteration.  False when an extent uses
+   a counter (a triangular domain has no such layout).  */
+bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
+                   te_node **lin, te_node **size);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 

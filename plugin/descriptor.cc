@@ -171,8 +171,7 @@ forward_trampoline (tree kernel)
   int i = 0;
   for (tree a = DECL_ARGUMENTS (kernel); a; a = DECL_CHAIN (a), i++)
     args.safe_push (argument (parms[0], i, TREE_TYPE (a)));
-  tree call = build_call_expr_loc_vec (input_location, kernel, NULL);
-  call = build_call_expr_loc_array (input_location, kernel, args.length (),
+  tree call = build_call_expr_loc_array (input_location, kernel, args.length (),
                                     args.address ());
   tree rt = TREE_TYPE (TREE_TYPE (kernel));
   if (!VOID_TYPE_P (rt))

@@ -77,6 +77,7 @@ te_op math_op (const char *name, bool *single);
 int operand_identity (tree t);
 void walk_stmts_record (gimple_seq seq);
 bool operands_swapped (gcall *call);
+te_node *refuse_call (lifter *l, tree fn, const char *name);
 te_node *lift_call (lifter *l, gcall *call);
 te_node *lift_load (lifter *l, tree ref, unsigned uid);
 te_node *lift_float_assign (lifter *l, gassign *def);

@@ -123,6 +123,24 @@ operands_swapped (gcall *call)
   return operand_identity (b) == *first && operand_identity (a) != *first;
 }
 
+/* Refuse a call of FN (NULL: an indirect call, or the internal function
+   NAME), once per statement.  */
+te_node *
+refuse_call (lifter *l, tree fn, const char *name)
+{
+  if (!l->failed)
+    {
+      if (fn)
+        error_at (l->loc, "call to %qD cannot be differentiated", fn);
+      else if (name)
+        error_at (l->loc, "call to %qs cannot be differentiated", name);
+      else
+        error_at (l->loc, "indirect call cannot be differentiated");
+    }
+  l->failed = true;
+  return NULL;
+}
+
 /* A call: a math function of the C library (by name, so -fno-builtin
    works too) or an internal function such as .SQRT.  */
 te_node *
@@ -143,7 +161,7 @@ lift_call (lifter *l, gcall *call)
   else if (fn && DECL_NAME (fn))
     name = IDENTIFIER_POINTER (DECL_NAME (fn));
   else
-    return fail (l, "indirect call cannot be differentiated");
+    return refuse_call (l, NULL_TREE, NULL);
   bool single;
   te_op op = math_op (name, &single);
   tree lhs = gimple_call_lhs (call);
@@ -152,17 +170,7 @@ lift_call (lifter *l, gcall *call)
       || (fn && !gimple_call_internal_p (call) && DECL_INITIAL (fn)
           && !fndecl_built_in_p (fn))
       || (int) gimple_call_num_args (call) != te_op_arity (op))
-    {
-      if (!l->failed)
-        {
-          if (fn)
-            error_at (l->loc, "call to %qD cannot be differentiated", fn);
-          else
-            error_at (l->loc, "call to %qs cannot be differentiated", name);
-        }
-      l->failed = true;
-      return NULL;
-    }
+    return refuse_call (l, fn, name);
   te_node *args[2] = { NULL, NULL };
   bool swapped = operands_swapped (call);
   for (unsigned i = 0; i < gimple_call_num_args (call); i++)
@@ -428,11 +436,6 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
     body = NULL;
   if (!body || te_contains (body, acc))
     {
-      if (getenv ("TG_DEBUG"))
-        {
-          te_node_dump (stderr, l->p, v);
-          fputc ('\n', stderr);
-        }
       l->loc = saved;
       tree var = SSA_NAME_VAR (result);
       if (var && DECL_NAME (var))

@@ -435,35 +435,19 @@ check_other (lifter *l, gimple *g)
             || gimple_call_builtin_p (c, BUILT_IN_STACK_SAVE)
             || gimple_call_builtin_p (c, BUILT_IN_STACK_RESTORE))
           return; /* variable-length local arrays */
-        if (gimple_call_internal_p (c) || !gimple_call_lhs (c))
-          {
-            if (fn && fndecl_built_in_p (fn, BUILT_IN_NORMAL)
-                && (DECL_FUNCTION_CODE (fn) == BUILT_IN_UNREACHABLE
-                    || DECL_FUNCTION_CODE (fn) == BUILT_IN_TRAP))
-              return;
-            if (gimple_call_internal_p (c) && gimple_call_lhs (c))
-              return;
-            if (gimple_call_internal_p (c))
-              return;
-            if (fn)
-              error_at (l->loc, "call to %qD cannot be differentiated", fn);
-            else
-              error_at (l->loc, "indirect call cannot be differentiated");
-            l->failed = true;
-            return;
-          }
+        /* Internal functions are lifted as values where used; a call
+           that is no math function with a result is refused here, where
+           it stands, even if nothing uses what it returns.  */
+        if (gimple_call_internal_p (c)
+            || gimple_call_builtin_p (c, BUILT_IN_UNREACHABLE)
+            || gimple_call_builtin_p (c, BUILT_IN_TRAP))
+          return;
         bool single;
-        const char *name = fn && DECL_NAME (fn)
-                               ? IDENTIFIER_POINTER (DECL_NAME (fn))
-                               : "";
-        if (math_op (name, &single) == TE_NUM_OPS)
-          {
-            if (fn)
-              error_at (l->loc, "call to %qD cannot be differentiated", fn);
-            else
-              error_at (l->loc, "indirect call cannot be differentiated");
-            l->failed = true;
-          }
+        if (gimple_call_lhs (c) && fn && DECL_NAME (fn)
+            && math_op (IDENTIFIER_POINTER (DECL_NAME (fn)), &single)
+                   != TE_NUM_OPS)
+          return;
+        refuse_call (l, fn, NULL);
         return;
       }
     case GIMPLE_ASM:

@@ -363,20 +363,22 @@ differentiate (function *fun)
   te_diag diag;
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
-  bool remembered = false;
-  if (fwd && te_program_unroll_rolling (fwd, &diag)
-      && te_program_reductions (fwd, &diag)
-      && te_program_hoist (fwd, &diag)
-      && ((remembered = true), lift_remember (fun->decl, fwd), true)
-      && (tg_no_opt || te_program_fuse (fwd, &diag))
-      && te_program_roles (fwd, &diag) && user_grad)
+  bool ok = fwd && te_program_unroll_rolling (fwd, &diag)
+            && te_program_reductions (fwd, &diag)
+            && te_program_hoist (fwd, &diag);
+  /* Callers of this kernel inline its program (lift.cc), so it stays.  */
+  bool remembered = ok;
+  if (ok)
+    lift_remember (fun->decl, fwd);
+  ok = ok && (tg_no_opt || te_program_fuse (fwd, &diag))
+       && te_program_roles (fwd, &diag);
+  if (ok && user_grad)
     {
       custom *c = find_custom (fun->decl);
       c->fwd = fwd;
       check_custom (c);
-      remembered = true;
     }
-  else if (fwd && diag.kind == TE_DIAG_NONE && !user_grad)
+  else if (ok)
     {
       if (dump_file)
         {
