@@ -113,6 +113,14 @@ math_decl (te_op op, te_type type)
 }
 
 static tree expr (emitter *e, const te_node *n);
+
+/* PTR != 0.  */
+static tree
+nonnull (tree ptr)
+{
+  return build2 (NE_EXPR, boolean_type_node, ptr,
+                 build_zero_cst (TREE_TYPE (ptr)));
+}
 static tree reduction (emitter *e, const te_node *n);
 static tree loop_nest (emitter *e, int nloops, const te_loop *loops,
                        bool reversed, tree body);
@@ -201,10 +209,8 @@ expr (emitter *e, const te_node *n)
       for (int i = 0; i < e->ncond; i++)
         if (e->cond_loads[i] == n->u.tensor)
           {
-            tree ptr = e->parms[n->u.tensor->param];
             return fold_build3 (COND_EXPR, type,
-                                build2 (NE_EXPR, boolean_type_node, ptr,
-                                        build_zero_cst (TREE_TYPE (ptr))),
+                                nonnull (e->parms[n->u.tensor->param]),
                                 element (e, n->u.tensor, n->args[0]),
                                 build_zero_cst (type));
           }
@@ -331,6 +337,19 @@ collect_nullable_tensor (nullable_set *s, const te_tensor *t)
     s->items[s->n++] = t;
 }
 
+/* Every shadow of S is there: their non-NULL tests, or NULL if none.  */
+static tree
+all_nonnull (emitter *e, const nullable_set *s)
+{
+  tree cond = NULL_TREE;
+  for (int i = 0; i < s->n; i++)
+    {
+      tree c = nonnull (e->parms[s->items[i]->param]);
+      cond = cond ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, c) : c;
+    }
+  return cond;
+}
+
 static void
 collect_nullable (te_node *n, void *data)
 {
@@ -445,14 +464,7 @@ stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
   if (!s->fused)
     nest = loop_nest (e, s->nloops, s->loops, s->reversed, nest);
   e->ncond = 0;
-  tree cond = NULL_TREE;
-  for (int i = 0; i < ns.n; i++)
-    {
-      tree ptr = e->parms[ns.items[i]->param];
-      tree c = build2 (NE_EXPR, boolean_type_node, ptr,
-                       build_zero_cst (TREE_TYPE (ptr)));
-      cond = cond ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, c) : c;
-    }
+  tree cond = all_nonnull (e, &ns);
   if (cond)
     nest = build3 (COND_EXPR, void_type_node, cond, nest, NULL_TREE);
   return nest;
@@ -591,14 +603,7 @@ fused_nest (emitter *e, const te_stage *s)
   e->bound.truncate (0);
   e->bound_vars.truncate (0);
   tree fast = loop_nest (e, s->nloops, s->loops, false, body);
-  tree cond = NULL_TREE;
-  for (int i = 0; i < all.n; i++)
-    {
-      tree ptr = e->parms[all.items[i]->param];
-      tree c = build2 (NE_EXPR, boolean_type_node, ptr,
-                       build_zero_cst (TREE_TYPE (ptr)));
-      cond = cond ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, c) : c;
-    }
+  tree cond = all_nonnull (e, &all);
   if (!cond)
     return fast;
   tree slow = alloc_stmt_list ();
