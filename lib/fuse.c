@@ -119,27 +119,8 @@ static te_node *
 renamed (te_ctx *ctx, const te_stage *w, te_node *index, te_node *value,
          const te_stage *r, te_node *read_index)
 {
-  if (w->nloops != r->nloops)
-    return NULL;
-  for (int k = 0; k < w->nloops; k++)
-    {
-      te_node *from = te_var (ctx, w->loops[k].var);
-      te_node *to = te_var (ctx, r->loops[k].var);
-      index = te_replace (ctx, index, from, to);
-      value = te_replace (ctx, value, from, to);
-    }
-  for (int k = 0; k < w->nloops; k++)
-    {
-      te_node *ext = w->loops[k].extent;
-      for (int j = 0; j < w->nloops; j++)
-        ext = te_replace (ctx, ext, te_var (ctx, w->loops[j].var),
-                          te_var (ctx, r->loops[j].var));
-      if (ext != r->loops[k].extent)
-        return NULL;
-    }
-  if (te_canon_int (ctx, index) != te_canon_int (ctx, read_index))
-    return NULL;
-  return value;
+  return te_same_element (ctx, w->nloops, w->loops, index, value, r->nloops,
+                          r->loops, read_index);
 }
 
 /* Steps 1-4 for local array T; true if it was inlined.  */

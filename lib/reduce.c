@@ -139,24 +139,10 @@ take_init (te_program *p, te_stage *prev, const te_stage *next,
         }
       if (st->guard)
         return NULL;
-      te_node *index = st->index, *value = st->value;
-      for (int i = 0; i < prev->nloops; i++)
-        {
-          te_node *from = te_var (p->ctx, prev->loops[i].var);
-          te_node *to = te_var (p->ctx, next->loops[i].var);
-          index = te_replace (p->ctx, index, from, to);
-          value = te_replace (p->ctx, value, from, to);
-        }
-      for (int i = 0; i < prev->nloops; i++)
-        {
-          te_node *ext = prev->loops[i].extent;
-          for (int j = 0; j < prev->nloops; j++)
-            ext = te_replace (p->ctx, ext, te_var (p->ctx, prev->loops[j].var),
-                              te_var (p->ctx, next->loops[j].var));
-          if (ext != next->loops[i].extent)
-            return NULL;
-        }
-      if (te_canon_int (p->ctx, index) != te_canon_int (p->ctx, w))
+      te_node *value = te_same_element (p->ctx, prev->nloops, prev->loops,
+                                        st->index, st->value, next->nloops,
+                                        next->loops, w);
+      if (!value)
         return NULL;
       memmove (st, st + 1, (prev->nstmts - k - 1) * sizeof *st);
       prev->nstmts--;

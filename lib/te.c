@@ -908,6 +908,37 @@ te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
   return true;
 }
 
+/* N with the counters of loops FROM renamed to those of loops TO, all at
+   once (through placeholders, so that swapped names cannot collide).  */
+static te_node *
+rename_counters (te_ctx *ctx, te_node *n, int nloops, const te_loop *from,
+                 const te_loop *to)
+{
+  for (int k = 0; k < nloops; k++)
+    n = te_replace (ctx, n, te_var (ctx, from[k].var),
+                    te_param_ref (ctx, TE_I64, -1000 - k));
+  for (int k = 0; k < nloops; k++)
+    n = te_replace (ctx, n, te_param_ref (ctx, TE_I64, -1000 - k),
+                    te_var (ctx, to[k].var));
+  return n;
+}
+
+te_node *
+te_same_element (te_ctx *ctx, int nw, const te_loop *w, te_node *index,
+                 te_node *value, int nr, const te_loop *r,
+                 te_node *read_index)
+{
+  if (nw != nr)
+    return NULL;
+  for (int k = 0; k < nw; k++)
+    if (rename_counters (ctx, w[k].extent, nw, w, r) != r[k].extent)
+      return NULL;
+  if (te_canon_int (ctx, rename_counters (ctx, index, nw, w, r))
+      != te_canon_int (ctx, read_index))
+    return NULL;
+  return rename_counters (ctx, value, nw, w, r);
+}
+
 static void
 any_var_fn (te_node *n, void *data)
 {

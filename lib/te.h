@@ -384,6 +384,13 @@ bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
    a counter (a triangular domain has no such layout).  */
 bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
                    te_node **lin, te_node **size);
+/* VALUE, written at INDEX by an iteration of the NW loops W, as read at
+   READ_INDEX by an iteration of the NR loops R: VALUE with W's counters
+   renamed to R's, when both nests have the same extents and the read is
+   of the element that same iteration wrote; NULL otherwise.  */
+te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
+                          te_node *index, te_node *value, int nr,
+                          const te_loop *r, te_node *read_index);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 
