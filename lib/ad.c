@@ -649,6 +649,67 @@ index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
                  te_int (ctx, 1));
 }
 
+/* The zeroed adjoint of T, a local array of the forward recomputed in
+   the gradient's prologue by WHAT.  */
+static void
+local_shadow (te_program *b, te_tensor *t, const char *what)
+{
+  char name[256];
+  if (t->shadow)
+    return;
+  te_program_note (b, "recompute: %s, a local array of the forward, in "
+                      "the gradient's prologue%s",
+                   t->name, what);
+  snprintf (name, sizeof name, "d_%s", t->name);
+  t->shadow = te_program_add_tensor (b, name, t->type, TE_TK_LOCAL, -1,
+                                     t->loc);
+  t->shadow->size = t->size;
+  t->shadow->role = TE_ROLE_TEMP;
+}
+
+/* Call stage FS of the forward, in the prologue when it writes a local
+   array (or returns a value): it runs again there, so it must write
+   nothing else, the gradient writing only shadows.  */
+static bool
+call_temporaries (te_program *b, const te_stage *fs, te_diag *diag)
+{
+  const te_call *c = fs->call;
+  bool local = c->ret != NULL;
+  const char *other = NULL;
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].writes)
+      {
+        if (c->args[i].tensor->kind == TE_TK_LOCAL)
+          local = true;
+        else
+          other = c->args[i].tensor->name;
+      }
+  if (!local)
+    return true;
+  if (other)
+    {
+      te_diag_set (diag, TE_DIAG_USER, fs->loc,
+                   "the gradient would call '%s' again for the local "
+                   "array it writes, and so write '%s' again; not "
+                   "supported yet",
+                   c->name, other);
+      te_diag_note (diag, "pass '%s' only outputs of the kernel or only "
+                          "local arrays",
+                    c->name);
+      return false;
+    }
+  te_stage *copy = te_program_add_stage (b, fs->loc);
+  *copy = *fs;
+  char what[256];
+  snprintf (what, sizeof what, " (a call of %s)", c->name);
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].writes)
+      local_shadow (b, c->args[i].tensor, what);
+  if (c->ret)
+    local_shadow (b, c->ret, what);
+  return true;
+}
+
 /* Temporaries of the forward: the backward recomputes every stage that
    writes a local array, first, in the forward's order, and gives each a
    zeroed adjoint; an output that later stages read gets a zeroed array
@@ -662,6 +723,8 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
     {
       const te_stage *fs = &fwd->stages[s];
       te_stage *copy = NULL;
+      if (fs->call && !call_temporaries (b, fs, diag))
+        return false;
       for (int k = 0; k < fs->nstmts; k++)
         {
           const te_stmt *st = &fs->stmts[k];
@@ -677,17 +740,7 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
                 }
               te_stage_add_stmt (b, copy, t, st->index, st->op, st->value,
                                  st->guard, st->loc);
-              if (!t->shadow)
-                {
-                  te_program_note (b, "recompute: %s, a local array of the "
-                                      "forward, in the gradient's prologue",
-                                   t->name);
-                  snprintf (name, sizeof name, "d_%s", t->name);
-                  t->shadow = te_program_add_tensor (b, name, t->type,
-                                                     TE_TK_LOCAL, -1, t->loc);
-                  t->shadow->size = t->size;
-                  t->shadow->role = TE_ROLE_TEMP;
-                }
+              local_shadow (b, t, "");
             }
           else if (t->read_back && t->shadow)
             {
@@ -790,10 +843,43 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   return true;
 }
 
+/* Call stage FS of the forward, reversed: a call of the callee's
+   gradient, each argument's adjoint passed where the adjoints of its
+   array accumulate (an input's), or are (an output's, which the
+   gradient reads and leaves), the result's adjoint last.  */
+static void
+reverse_call (sweep *w, const te_stage *fs)
+{
+  te_ctx *ctx = w->ctx;
+  te_call *c = te_alloc (ctx, sizeof *c);
+  *c = *fs->call;
+  c->grad = true;
+  c->args = te_alloc (ctx, (c->nargs + 1) * sizeof *c->args);
+  memcpy (c->args, fs->call->args, c->nargs * sizeof *c->args);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      te_call_arg *a = &c->args[i];
+      te_tensor *t = a->tensor;
+      if (a->kind != TE_PK_FLOAT && a->kind != TE_PK_PTR_FLOAT)
+        continue;
+      a->adj = !a->writes && t->accum ? t->accum : t->shadow;
+    }
+  if (c->ret)
+    c->d_return = c->ret->shadow
+                      ? te_load (ctx, c->ret->shadow, te_int (ctx, 0))
+                      : te_float (ctx, c->ret->type, 0);
+  te_stage *s = te_program_add_stage (w->b, fs->loc);
+  s->call = c;
+  s->nest = fs->nest;
+}
+
 /* Is tensor T read anywhere in P?  */
 static bool
 read_anywhere (const te_program *p, const te_tensor *t)
 {
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true))
+      return true;
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       {
@@ -847,7 +933,7 @@ remove_dead_temps (te_program *p)
     }
   int out = 0;
   for (int s = 0; s < p->nstages; s++)
-    if (p->stages[s].nstmts > 0)
+    if (!te_stage_empty (&p->stages[s]))
       p->stages[out++] = p->stages[s];
   p->nstages = out;
 }
@@ -880,9 +966,13 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
   if (!temporaries (fwd, b, diag))
     return NULL;
   for (int s = fwd->nstages - 1; s >= 0; s--)
-    for (int k = fwd->stages[s].nstmts - 1; k >= 0; k--)
-      if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
-        return NULL;
+    {
+      if (fwd->stages[s].call)
+        reverse_call (&w, &fwd->stages[s]);
+      for (int k = fwd->stages[s].nstmts - 1; k >= 0; k--)
+        if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
+          return NULL;
+    }
   remove_dead_temps (b);
   for (int i = 0; i < w.npoisoned; i++)
     for (int k = 0; k < b->ntensors; k++)

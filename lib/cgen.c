@@ -1480,6 +1480,133 @@ name_globals (cgen *g)
 }
 
 /* The body: locals, one nest per statement (per fused stage), frees.  */
+/* ---- calls --------------------------------------------------------------- */
+
+/* Append to LINE pointer T + OFFSET, or NULL when T is NULL or a NULL
+   shadow.  */
+static void
+call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
+              const te_node *offset)
+{
+  const char *base = t ? tensor_base (g, t) : NULL;
+  if (!t)
+    {
+      sb_printf (line, "NULL");
+      return;
+    }
+  if (!base)
+    {
+      fail (g, "array without storage", t->name);
+      return;
+    }
+  if (te_is_const (offset, 0))
+    {
+      sb_printf (line, "%s", base);
+      return;
+    }
+  cx off = render (g, out, offset);
+  cx_paren (&off, P_ADD + 1);
+  if (t->nullable)
+    sb_printf (line, "(%s ? %s + %s : NULL)", base, base, off.s);
+  else
+    sb_printf (line, "%s + %s", base, off.s);
+  free (off.s);
+}
+
+/* The statement of call stage C.  */
+static void
+call_line (cgen *g, block *out, const te_call *c)
+{
+  sbuf line = { 0 };
+  if (c->ret && !c->grad)
+    sb_printf (&line, "%s[0] = ", tensor_base (g, c->ret));
+  sb_printf (&line, "%s (", c->grad ? c->grad_name : c->name);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (i)
+        sb_printf (&line, ", ");
+      if (a->kind == TE_PK_INT || a->kind == TE_PK_FLOAT)
+        {
+          cx v = render (g, out, a->value);
+          sb_printf (&line, "%s", v.s);
+          free (v.s);
+        }
+      else
+        call_pointer (g, out, &line, a->tensor, a->offset);
+    }
+  for (int i = 0; c->grad && i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->kind != TE_PK_FLOAT && a->kind != TE_PK_PTR_FLOAT)
+        continue;
+      sb_printf (&line, ", ");
+      call_pointer (g, out, &line, a->adj, a->offset);
+    }
+  if (c->grad && c->d_return)
+    {
+      cx v = render (g, out, c->d_return);
+      sb_printf (&line, ", %s", v.s);
+      free (v.s);
+    }
+  char *s = sb_take (&line);
+  blk_stmt (out, "%s);", s);
+  free (s);
+}
+
+/* The C type of parameter I of the callee of C, as its gradient's
+   parameter too when SHADOW.  */
+static void
+call_param_type (sbuf *out, const te_call *c, int i, bool shadow)
+{
+  const te_call_arg *a = &c->args[i];
+  const char *elem = a->tensor ? c_type (a->tensor->type, false) : NULL;
+  if (shadow)
+    sb_printf (out, "%s *", elem);
+  else if (a->kind == TE_PK_PTR_FLOAT)
+    sb_printf (out, "%s%s *", a->writes ? "" : "const ", elem);
+  else if (a->kind == TE_PK_FLOAT)
+    sb_printf (out, "%s", elem);
+  else if (c->ctypes && c->ctypes[i])
+    sb_printf (out, "%s", c->ctypes[i]);
+  else
+    sb_printf (out, "long");
+}
+
+/* Prototypes of the functions the call stages of P call.  */
+static void
+call_prototypes (const te_program *p, sbuf *out)
+{
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_call *c = p->stages[s].call;
+      if (!c)
+        continue;
+      if (c->grad)
+        sb_printf (out, "void %s (", c->grad_name);
+      else
+        sb_printf (out, "%s %s (", c->ret ? c_type (c->ret->type, false)
+                                           : "void",
+                   c->name);
+      for (int i = 0; i < c->nargs; i++)
+        {
+          if (i)
+            sb_printf (out, ", ");
+          call_param_type (out, c, i, false);
+        }
+      for (int i = 0; c->grad && i < c->nargs; i++)
+        if (c->args[i].kind == TE_PK_FLOAT
+            || c->args[i].kind == TE_PK_PTR_FLOAT)
+          {
+            sb_printf (out, ", ");
+            call_param_type (out, c, i, true);
+          }
+      if (c->grad && c->ret)
+        sb_printf (out, ", %s", c_type (c->ret->type, false));
+      sb_printf (out, ");\n");
+    }
+}
+
 static void
 body (cgen *g, block *top)
 {
@@ -1503,6 +1630,14 @@ body (cgen *g, block *top)
   for (int s = 0; s < p->nstages; s++)
     {
       const te_stage *st = &p->stages[s];
+      if (st->call)
+        {
+          if (top->nstmts)
+            sb_printf (&top->text, "\n");
+          g->loc = st->loc;
+          call_line (g, top, st->call);
+          continue;
+        }
       if (st->fused)
         {
           if (top->nstmts)
@@ -1586,6 +1721,7 @@ te_program_emit_c (FILE *f, const te_program *p, const te_program *fwd,
                     "are flat: a VLA\n   parameter T x[n][m] is T *x here, "
                     "passed the same way.  */\n",
              kernel);
+  call_prototypes (p, &text);
   prototype (&g, &text);
   sb_printf (&text, "{\n");
   bool unused = false;

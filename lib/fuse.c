@@ -140,6 +140,9 @@ fuse_one (te_program *p, te_tensor *t)
         }
   if (ws < 0)
     return false;
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true))
+      return false; /* a call needs it in memory */
   const te_stmt *w = &p->stages[ws].stmts[wk];
   if (w->guard || w->op != TE_SET || w->ninner || te_reads (w->value, t))
     return false;
@@ -175,6 +178,9 @@ fuse_one (te_program *p, te_tensor *t)
                         &p->stages[s], q.loads[i]->args[0]))
             return false;
         /* What the value reads must not change before the read.  */
+        for (int s2 = ws + 1; s2 <= s; s2++)
+          if (p->stages[s2].call)
+            return false;
         for (int s2 = ws + 1; s2 <= s; s2++)
           for (int k2 = 0; k2 < p->stages[s2].nstmts; k2++)
             if (te_reads (w->value, p->stages[s2].stmts[k2].dst))
@@ -223,7 +229,7 @@ te_program_fuse (te_program *p, te_diag *diag)
     }
   int out = 0;
   for (int s = 0; s < p->nstages; s++)
-    if (p->stages[s].nstmts > 0)
+    if (!te_stage_empty (&p->stages[s]))
       p->stages[out++] = p->stages[s];
   p->nstages = out;
   return true;

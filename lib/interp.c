@@ -1107,6 +1107,9 @@ null_read_fn (te_node *n, void *data)
 static bool
 run_stage (run *r, const te_stage *s)
 {
+  if (s->call)
+    return fail (r, TE_DIAG_USER, "cannot interpret a call of '%s'",
+                 s->call->grad ? s->call->grad_name : s->call->name);
   bool *skip = calloc (s->nstmts ? s->nstmts : 1, sizeof *skip);
   if (!skip)
     return fail (r, TE_DIAG_INTERNAL, "out of memory");

@@ -217,9 +217,66 @@ te_program_note (te_program *p, const char *fmt, ...)
   p->notes = notes;
 }
 
+/* A pointer argument: T + OFFSET, or T alone.  */
+static void
+print_pointer (FILE *f, const te_program *p, const te_tensor *t,
+               const te_node *offset)
+{
+  fputs (t ? t->name : "NULL", f);
+  if (t && offset && !te_is_const (offset, 0))
+    {
+      fputs (" + ", f);
+      print_node (f, p, offset);
+    }
+}
+
+/* call:  [ret[0] =] g (n, x + i * n, a.arg2[0]);
+   or, for a gradient:  call g_grad (..., d_x + i * n, &d_a.arg2[0], d_r[0]);  */
+static void
+print_call (FILE *f, const te_program *p, const te_call *c)
+{
+  fputs ("call:\n    ", f);
+  if (c->ret && !c->grad)
+    fprintf (f, "%s[0] = ", c->ret->name);
+  fprintf (f, "%s (", c->grad ? c->grad_name : c->name);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (i)
+        fputs (", ", f);
+      if (a->kind == TE_PK_INT || a->kind == TE_PK_FLOAT)
+        print_node (f, p, a->value);
+      else
+        print_pointer (f, p, a->tensor, a->offset);
+    }
+  for (int i = 0; c->grad && i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->kind != TE_PK_FLOAT && a->kind != TE_PK_PTR_FLOAT)
+        continue;
+      fputs (", ", f);
+      if (a->kind == TE_PK_FLOAT && a->adj)
+        fputs ("&", f);
+      print_pointer (f, p, a->adj, a->offset);
+      if (a->kind == TE_PK_FLOAT && a->adj)
+        fputs ("[0]", f);
+    }
+  if (c->grad && c->d_return)
+    {
+      fputs (", ", f);
+      print_node (f, p, c->d_return);
+    }
+  fputs (");\n", f);
+}
+
 void
 te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
 {
+  if (s->call)
+    {
+      print_call (f, p, s->call);
+      return;
+    }
   fputs (s->reversed ? "for (reversed) " : "for ", f);
   if (s->fused)
     fputs ("(fused) ", f);

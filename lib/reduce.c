@@ -207,7 +207,7 @@ te_program_reductions (te_program *p, te_diag *diag)
   /* Drop the stages emptied by step 2.  */
   int out = 0;
   for (int s = 0; s < p->nstages; s++)
-    if (p->stages[s].nstmts > 0)
+    if (!te_stage_empty (&p->stages[s]))
       p->stages[out++] = p->stages[s];
   p->nstages = out;
   return true;

@@ -264,11 +264,67 @@ disjoint (te_program *p, const te_stage *a, const te_stmt *wa,
   return above (p, a, wa, b, wb) || above (p, b, wb, a, wa);
 }
 
+/* T, which the call of stage CW writes: the call must be its only
+   writer and come before every read; an output of the kernel must not
+   be read back (its adjoint would have to be kept apart from its
+   shadow, in an array whose size the call does not tell).  */
+static bool
+call_output_role (te_program *p, te_tensor *t, int cw, te_diag *diag)
+{
+  const te_stage *c = &p->stages[cw];
+  for (int s = 0; s < p->nstages; s++)
+    if (s != cw && te_stage_writes (&p->stages[s], t))
+      {
+        te_diag_set (diag, TE_DIAG_USER, p->stages[s].loc,
+                     "'%s' is written by the call to '%s' and again here; "
+                     "not supported yet",
+                     t->name, c->call->name);
+        te_diag_note (diag, "write the result of one of them to another "
+                            "array");
+        return false;
+      }
+  reads_of r = find_reads (p, t);
+  for (int s = 0; s < p->nstages; s++)
+    {
+      bool read = te_call_passes (&p->stages[s], t, true);
+      for (int i = 0; i < r.n; i++)
+        read |= r.items[i].stage == s;
+      if (!read)
+        continue;
+      if (s <= cw)
+        return te_diag_set (diag, TE_DIAG_USER, p->stages[s].loc,
+                            "'%s' is read before the call to '%s' writes "
+                            "it; not supported yet",
+                            t->name, c->call->name);
+      if (t->kind != TE_TK_LOCAL)
+        {
+          te_diag_set (diag, TE_DIAG_USER, p->stages[s].loc,
+                       "'%s', which the call to '%s' writes, is read "
+                       "again; not supported yet",
+                       t->name, c->call->name);
+          te_diag_note (diag, "pass a local array to '%s' and copy it "
+                              "into '%s' in a loop of its own",
+                        c->call->name, t->name);
+          return false;
+        }
+    }
+  t->role = t->kind == TE_TK_LOCAL ? TE_ROLE_TEMP : TE_ROLE_OUTPUT;
+  return true;
+}
+
 /* Decide the role of T; false with DIAG on what is not supported.  */
 static bool
 tensor_role (te_program *p, te_tensor *t, te_diag *diag)
 {
   int wstage = -1, wstmt = -1, first = -1;
+  int call_read = -1; /* the first stage whose call reads T */
+  for (int s = 0; s < p->nstages; s++)
+    {
+      if (te_call_passes (&p->stages[s], t, false))
+        return call_output_role (p, t, s, diag);
+      if (call_read < 0 && te_call_passes (&p->stages[s], t, true))
+        call_read = s;
+    }
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       {
@@ -326,9 +382,14 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
   reads_of r = find_reads (p, t);
   if (wstage < 0)
     {
-      t->role = r.n ? TE_ROLE_INPUT : TE_ROLE_UNUSED;
+      t->role = r.n || call_read >= 0 ? TE_ROLE_INPUT : TE_ROLE_UNUSED;
       return true;
     }
+  if (call_read >= 0 && call_read < wstage)
+    return te_diag_set (diag, TE_DIAG_USER, p->stages[wstage].stmts[0].loc,
+                        "'%s' is written after the call to '%s' reads it; "
+                        "not supported yet",
+                        t->name, p->stages[call_read].call->name);
   bool entry_read = false, read_back = false;
   bool local = t->kind == TE_TK_LOCAL;
   for (int i = 0; i < r.n; i++)
@@ -389,7 +450,7 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
   t->role = local        ? TE_ROLE_TEMP
             : entry_read ? TE_ROLE_INOUT
                          : TE_ROLE_OUTPUT;
-  t->read_back = read_back;
+  t->read_back = read_back || call_read >= 0;
   if (t->kind == TE_TK_RETURN)
     t->role = TE_ROLE_OUTPUT;
   return true;
@@ -483,6 +544,10 @@ te_node *
 te_tensor_extent (te_program *p, const te_tensor *t)
 {
   extent_query q = { p, t, NULL, NULL, te_int (p->ctx, 0), false };
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true)
+        || te_call_passes (&p->stages[s], t, false))
+      return NULL; /* a call does not say which elements it touches */
   for (int s = 0; s < p->nstages && !q.unknown; s++)
     for (int k = 0; k < p->stages[s].nstmts && !q.unknown; k++)
       {

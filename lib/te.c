@@ -798,6 +798,46 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   free (v.items);
 }
 
+/* ---- stages ------------------------------------------------------------- */
+
+bool
+te_call_passes (const te_stage *s, const te_tensor *t, bool read)
+{
+  const te_call *c = s->call;
+  if (!c)
+    return false;
+  if (!read && c->ret == t && !c->grad)
+    return true;
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->adj == t && c->grad)
+        return true;
+      if (a->tensor == t && (c->grad ? read : a->writes != read))
+        return true;
+      if (read && a->value && te_reads (a->value, t))
+        return true;
+      if (read && a->offset && te_reads (a->offset, t))
+        return true;
+    }
+  return read && c->d_return && te_reads (c->d_return, t);
+}
+
+bool
+te_stage_writes (const te_stage *s, const te_tensor *t)
+{
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t)
+      return true;
+  return te_call_passes (s, t, false);
+}
+
+bool
+te_stage_empty (const te_stage *s)
+{
+  return s->nstmts == 0 && !s->call;
+}
+
 typedef struct reads_query
 {
   const te_tensor *t;

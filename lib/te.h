@@ -261,6 +261,39 @@ typedef struct te_stmt
   te_loc loc;
 } te_stmt;
 
+/* An argument of a call stage, as the callee's parameter takes it.  */
+typedef struct te_call_arg
+{
+  te_param_kind kind;  /* the callee's parameter */
+  te_node *value;      /* TE_PK_INT, TE_PK_FLOAT: its value */
+  te_tensor *tensor;   /* pointers: the array passed, from element OFFSET;
+                          TE_PK_FLOAT: the one-element local array that
+                          holds the value, where its adjoint goes */
+  te_node *offset;
+  bool writes;         /* TE_PK_PTR_FLOAT: the callee writes it */
+  te_tensor *adj;      /* a gradient call: where the adjoints of TENSOR go,
+                          from OFFSET on (NULL: pass NULL) */
+} te_call_arg;
+
+/* A call of another kernel whose gradient is a function of its own (one
+   the user wrote, or one of another translation unit): a stage with no
+   loops and no statements.  In a backward program, GRAD: a call of that
+   gradient, with the arguments' adjoints as its shadows.  */
+typedef struct te_call
+{
+  const char *name;   /* the callee ... */
+  const char *grad_name; /* ... and its gradient, for dumps */
+  const char **ctypes; /* C spelling of the callee's parameter types (for
+                          dump-c; a pointer to an array may be NULL) */
+  void *fn;           /* the emitter's handles: the callee ... */
+  void *grad_fn;      /* ... and its gradient */
+  int nargs;
+  te_call_arg *args;
+  te_tensor *ret;     /* a one-element local array for the result, or NULL */
+  bool grad;
+  te_node *d_return;  /* GRAD with RET: the result's adjoint */
+} te_call;
+
 #define TE_MAX_LOOPS 8
 
 typedef struct te_stage
@@ -271,6 +304,7 @@ typedef struct te_stage
   int nest;        /* stages of one source loop nest share this number */
   bool recurrent;  /* reads elements its earlier iterations wrote */
   bool fused;      /* emit all statements in one loop nest, in order */
+  te_call *call;   /* a call stage: no loops, no statements */
   int nstmts;
   te_stmt *stmts;
   te_loc loc;
@@ -393,6 +427,13 @@ te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
                           const te_loop *r, te_node *read_index);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
+
+/* Does stage S write T (a statement, or the call of a call stage)?  */
+bool te_stage_writes (const te_stage *s, const te_tensor *t);
+/* Does call stage S pass T, to be read (READ) or written (!READ)?  */
+bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
+/* Is stage S empty: no statement and no call?  */
+bool te_stage_empty (const te_stage *s);
 
 /* Call FN on each distinct node of N, operands first (post-order).  */
 void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);

@@ -31,9 +31,14 @@ extern tree c_build_qualified_type (tree, int, tree, size_t)
 
 /* Kernel -> gradient declaration pairs, as a TREE_LIST.  */
 static tree grad_list;
+/* Function a kernel calls -> the <name>_grad declared when the kernel's
+   body was parsed (for a function of another file), as a TREE_LIST.  */
+static tree called_list;
 
 const struct ggc_root_tab abi_gc_roots[] = {
   { &grad_list, 1, sizeof (grad_list), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &called_list, 1, sizeof (called_list), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -155,18 +160,33 @@ shadow_type (tree type)
   return build_pointer_type (TYPE_MAIN_VARIANT (type));
 }
 
+/* The parameter types of FNDECL: of its PARM_DECLs when it has a body,
+   else of its prototype.  */
+static void
+param_types (tree fndecl, auto_vec<tree> *types)
+{
+  if (DECL_ARGUMENTS (fndecl))
+    for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
+      types->safe_push (TREE_TYPE (a));
+  else
+    for (tree t = TYPE_ARG_TYPES (TREE_TYPE (fndecl));
+         t && !VOID_TYPE_P (TREE_VALUE (t)); t = TREE_CHAIN (t))
+      types->safe_push (TREE_VALUE (t));
+}
+
 static tree
 grad_type (tree fndecl)
 {
-  auto_vec<tree> types;
+  auto_vec<tree> types, params;
   te_param_kind kind;
   te_type elem;
-  for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
-    types.safe_push (TREE_TYPE (a));
-  for (tree a = DECL_ARGUMENTS (fndecl); a; a = DECL_CHAIN (a))
-    if (abi_classify (TREE_TYPE (a), &kind, &elem)
+  param_types (fndecl, &params);
+  for (unsigned i = 0; i < params.length (); i++)
+    types.safe_push (params[i]);
+  for (unsigned i = 0; i < params.length (); i++)
+    if (abi_classify (params[i], &kind, &elem)
         && (kind == TE_PK_FLOAT || kind == TE_PK_PTR_FLOAT))
-      types.safe_push (shadow_type (TREE_TYPE (a)));
+      types.safe_push (shadow_type (params[i]));
   tree rt = TREE_TYPE (TREE_TYPE (fndecl));
   if (!VOID_TYPE_P (rt))
     types.safe_push (TYPE_MAIN_VARIANT (rt));
@@ -241,9 +261,47 @@ new_grad_decl (tree fndecl, tree type)
   return decl;
 }
 
+/* walk_tree callback: record the gradient declared for a function a
+   kernel calls, while the file scope can still be searched by name.  */
+static tree
+record_call (tree *tp, int *, void *)
+{
+  if (TREE_CODE (*tp) != CALL_EXPR)
+    return NULL_TREE;
+  tree fn = get_callee_fndecl (*tp);
+  if (!fn || fndecl_built_in_p (fn) || !DECL_NAME (fn))
+    return NULL_TREE;
+  for (tree l = called_list; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == fn)
+      return NULL_TREE;
+  tree g = lookup_name (grad_identifier (fn));
+  if (g && TREE_CODE (g) == FUNCTION_DECL)
+    called_list = tree_cons (fn, g, called_list);
+  return NULL_TREE;
+}
+
+tree
+abi_declared_grad (tree fndecl)
+{
+  for (tree l = called_list; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == fndecl)
+      return TREE_VALUE (l);
+  return NULL_TREE;
+}
+
+tree
+abi_expected_grad_type (tree fndecl, tree grad)
+{
+  tree type = grad_type (fndecl);
+  return same_signature (TREE_TYPE (grad), type) ? NULL_TREE : type;
+}
+
 void
 abi_declare_grad (tree fndecl)
 {
+  if (abi_is_kernel (fndecl) && lookup_name && DECL_SAVED_TREE (fndecl))
+    walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), record_call,
+                                  NULL);
   if (!abi_is_kernel (fndecl) || find_grad (fndecl))
     return;
   if (!check_signature (fndecl))

@@ -23,11 +23,18 @@ void abi_declare_grad (tree fndecl);
    or a new one.  NULL if the kernel's signature is invalid.  */
 tree abi_grad_decl (tree fndecl);
 
+/* The <name>_grad declared, where a kernel calling FNDECL was parsed,
+   for FNDECL, a function of this or another file; or NULL.  */
+tree abi_declared_grad (tree fndecl);
+
+/* NULL if GRAD has the type of FNDECL's gradient; else that type.  */
+tree abi_expected_grad_type (tree fndecl, tree grad);
+
 /* The kernel whose gradient GRAD is declared as, or NULL.  */
 tree abi_kernel_of (tree grad);
 
-/* Did the user write KERNEL's gradient (tensorgrad.cc)?  */
-bool custom_gradient_p (tree kernel);
+/* The gradient of KERNEL the user wrote, or NULL (tensorgrad.cc).  */
+tree custom_gradient (tree kernel);
 
 /* GC roots of the declarations made here.  */
 extern const struct ggc_root_tab abi_gc_roots[];

@@ -1134,6 +1134,15 @@ forward_finite (ck_state *ck, bool *finite)
 static void
 check_1 (ck_state *ck)
 {
+  for (int s = 0; s < ck->fwd->nstages; s++)
+    if (ck->fwd->stages[s].call)
+      {
+        const te_call *c = ck->fwd->stages[s].call;
+        refuse (ck, "it calls `%s', whose gradient `%s' is a function "
+                    "of its own (checked where it is defined)",
+                c->name, c->grad_name);
+        return;
+      }
   if (!choose_sizes (ck) || !find_extents (ck))
     return;
   long nfd = 0;

@@ -614,6 +614,93 @@ fused_nest (emitter *e, const te_stage *s)
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
 }
 
+/* Pointer of TYPE to element OFFSET of T; NULL if T is NULL, or is a
+   nullable shadow that the caller passed as NULL.  */
+static tree
+call_pointer (emitter *e, const te_tensor *t, const te_node *offset,
+              tree type)
+{
+  if (!t)
+    return build_zero_cst (type);
+  tree elem = te_tree_type (t->type);
+  tree base = tensor_base (e, t);
+  if (!base)
+    {
+      element (e, t, offset); /* reports the error */
+      return build_zero_cst (type);
+    }
+  tree off = fold_build2 (MULT_EXPR, sizetype,
+                          fold_convert (sizetype, expr (e, offset)),
+                          TYPE_SIZE_UNIT (elem));
+  tree ptr = fold_convert (type, fold_build_pointer_plus (
+                                     fold_convert (build_pointer_type (elem),
+                                                   base),
+                                     off));
+  if (t->nullable)
+    ptr = fold_build3 (COND_EXPR, type, nonnull (base), ptr,
+                       build_zero_cst (type));
+  return ptr;
+}
+
+/* The next parameter type of a call, from *TYPES (a TYPE_ARG_TYPES
+   list), or FALLBACK when the callee has no prototype.  */
+static tree
+next_type (tree *types, tree fallback)
+{
+  if (!*types || VOID_TYPE_P (TREE_VALUE (*types)))
+    return fallback;
+  tree t = TREE_VALUE (*types);
+  *types = TREE_CHAIN (*types);
+  return t;
+}
+
+/* Call stage C: the callee, in the prologue (storing its result), or its
+   gradient with the adjoints.  */
+static tree
+call_stmt (emitter *e, const te_call *c)
+{
+  tree fn = (tree) (c->grad ? c->grad_fn : c->fn);
+  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
+  auto_vec<tree> args;
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->kind == TE_PK_INT || a->kind == TE_PK_FLOAT)
+        {
+          tree v = expr (e, a->value);
+          args.safe_push (fold_convert (next_type (&types, TREE_TYPE (v)), v));
+        }
+      else
+        {
+          tree elem = te_tree_type (a->tensor->type);
+          tree type = next_type (&types, build_pointer_type (elem));
+          args.safe_push (call_pointer (e, a->tensor, a->offset, type));
+        }
+    }
+  for (int i = 0; c->grad && i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->kind != TE_PK_FLOAT && a->kind != TE_PK_PTR_FLOAT)
+        continue;
+      tree type = next_type (&types, build_pointer_type (
+                                         te_tree_type (a->tensor->type)));
+      args.safe_push (call_pointer (e, a->adj, a->offset, type));
+    }
+  if (c->grad && c->ret)
+    {
+      tree v = expr (e, c->d_return);
+      args.safe_push (fold_convert (next_type (&types, TREE_TYPE (v)), v));
+    }
+  TREE_USED (fn) = 1;
+  tree call = build_call_expr_loc_array (e->loc, fn, args.length (),
+                                         args.address ());
+  if (c->grad || !c->ret)
+    return call;
+  tree dst = element (e, c->ret, te_int (e->p->ctx, 0));
+  return build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
+                 fold_convert (TREE_TYPE (dst), call));
+}
+
 /* Step 1: the PARM_DECLs of FNDECL for program P.  */
 static void
 make_parms (emitter *e, tree fndecl, const te_program *p)
@@ -705,6 +792,13 @@ emit_gradient (tree fndecl, const te_program *p)
   for (int s = 0; s < p->nstages; s++)
     {
       const te_stage *st = &p->stages[s];
+      if (st->call)
+        {
+          e.loc = st->loc ? (location_t) st->loc
+                          : DECL_SOURCE_LOCATION (fndecl);
+          append_to_statement_list (call_stmt (&e, st->call), &body);
+          continue;
+        }
       if (st->fused && !st->reversed && !st->recurrent)
         {
           bool inner = false;

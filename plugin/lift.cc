@@ -329,13 +329,208 @@ lift_return (lifter *l, greturn *ret)
                te_cast (l->ctx, l->p->ret_type, x), g);
 }
 
-/* A call of CALLEE, a differentiable kernel of this file: its program is
-   inlined into the caller's at this point (lib/inline.c).  */
+/* The arguments of CALL for parameters of KINDS and element TYPES: an
+   integer or floating value in ARGS, a pointer as a tensor of the caller
+   and an element offset.  */
+static bool
+lift_call_args (lifter *l, gcall *call, const te_param_kind *kinds,
+                const te_type *types, te_node **args, te_tensor **tensors,
+                te_node **offsets)
+{
+  int n = gimple_call_num_args (call);
+  for (int i = 0; i < n && !l->failed; i++)
+    {
+      tree a = gimple_call_arg (call, i);
+      switch (kinds[i])
+        {
+        case TE_PK_INT:
+          args[i] = lift_int (l, a);
+          if (args[i])
+            args[i] = te_cast (l->ctx, TE_I64, args[i]);
+          break;
+        case TE_PK_FLOAT:
+          args[i] = lift_float (l, a);
+          break;
+        case TE_PK_PTR_FLOAT:
+        case TE_PK_PTR_INT:
+          {
+            te_node *off;
+            if (!lift_pointer (l, a, &tensors[i], &off))
+              break;
+            int64_t size = types[i] == TE_F64 || types[i] == TE_I64 ? 8 : 4;
+            off = te_canon_int (l->ctx, off);
+            offsets[i] = bytes_to_elements (l->ctx, off, size);
+            if (!offsets[i])
+              offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
+            break;
+          }
+        }
+    }
+  return !l->failed;
+}
+
+/* Is the pointee of pointer type TYPE (an array's elements) const?  */
+static bool
+pointee_const (tree type)
+{
+  tree t = TREE_TYPE (type);
+  while (TREE_CODE (t) == ARRAY_TYPE)
+    t = TREE_TYPE (t);
+  return TYPE_READONLY (t);
+}
+
+/* A call of CALLEE whose gradient GRAD is a function, written by the
+   user or compiled in another file: a call stage, which the gradient
+   reverses by calling GRAD (lib/ad.c).  A pointer to const is read; any
+   other pointer to floating values is taken to be an output, written
+   and not read, unless CALLEE's program here says otherwise.  A
+   floating argument is first stored into a one-element local array,
+   where its adjoint arrives.  */
+static void
+lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
+{
+  int n = gimple_call_num_args (call);
+  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
+  te_type *types = XCNEWVEC (te_type, n + 1);
+  bool *writes = XCNEWVEC (bool, n + 1);
+  te_node **args = XCNEWVEC (te_node *, n + 1);
+  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
+  te_node **offsets = XCNEWVEC (te_node *, n + 1);
+  tree rt = TREE_TYPE (TREE_TYPE (callee));
+  te_type ret_type = TE_BOOL;
+  int i = 0;
+  for (tree t = TYPE_ARG_TYPES (TREE_TYPE (callee));
+       t && !VOID_TYPE_P (TREE_VALUE (t)) && !l->failed;
+       t = TREE_CHAIN (t), i++)
+    if (i >= n || !abi_classify (TREE_VALUE (t), &kinds[i], &types[i]))
+      {
+        error_at (l->loc, "call to %qD cannot be differentiated: its "
+                          "parameter %d has type %qT",
+                  callee, i + 1, TREE_VALUE (t));
+        l->failed = true;
+      }
+    else
+      writes[i] = kinds[i] == TE_PK_PTR_FLOAT
+                  && !pointee_const (TREE_VALUE (t));
+  if (!l->failed && (i != n || stdarg_p (TREE_TYPE (callee))
+                     || (!VOID_TYPE_P (rt) && !float_te_type (rt, &ret_type))))
+    {
+      error_at (l->loc, "call to %qD cannot be differentiated: a kernel "
+                        "takes a fixed list of parameters and returns "
+                        "void, float or double",
+                callee);
+      l->failed = true;
+    }
+  /* What CALLEE's own program says of its pointers.  */
+  te_program **cp = kernel_programs ? kernel_programs->get (callee) : NULL;
+  for (int k = 0; cp && *cp && k < n && k < (*cp)->nparams && !l->failed; k++)
+    {
+      const te_tensor *pt = (*cp)->params[k].tensor;
+      if (kinds[k] != TE_PK_PTR_FLOAT || !pt)
+        continue;
+      if (pt->role == TE_ROLE_INOUT)
+        {
+          error_at (l->loc, "call to %qD cannot be differentiated yet: it "
+                            "reads and writes %qs",
+                    callee, pt->name);
+          l->failed = true;
+        }
+      writes[k] = pt->role == TE_ROLE_OUTPUT;
+    }
+  if (!l->failed)
+    lift_call_args (l, call, kinds, types, args, tensors, offsets);
+  te_ctx *ctx = l->ctx;
+  te_call *c = NULL;
+  char name[256];
+  if (!l->failed)
+    {
+      c = (te_call *) te_alloc (ctx, sizeof *c);
+      c->name = te_strdup (ctx, IDENTIFIER_POINTER (DECL_NAME (callee)));
+      c->grad_name = te_strdup (ctx, IDENTIFIER_POINTER (DECL_NAME (grad)));
+      c->ctypes = (const char **) te_alloc (ctx, (n + 1) * sizeof (char *));
+      int k = 0;
+      for (tree t = TYPE_ARG_TYPES (TREE_TYPE (callee)); k < n;
+           t = TREE_CHAIN (t), k++)
+        {
+          char *str = print_generic_expr_to_str (TREE_VALUE (t));
+          c->ctypes[k] = te_strdup (ctx, str);
+          free (str);
+        }
+      c->fn = callee;
+      c->grad_fn = grad;
+      c->nargs = n;
+      c->args = (te_call_arg *) te_alloc (ctx, (n + 1) * sizeof *c->args);
+    }
+  for (int k = 0; c && k < n && !l->failed; k++)
+    {
+      te_call_arg *a = &c->args[k];
+      a->kind = kinds[k];
+      a->writes = writes[k];
+      if (kinds[k] == TE_PK_INT)
+        a->value = args[k];
+      else if (kinds[k] == TE_PK_FLOAT)
+        {
+          /* arg = value; at the top level, before the call.  */
+          snprintf (name, sizeof name, "%s.arg%d", c->name, k + 1);
+          a->tensor = te_program_add_tensor (l->p, name, types[k],
+                                             TE_TK_LOCAL, -1, l->loc);
+          a->tensor->size = te_int (ctx, 1);
+          a->offset = te_int (ctx, 0);
+          a->value = te_load (ctx, a->tensor, a->offset);
+          if (!enter_stage (l, gimple_bb (call), l->loc))
+            break;
+          add_store (l, a->tensor, a->offset,
+                     te_cast (ctx, types[k], args[k]), te_bool (ctx, true));
+        }
+      else
+        {
+          a->tensor = tensors[k];
+          a->offset = offsets[k];
+          for (int j = 0; j < k; j++)
+            if (c->args[j].tensor == a->tensor
+                && kinds[j] == TE_PK_PTR_FLOAT && kinds[k] == TE_PK_PTR_FLOAT)
+              {
+                error_at (l->loc, "%qs is passed twice to %qD; the "
+                                  "gradient cannot be differentiated "
+                                  "through overlapping arguments",
+                          a->tensor->name, callee);
+                l->failed = true;
+              }
+        }
+    }
+  if (c && !l->failed)
+    {
+      if (ret_type != TE_BOOL)
+        {
+          snprintf (name, sizeof name, "%s.return", c->name);
+          c->ret = te_program_add_tensor (l->p, name, ret_type, TE_TK_LOCAL,
+                                          -1, l->loc);
+          c->ret->size = te_int (ctx, 1);
+          tree lhs = gimple_call_lhs (call);
+          if (lhs && TREE_CODE (lhs) == SSA_NAME)
+            l->call_results->put (lhs, te_load (ctx, c->ret, te_int (ctx, 0)));
+        }
+      te_stage *s = te_program_add_stage (l->p, l->loc);
+      s->call = c;
+      s->nest = -1 - (l->p->nstages - 1);
+      l->cur = NULL; /* what follows is a new stage */
+    }
+  XDELETEVEC (kinds);
+  XDELETEVEC (types);
+  XDELETEVEC (writes);
+  XDELETEVEC (args);
+  XDELETEVEC (tensors);
+  XDELETEVEC (offsets);
+}
+
+/* A call of CALLEE, another differentiable kernel: inlined when this
+   file has its program and tensorgrad makes its gradient; a call of its
+   gradient when that is a function of its own.  */
 void
 lift_kernel_call (lifter *l, gcall *call, tree callee)
 {
-  te_program **cp = kernel_programs ? kernel_programs->get (callee) : NULL;
-  if (gimple_bb (call)->loop_father != current_loops->tree_root)
+  basic_block bb = gimple_bb (call);
+  if (bb->loop_father != current_loops->tree_root)
     {
       error_at (l->loc, "a call to differentiable function %qD inside a "
                         "loop is not supported yet",
@@ -343,14 +538,47 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
       l->failed = true;
       return;
     }
-  if (custom_gradient_p (callee))
+  te_node *g = block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (l->fun)));
+  if (!g)
+    return;
+  if (g->op != TE_CONST || !g->u.i)
     {
-      error_at (l->loc, "a call to %qD, whose gradient is written by hand, "
-                        "cannot be differentiated yet",
+      error_at (l->loc, "a call to %qD under a condition cannot be "
+                        "differentiated yet",
                 callee);
       l->failed = true;
       return;
     }
+  bool defined = abi_is_kernel (callee) && DECL_INITIAL (callee)
+                 && DECL_INITIAL (callee) != error_mark_node;
+  tree grad = defined ? custom_gradient (callee) : abi_declared_grad (callee);
+  if (!defined && !grad)
+    {
+      error_at (l->loc, "call to %qD cannot be differentiated: it is not "
+                        "defined in this file and no %<%s_grad%> is declared",
+                callee, IDENTIFIER_POINTER (DECL_NAME (callee)));
+      inform (l->loc, "declare its gradient, for example by including the "
+                      "header that %<-fplugin-arg-tensorgrad-header=FILE%> "
+                      "wrote where it was compiled");
+      l->failed = true;
+      return;
+    }
+  if (grad)
+    {
+      tree expected = abi_expected_grad_type (callee, grad);
+      if (expected)
+        {
+          error_at (l->loc, "call to %qD cannot be differentiated: %qD "
+                            "does not have the type of its gradient",
+                    callee, grad);
+          inform (DECL_SOURCE_LOCATION (grad), "expected %qT", expected);
+          l->failed = true;
+          return;
+        }
+      lift_gradient_call (l, call, callee, grad);
+      return;
+    }
+  te_program **cp = kernel_programs ? kernel_programs->get (callee) : NULL;
   if (!cp || !*cp)
     {
       error_at (l->loc, "call to %qD cannot be differentiated: its own "
@@ -369,36 +597,14 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
   te_node **args = XCNEWVEC (te_node *, n + 1);
   te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
   te_node **offsets = XCNEWVEC (te_node *, n + 1);
-  for (int i = 0; i < n && !l->failed; i++)
+  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
+  te_type *types = XCNEWVEC (te_type, n + 1);
+  for (int i = 0; i < n; i++)
     {
-      tree a = gimple_call_arg (call, i);
-      switch (src->params[i].kind)
-        {
-        case TE_PK_INT:
-          args[i] = lift_int (l, a);
-          if (args[i])
-            args[i] = te_cast (l->ctx, TE_I64, args[i]);
-          break;
-        case TE_PK_FLOAT:
-          args[i] = lift_float (l, a);
-          break;
-        case TE_PK_PTR_FLOAT:
-        case TE_PK_PTR_INT:
-          {
-            te_node *off;
-            if (!lift_pointer (l, a, &tensors[i], &off))
-              break;
-            te_type et = src->params[i].type;
-            int64_t size = et == TE_F64 || et == TE_I64 ? 8 : 4;
-            off = te_canon_int (l->ctx, off);
-            offsets[i] = bytes_to_elements (l->ctx, off, size);
-            if (!offsets[i])
-              offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
-            break;
-          }
-        }
+      kinds[i] = src->params[i].kind;
+      types[i] = src->params[i].type;
     }
-  if (!l->failed)
+  if (lift_call_args (l, call, kinds, types, args, tensors, offsets))
     {
       te_diag diag;
       memset (&diag, 0, sizeof diag);
@@ -412,6 +618,8 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
   XDELETEVEC (args);
   XDELETEVEC (tensors);
   XDELETEVEC (offsets);
+  XDELETEVEC (kinds);
+  XDELETEVEC (types);
 }
 
 /* Check a statement that is not a store and not a return.  */
@@ -424,7 +632,12 @@ check_other (lifter *l, gimple *g)
       {
         gcall *c = as_a<gcall *> (g);
         tree fn = gimple_call_fndecl (c);
-        if (fn && abi_is_kernel (fn))
+        /* A kernel, a function whose gradient is declared, or one of
+           another file called for its effect (which then needs one).  */
+        if (fn
+            && (abi_is_kernel (fn) || abi_declared_grad (fn)
+                || (!DECL_INITIAL (fn) && !fndecl_built_in_p (fn)
+                    && !gimple_call_lhs (c))))
           {
             lift_kernel_call (l, c, fn);
             return;

@@ -258,13 +258,14 @@ find_custom (tree kernel)
   return &customs.last ();
 }
 
-bool
-custom_gradient_p (tree kernel)
+tree
+custom_gradient (tree kernel)
 {
-  for (unsigned i = 0; i < customs.length (); i++)
-    if (customs[i].kernel == kernel && customs[i].fwd)
-      return true;
-  return false;
+  tree d = abi_grad_decl (kernel);
+  if (d && DECL_INITIAL (d) && DECL_INITIAL (d) != error_mark_node
+      && !emitted.contains (d))
+    return d;
+  return NULL_TREE;
 }
 
 /* Check a custom gradient once both programs are there.  */
