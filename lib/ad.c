@@ -303,7 +303,14 @@ prepare_reductions (sweep *w, te_node *guard)
       ri->val = new_temp (w, "v", r->type, ri->size);
       ri->adj = new_temp (w, "d", r->type, ri->size);
       te_node *g = guard;
-      te_stage *p = new_stage (w, ri->nhome, ri->home, 0, NULL);
+      /* In a recurrence, at the start of each iteration of its one
+         stage (the last one), which then holds every use of vR.  */
+      if (w->fused && ri->nhome != w->fs->nloops)
+        return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                            "a reduction in a recurrence must use every "
+                            "loop counter of its nest; not supported yet");
+      te_stage *p = w->fused ? &w->b->stages[w->b->nstages - 1]
+                             : new_stage (w, ri->nhome, ri->home, 0, NULL);
       if (g)
         for (int k = 0; k < w->fs->nloops; k++)
           if (te_uses_var_free (g, w->fs->loops[k].var)
@@ -583,10 +590,6 @@ reverse_reduction (sweep *w, red_info *ri)
   if (w->fused)
     {
       /* Inside the one backward stage of a recurrence, at R's home.  */
-      if (ri->nhome != w->fs->nloops)
-        return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
-                            "a reduction in a recurrence must use every "
-                            "loop counter of its nest; not supported yet");
       if (!contribute (w, r->args[0], init_seed, true, w->st->guard))
         return false;
       w->ninner = r->u.red.nloops;
@@ -781,6 +784,22 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   w->st = st;
   w->nreds = 0;
   w->self = NULL;
+  w->fused = fs->recurrent;
+  te_stage *main = NULL;
+  if (w->fused)
+    {
+      /* A recurrence: every iteration's adjoints are complete when the
+         iterations after it have run, so one stage runs them backwards,
+         each iteration's statements together.  */
+      if (t->role == TE_ROLE_INOUT)
+        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                            "the gradient needs the entry value of '%s', "
+                            "which this statement overwrites",
+                            t->name);
+      main = new_stage (w, fs->nloops, fs->loops, 0, NULL);
+      main->reversed = true;
+      main->fused = true;
+    }
   if (!prepare_reductions (w, st->guard))
     return false;
   /* A reduction over the entry value of an in-out T (y[i] += ...) gets a
@@ -807,21 +826,8 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   te_node *g = te_load (ctx, t->shadow, st->index);
   if (t->accum)
     g = te_add (ctx, g, te_load (ctx, t->accum, st->index));
-  te_stage *main = new_stage (w, fs->nloops, fs->loops, 0, NULL);
-  w->fused = fs->recurrent;
-  if (w->fused)
-    {
-      /* A recurrence: every iteration's adjoints are complete when the
-         iterations after it have run, so one stage runs them backwards,
-         each iteration's statements together.  */
-      if (t->role == TE_ROLE_INOUT)
-        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
-                            "the gradient needs the entry value of '%s', "
-                            "which this statement overwrites",
-                            t->name);
-      main->reversed = true;
-      main->fused = true;
-    }
+  if (!main)
+    new_stage (w, fs->nloops, fs->loops, 0, NULL);
   if (!contribute (w, st->value, g, true, st->guard))
     return false;
   /* Outermost reductions first: their terms feed the inner ones.  */

@@ -1191,6 +1191,8 @@ te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
 {
   s->stmts = append (p->ctx, s->stmts, s->nstmts, sizeof *s->stmts);
   te_stmt *st = &s->stmts[s->nstmts++];
+  /* The slot may hold a statement removed before (remove_dead_temps).  */
+  memset (st, 0, sizeof *st);
   st->dst = dst;
   st->index = index;
   st->op = op;

@@ -480,6 +480,11 @@ bool te_program_materialize (te_program *p, te_diag *diag);
    nest, with the loop most accesses walk with unit stride innermost.  */
 bool te_program_schedule (te_program *p, te_diag *diag);
 
+/* shrink.c: give a temporary of backward program P that lives for one
+   iteration of a fused stage one element, and one that a recurrence
+   reads one step after writing it two steps.  */
+bool te_program_shrink (te_program *p, te_diag *diag);
+
 /* ---- roles and the ABI ------------------------------------------------- */
 
 /* Decide every tensor's role from the stages; fill each parameter's shadow

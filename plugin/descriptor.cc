@@ -87,6 +87,9 @@ new_function (const char *name, tree type, int n, const char *const *names,
   TREE_STATIC (decl) = 1;
   TREE_PUBLIC (decl) = 0;
   DECL_ARTIFICIAL (decl) = 1;
+  /* Made after GCC wrote the early debug information: none for it
+     (see the gradient's, plugin/tensorgrad.cc).  */
+  DECL_IGNORED_P (decl) = 1;
   TREE_USED (decl) = 1;
   tree result = build_decl (input_location, RESULT_DECL, NULL_TREE,
                             void_type_node);

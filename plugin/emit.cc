@@ -438,11 +438,31 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
   return stmts;
 }
 
+/* The location of the code for statement ST: its place in the kernel,
+   without the kernel's BLOCK.  The lifter took it from the kernel's
+   lowered GIMPLE, where it carries one of the kernel's lexical blocks.
+   Lowering the gradient gives each of its statements the gradient's
+   block (gimple_set_block), but not the operands the gimplifier stamps
+   with the same location (the MEM_REFs of element); a pass that takes a
+   statement's location from such an operand then puts the kernel's
+   block in the gradient's insns.  ASan does (instrument_derefs, for the
+   loads and stores without a location that loop store motion adds to a
+   reduction), and with -g, final walks from that block up the
+   gradient's block tree, never reaches it, and crashes (change_scope).
+   Like the C front end's, our locations carry no block.  */
+static location_t
+stmt_location (emitter *e, const te_stmt *st)
+{
+  if (!st->loc)
+    return DECL_SOURCE_LOCATION (e->fndecl);
+  return set_block ((location_t) st->loc, NULL_TREE);
+}
+
 /* Statement ST of stage S as a guarded loop nest.  */
 static tree
 stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
 {
-  e->loc = st->loc ? (location_t) st->loc : DECL_SOURCE_LOCATION (e->fndecl);
+  e->loc = stmt_location (e, st);
   /* A NULL shadow the value vanishes with skips the statement; one it
      does not vanish with is read as zeros.  */
   nullable_set ns, reads;
@@ -580,7 +600,8 @@ bind_shared (emitter *e, const te_stage *s, tree *body)
 
 /* Fused stage S, not a recurrence: if every shadow its statements touch
    is there, one loop nest computing each shared subexpression once and
-   every statement; otherwise each statement in its own nest, as usual.  */
+   every statement; otherwise one loop nest of the statements, each
+   skipped or reading zeros for its NULL shadows.  */
 static tree
 fused_nest (emitter *e, const te_stage *s)
 {
@@ -595,8 +616,7 @@ fused_nest (emitter *e, const te_stage *s)
         te_walk (s->stmts[k].guard, collect_nullable, &all);
     }
   tree body = alloc_stmt_list ();
-  e->loc = s->stmts[0].loc ? (location_t) s->stmts[0].loc
-                           : DECL_SOURCE_LOCATION (e->fndecl);
+  e->loc = stmt_location (e, &s->stmts[0]);
   bind_shared (e, s, &body);
   for (int k = 0; k < s->nstmts; k++)
     append_to_statement_list (store (e, &s->stmts[k]), &body);
@@ -606,11 +626,12 @@ fused_nest (emitter *e, const te_stage *s)
   tree cond = all_nonnull (e, &all);
   if (!cond)
     return fast;
+  /* Still one loop nest: a temporary may live for one iteration
+     (lib/shrink.c).  */
   tree slow = alloc_stmt_list ();
-  te_stage copy = *s;
-  copy.fused = false;
   for (int k = 0; k < s->nstmts; k++)
-    append_to_statement_list (stmt_nest (e, &copy, &s->stmts[k]), &slow);
+    append_to_statement_list (stmt_nest (e, s, &s->stmts[k]), &slow);
+  slow = loop_nest (e, s->nloops, s->loops, false, slow);
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
 }
 
@@ -778,6 +799,22 @@ emit_gradient (tree fndecl, const te_program *p)
       if (t->kind != TE_TK_LOCAL)
         continue;
       tree elem = te_tree_type (t->type);
+      if (te_is_const (t->size, 1))
+        {
+          /* One element (lib/shrink.c): on the stack, where GCC keeps
+             it in a register.  */
+          tree arr = new_local (&e, build_array_type_nelts (elem, 1),
+                                t->name);
+          append_to_statement_list (
+              build2 (MODIFY_EXPR, elem,
+                      build4 (ARRAY_REF, elem, arr, size_zero_node,
+                              NULL_TREE, NULL_TREE),
+                      build_zero_cst (elem)),
+              &body);
+          e.local_tensors.safe_push (t);
+          e.local_ptrs.safe_push (build_fold_addr_expr (arr));
+          continue;
+        }
       tree ptr = new_local (&e, build_pointer_type (elem), t->name);
       tree n = fold_convert (size_type_node, expr (&e, t->size));
       tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
@@ -827,7 +864,8 @@ emit_gradient (tree fndecl, const te_program *p)
     }
 
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)
-    append_to_statement_list (
+    if (TREE_CODE (e.local_ptrs[i]) != ADDR_EXPR)
+      append_to_statement_list (
         build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1,
                          e.local_ptrs[i]),
         &body);

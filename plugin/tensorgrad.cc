@@ -391,6 +391,7 @@ differentiate (function *fun)
         {
           te_program_materialize (bwd, &diag);
           te_program_schedule (bwd, &diag);
+          te_program_shrink (bwd, &diag);
         }
     }
   if (diag.kind != TE_DIAG_NONE)
@@ -412,6 +413,13 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+      /* GCC wrote the early debug information before this pass, with an
+         entry for the gradient only if the file calls it; inlining or
+         splitting a function without one fails an assertion (in
+         dwarf2out_abstract_function).  Such a gradient gets no debug
+         information, like every function GCC itself makes this late.  */
+      if (!cgraph_node::get (decl))
+        DECL_IGNORED_P (decl) = 1;
       emitted.add (decl);
       if (emit_gradient (decl, bwd))
         {
