@@ -468,6 +468,10 @@ te_tensor *te_program_inline (te_program *dst, const te_program *src,
    buffer) one slot per step, so the gradient has every step.  */
 bool te_program_unroll_rolling (te_program *p, te_diag *diag);
 
+/* version.c: give the values of an array that a later loop nest
+   overwrites an array of their own (noted in P's notes).  */
+bool te_program_version (te_program *p, te_diag *diag);
+
 /* fuse.c: substitute local arrays written by elementwise stages into the
    stages that read them (noted in P's notes).  */
 bool te_program_fuse (te_program *p, te_diag *diag);

@@ -286,6 +286,9 @@ lift_compare (lifter *l, enum tree_code code, tree a, tree b)
   te_op op = compare_op (code);
   if (op == TE_NUM_OPS)
     return fail (l, "this comparison cannot be lifted");
+  if (l->nonnull && POINTER_TYPE_P (TREE_TYPE (a)) && integer_zerop (b)
+      && (code == EQ_EXPR || code == NE_EXPR))
+    return te_bool (l->ctx, code == NE_EXPR);
   bool fl = SCALAR_FLOAT_TYPE_P (TREE_TYPE (a));
   te_node *x = fl ? lift_float (l, a) : lift_int (l, a);
   te_node *y = fl ? lift_float (l, b) : lift_int (l, b);

@@ -47,6 +47,7 @@ struct lifter
   location_t loc;        /* of the statement being lifted */
   unsigned uid;          /* of the statement being lifted */
   bool failed;
+  bool nonnull; /* pointer == NULL is false (lift_function) */
   /* tensors by the decl they come from */
   hash_map<tree, te_tensor *> *tensors;
   /* values returned by inlined calls, by their SSA name */

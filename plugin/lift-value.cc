@@ -542,6 +542,11 @@ lift_phi (lifter *l, gphi *phi)
       else
         error_at (l->loc, "loop-carried scalar (a reduction or recurrence) "
                           "is not supported yet");
+      inform (l->loc, "the gradient would need its value in every "
+                      "iteration, which the next one overwrites; keep "
+                      "each iteration's value in an array element "
+                      "(s[i] = s[i - 1] + ...), or reset it at the start "
+                      "of every iteration");
       l->failed = true;
       return NULL;
     }

@@ -712,12 +712,13 @@ lift_signature (lifter *l)
 } // namespace tg_lift
 
 te_program *
-lift_function (function *fun, te_ctx *ctx)
+lift_function (function *fun, te_ctx *ctx, bool nonnull)
 {
   lifter l;
   memset (&l, 0, sizeof l);
   l.fun = fun;
   l.ctx = ctx;
+  l.nonnull = nonnull;
   l.p = te_program_new (ctx, IDENTIFIER_POINTER (DECL_NAME (fun->decl)));
   hash_map<tree, te_node *> memo, call_results;
   hash_map<tree, te_tensor *> tensors;

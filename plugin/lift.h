@@ -7,8 +7,10 @@
 
 /* Lift the body of FUN, a differentiable kernel in SSA form, to a TE
    program in CTX.  Reports every unsupported construct with error_at and
-   returns NULL then.  */
-te_program *lift_function (function *fun, te_ctx *ctx);
+   returns NULL then.  NONNULL: FUN is a gradient the user wrote, whose
+   tests of a pointer against NULL (if (d_x) ...) are taken to be true,
+   as they are where it is checked.  */
+te_program *lift_function (function *fun, te_ctx *ctx, bool nonnull);
 
 /* Before the "ssa" pass, which may swap the operands of calls GCC deems
    commutative (fmax, fmin), record their source order in FUN: the

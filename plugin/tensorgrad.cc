@@ -289,7 +289,7 @@ lift_custom (function *fun, tree kernel)
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_ctx *ctx = te_ctx_new ();
-  te_program *user = lift_function (fun, ctx);
+  te_program *user = lift_function (fun, ctx, true);
   scev_finalize ();
   loop_optimizer_finalize ();
   if (!user)
@@ -357,7 +357,7 @@ differentiate (function *fun)
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_ctx *ctx = te_ctx_new ();
-  te_program *fwd = lift_function (fun, ctx);
+  te_program *fwd = lift_function (fun, ctx, false);
   scev_finalize ();
   loop_optimizer_finalize ();
 
@@ -366,7 +366,8 @@ differentiate (function *fun)
   te_program *bwd = NULL;
   bool ok = fwd && te_program_unroll_rolling (fwd, &diag)
             && te_program_reductions (fwd, &diag)
-            && te_program_hoist (fwd, &diag);
+            && te_program_hoist (fwd, &diag)
+            && te_program_version (fwd, &diag);
   /* Callers of this kernel inline its program (lift.cc), so it stays.  */
   bool remembered = ok;
   if (ok)
