@@ -56,6 +56,11 @@ typedef void (*fn_t) (void);
 #define MLP_G (int, int, int, int, const float *, const float *,	\
 	       const float *, const float *, const float *, const int *,	\
 	       float *, float *, float *, float *, float *, double)
+#define RNN_P (int, int, int, const float *, const float *, const float *, \
+	       const float *, const float *, float *)
+#define RNN_G (int, int, int, const float *, const float *, const float *, \
+	       const float *, const float *, float *, float *, float *,	\
+	       float *, float *, float *, float *)
 
 #define DECL_ALL(L)					\
   DECL (dense, L, void, DENSE_P, DENSE_G)		\
@@ -64,7 +69,8 @@ typedef void (*fn_t) (void);
   DECL (layernorm, L, void, NORM_P, NORM_G)		\
   DECL (batchnorm, L, void, NORM_P, NORM_G)		\
   DECL (tanhchain, L, void, TANH_P, TANH_G)		\
-  DECL (mlp, L, double, MLP_P, MLP_G)
+  DECL (mlp, L, double, MLP_P, MLP_G)			\
+  DECL (rnn, L, void, RNN_P, RNN_G)
 
 DECL_ALL (O2)
 DECL_ALL (O3)
@@ -272,6 +278,34 @@ mlp_grad (fn_t f, struct inst *s)
 			G (4), s->d_ret);
 }
 
+/* rnn */
+static void
+rnn_setup (struct inst *s, int small)
+{
+  int t = small ? 3 : 64, h = small ? 4 : 256, d = small ? 3 : 128;
+  float rw = 1.0f / sqrtf ((float) h), ru = 1.0f / sqrtf ((float) d);
+  s->dim[0] = t, s->dim[1] = h, s->dim[2] = d;
+  add_arr (s, "W", (size_t) h * h, IN, -rw, rw);
+  add_arr (s, "U", (size_t) h * d, IN, -ru, ru);
+  add_arr (s, "b", h, IN, -0.5f, 0.5f);
+  add_arr (s, "x", (size_t) t * d, IN, -1, 1);
+  add_arr (s, "h0", h, IN, -1, 1);
+  add_arr (s, "h", (size_t) (t + 1) * h, OUT, 0, 0);
+}
+static void
+rnn_fwd (fn_t f, struct inst *s)
+{
+  ((void (*) RNN_P) f) (D (0), D (1), D (2), A (0), A (1), A (2), A (3),
+			A (4), A (5));
+}
+static void
+rnn_grad (fn_t f, struct inst *s)
+{
+  ((void (*) RNN_G) f) (D (0), D (1), D (2), A (0), A (1), A (2), A (3),
+			A (4), A (5), G (0), G (1), G (2), G (3), G (4),
+			G (5));
+}
+
 /* ---- The table of kernels.  ---- */
 
 enum { V_FWD, V_REF, V_GEN, V_NOOPT, NV };
@@ -303,6 +337,7 @@ static const struct kernel kernels[] = {
   KERNEL (batchnorm, "256x1024", norm),
   KERNEL (tanhchain, "1<<20", tanh),
   KERNEL (mlp, "256x512-256-10", mlp),
+  KERNEL (rnn, "T64 H256 D128", rnn),
 };
 #define NK (sizeof kernels / sizeof kernels[0])
 
@@ -587,6 +622,10 @@ __wrap_calloc (size_t n, size_t size)
 /* Bytes of temporaries by kernel, level and variant; -1 if not measured.  */
 static long long temp_bytes[32][NLEVELS][NV];
 
+/* Bytes of each kernel's output arrays (what the caller allocates for
+   one forward call), to set the temporaries against.  */
+static long long fwd_bytes[32];
+
 /* The gradient column for variant V of K at level L: time it if it was
    built and agrees with the hand-written one; otherwise say why not.
    Returns the time in ms, or -1, with the cell text in CELL.  */
@@ -707,6 +746,10 @@ run_table (const char *flags, const char *plugin)
 	const struct kernel *k = &kernels[ki];
 	struct inst s;
 	inst_new (&s, k, 0, 1000 + (unsigned) ki);
+	fwd_bytes[ki] = 0;
+	for (int i = 0; i < s.na; i++)
+	  if (s.a[i].role == OUT)
+	    fwd_bytes[ki] += (long long) (s.a[i].len * sizeof (float));
 
 	int of, oh, og, on;
 	double tf = time_call (k->fwd, k->fn[l][V_FWD], &s, -1, &of);
@@ -807,10 +850,13 @@ run_table (const char *flags, const char *plugin)
   print_rule ();
   printf ("\nTemporary memory of the generated gradients: bytes calloc'ed "
 	  "during one call (measured by\nwrapping calloc), with and "
-	  "without the optimizer.\n\n");
+	  "without the optimizer.  fwd bytes: the forward's output arrays,\n"
+	  "what the caller allocates for one forward call (not the "
+	  "forward's local arrays; 0 for a kernel\nthat only returns a "
+	  "value, like mlp).\n\n");
   print_rule ();
-  printf ("%-10s %-3s %22s %22s\n", "kernel", "-O", "generated bwd",
-	  "no-opt bwd");
+  printf ("%-10s %-3s %14s %22s %22s\n", "kernel", "-O", "fwd bytes",
+	  "generated bwd", "no-opt bwd");
   print_rule ();
   for (size_t ki = 0; ki < NK; ki++)
     for (int l = 0; l < NLEVELS; l++)
@@ -820,8 +866,8 @@ run_table (const char *flags, const char *plugin)
 	long long bn = temp_bytes[ki][l][V_NOOPT];
 	snprintf (g, sizeof g, bg >= 0 ? "%lld" : "-", bg);
 	snprintf (n, sizeof n, bn >= 0 ? "%lld" : "-", bn);
-	printf ("%-10s %-3s %22s %22s\n", kernels[ki].name, level_name[l], g,
-		n);
+	printf ("%-10s %-3s %14lld %22s %22s\n", kernels[ki].name,
+		level_name[l], fwd_bytes[ki], g, n);
       }
   print_rule ();
   return 0;
