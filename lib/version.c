@@ -16,9 +16,10 @@
    caller's array.
 
    A version is split off when two consecutive writers of T, stages S0 and
-   S1, each have one unguarded statement T[w] = e writing T, over loops of
-   the same extents and at the same element in corresponding iterations
-   (every element S0 wrote, S1 writes again); S1 reads T only at the
+   S1, each have one unguarded statement T[w] = e writing T, and write the
+   same elements: over loops of the same extents, the same element in
+   corresponding iterations, or each a dense range of the same length
+   (t[i*m + j] over i < n, j < m and t[k] over k < n*m); S1 reads T only at the
    element it writes (the value the element had before it: S0's), and S0
    reads T only if it is a local array.  Reads between S0 and S1 read the
    new array too.  An output's version gets as many elements as S0's
@@ -147,6 +148,40 @@ rename_loads (te_program *p, te_stage *s, te_tensor *from, te_tensor *to)
     }
 }
 
+/* Does W, the write of stage S, write elements 0 to its number of
+   iterations less one, each once (the index is the iteration's number)?
+   Then *SIZE is that number.  */
+static bool
+dense_write (te_ctx *ctx, const te_stage *s, const te_stmt *w, te_node **size)
+{
+  te_node *lin, *clamped;
+  if (!te_linearize (ctx, s->nloops, s->loops, &lin, &clamped)
+      || te_canon_int (ctx, w->index) != lin)
+    return false;
+  /* The product of the extents, as sizes (not negative) multiply.  */
+  *size = te_int (ctx, 1);
+  for (int k = 0; k < s->nloops; k++)
+    *size = te_mul (ctx, *size, s->loops[k].extent);
+  *size = te_canon_int (ctx, *size);
+  return true;
+}
+
+/* Do the writes WA of stage A and WB of stage B write the same elements:
+   the same one in corresponding iterations of nests of the same extents,
+   or each a dense range of the same length (for i, j: t[i*m + j] and
+   for k < n*m: t[k])?  */
+static bool
+same_elements (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
+               const te_stage *b, const te_stmt *wb)
+{
+  if (te_same_element (ctx, a->nloops, a->loops, wa->index, wa->value,
+                       b->nloops, b->loops, wb->index))
+    return true;
+  te_node *na, *nb;
+  return dense_write (ctx, a, wa, &na) && dense_write (ctx, b, wb, &nb)
+         && na == nb;
+}
+
 /* Split the version that stage S0 writes off T, which stage S1 writes
    next; false if the conditions at the top do not hold.  */
 static bool
@@ -157,8 +192,7 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
   te_stmt *wa = only_writer (a, t), *wb = only_writer (b, t);
   if (!wa || !wb || a->call || b->call || wa->guard || wb->guard
       || wa->op != TE_SET || wb->op != TE_SET || wa->ninner || wb->ninner
-      || !te_same_element (ctx, a->nloops, a->loops, wa->index, wa->value,
-                           b->nloops, b->loops, wb->index))
+      || !same_elements (ctx, a, wa, b, wb))
     return false;
   other_read q = { t, wb->index, false };
   for (int k = 0; k < b->nstmts; k++)
