@@ -76,6 +76,7 @@ typedef struct sweep
   red_info reds[MAX_REDS];
   int nreds;
   te_node *self; /* adjoint of the entry value of T[w] so far */
+  te_node *self_raw; /* the same before reuse */
   bool fused;    /* a recurrence: one backward stage, run backwards */
   bool opt;      /* reuse forward results */
   te_node *reuse_from; /* the statement's value, which T[w] holds ... */
@@ -407,6 +408,22 @@ reuse (sweep *w, te_node *x)
   return y;
 }
 
+/* Does ADJ, which reuse made of RAW, read the entry value of T, the
+   statement's in-out destination?  Its loads of T are entry values,
+   except those reuse put there for the statement's value, which the
+   forward left in T (y[i] = tanh (y[i]): the adjoint of the entry is
+   d_y[i] * (1 - y[i] * y[i]), y's final values).  */
+static bool
+needs_entry (sweep *w, te_node *raw, te_node *adj, const te_tensor *t)
+{
+  if (!te_reads (adj, t))
+    return false;
+  if (!w->reuse_from || te_contains (adj, w->reuse_from))
+    return true;
+  te_node *opaque = te_param_ref (w->ctx, w->reuse_from->type, -1);
+  return te_reads (te_replace (w->ctx, raw, w->reuse_from, opaque), t);
+}
+
 /* ---- emitting contributions -------------------------------------------- */
 
 /* A new backward stage over NHOME loops HOME and NEXTRA loops EXTRA.  */
@@ -445,7 +462,8 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
       te_node *index = te_int (ctx, 0);
       if (!adj)
         continue;
-      adj = reuse (w, subst (w, adj));
+      te_node *raw = subst (w, adj);
+      adj = reuse (w, raw);
       if (n->op == TE_LOAD && te_type_is_float (n->type))
         {
           if (n->u.tensor == t && n->args[0] == st->index)
@@ -459,6 +477,9 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
                   break;
                 }
               w->self = w->self ? te_binary (ctx, TE_ADD, w->self, adj) : adj;
+              w->self_raw = w->self_raw ? te_binary (ctx, TE_ADD, w->self_raw,
+                                                     raw)
+                                        : raw;
               continue;
             }
           dst = n->u.tensor->accum ? n->u.tensor->accum : n->u.tensor->shadow;
@@ -491,7 +512,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
           g = g ? te_binary (ctx, TE_AND, g, c) : c;
           adj = adj->args[first ? 1 : 2];
         }
-      if (inout && te_reads (adj, t))
+      if (inout && needs_entry (w, raw, adj, t))
         ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
                           "the gradient needs the entry value of '%s', "
                           "which this statement overwrites",
@@ -783,7 +804,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
   w->fs = fs;
   w->st = st;
   w->nreds = 0;
-  w->self = NULL;
+  w->self = w->self_raw = NULL;
   w->fused = fs->recurrent;
   te_stage *main = NULL;
   if (w->fused)
@@ -836,7 +857,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
       return false;
   if (t->role == TE_ROLE_INOUT)
     {
-      if (w->self && te_reads (w->self, t))
+      if (w->self && needs_entry (w, w->self_raw, w->self, t))
         return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
                             "the gradient needs the entry value of '%s', "
                             "which this statement overwrites",
