@@ -45,298 +45,26 @@
       columns are then broken before their outermost, loosest operator,
       GNU style.
 
+   This file holds the emitter's state and names, the statements and the
+   function; cgen-expr.c the expressions (steps 4 and 5); cgen-text.c the
+   strings, blocks and line breaking (step 6).
+
    Limits: a subexpression shared in the DAG is printed wherever it
    occurs (GCC's CSE merges it again), so a large DAG makes long
    statements.  The function is external even for a static kernel.  On a
    target with excess precision (x87) the C front end may keep float
    intermediates wider than the GENERIC does.  */
 
-#include "te.h"
+#include "cgen-expr.h"
 
 #include <ctype.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- growing strings and blocks of statements -------------------------- */
-
-typedef struct sbuf
-{
-  char *s;
-  size_t n, cap;
-} sbuf;
-
-static void
-sb_vprintf (sbuf *b, const char *fmt, va_list ap)
-{
-  va_list aq;
-  va_copy (aq, ap);
-  int len = vsnprintf (NULL, 0, fmt, aq);
-  va_end (aq);
-  if (len < 0)
-    len = 0;
-  if (b->n + len + 1 > b->cap)
-    {
-      size_t cap = b->cap ? b->cap : 64;
-      while (cap < b->n + len + 1)
-        cap *= 2;
-      char *s = realloc (b->s, cap);
-      if (!s)
-        abort ();
-      b->s = s;
-      b->cap = cap;
-    }
-  vsnprintf (b->s + b->n, len + 1, fmt, ap);
-  b->n += len;
-}
-
-static void
-sb_printf (sbuf *b, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  sb_vprintf (b, fmt, ap);
-  va_end (ap);
-}
-
-/* The string of B, which B gives up.  */
-static char *
-sb_take (sbuf *b)
-{
-  char *s = b->s;
-  if (!s)
-    {
-      s = malloc (1);
-      if (!s)
-        abort ();
-      s[0] = 0;
-    }
-  b->s = NULL;
-  b->n = b->cap = 0;
-  return s;
-}
-
-/* Statements whose lines are indented relative to the block's own
-   column; NSTMTS counts the statements at that column.  */
-typedef struct block
-{
-  sbuf text;
-  int nstmts;
-} block;
-
-/* A statement of one line.  */
-static void
-blk_stmt (block *b, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  sb_vprintf (&b->text, fmt, ap);
-  va_end (ap);
-  sb_printf (&b->text, "\n");
-  b->nstmts++;
-}
-
-/* Append the lines of IN to OUT, INDENT columns further right.  */
-static void
-blk_indent (block *out, int indent, const block *in)
-{
-  const char *s = in->text.s;
-  while (s && *s)
-    {
-      const char *nl = strchr (s, '\n');
-      size_t len = nl ? (size_t) (nl - s) : strlen (s);
-      if (len)
-        sb_printf (&out->text, "%*s%.*s\n", indent, "", (int) len, s);
-      else
-        sb_printf (&out->text, "\n");
-      s += len + (nl != NULL);
-    }
-}
-
-/* BODY as the substatement of a statement, GNU style: indented by 2, in
-   braces indented by 2 if it is not one statement.  Frees BODY.  */
-static void
-blk_sub (block *out, block *body)
-{
-  if (body->nstmts == 1)
-    blk_indent (out, 2, body);
-  else
-    {
-      sb_printf (&out->text, "  {\n");
-      blk_indent (out, 4, body);
-      sb_printf (&out->text, "  }\n");
-    }
-  free (body->text.s);
-  memset (body, 0, sizeof *body);
-}
-
-/* The statement HEAD BODY (a for or an if).  Frees BODY.  */
-static void
-blk_compound (block *out, const char *head, block *body)
-{
-  sb_printf (&out->text, "%s\n", head);
-  blk_sub (out, body);
-  out->nstmts++;
-}
-
-/* if (COND) A else B.  Frees A and B.  */
-static void
-blk_if_else (block *out, const char *cond, block *a, block *b)
-{
-  sb_printf (&out->text, "if (%s)\n", cond);
-  blk_sub (out, a);
-  sb_printf (&out->text, "else\n");
-  blk_sub (out, b);
-  out->nstmts++;
-}
-
-/* Append the statements of IN to OUT at the same column.  Frees IN.  */
-static void
-blk_append (block *out, block *in)
-{
-  blk_indent (out, 0, in);
-  out->nstmts += in->nstmts;
-  free (in->text.s);
-  memset (in, 0, sizeof *in);
-}
-
-/* ---- C expressions ----------------------------------------------------- */
-
-/* C's precedence levels, loosest first.  */
-enum
-{
-  P_COND = 3,
-  P_OR = 4,
-  P_AND = 5,
-  P_EQ = 9,
-  P_REL = 10,
-  P_ADD = 12,
-  P_MUL = 13,
-  P_UNARY = 15,
-  P_PRIMARY = 16
-};
-
-/* The C type of a rendered expression: a te_type, or one of these.  */
-#define CT_ADAPT (-1) /* an int constant, converted to its partner's type */
-#define CT_OTHER (-2) /* a C type the TE has no name for */
-
-typedef struct cx
-{
-  char *s;
-  int prec;
-  int ctype;
-} cx;
-
-static cx
-cx_make (int prec, int ctype, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static cx
-cx_make (int prec, int ctype, const char *fmt, ...)
-{
-  sbuf b = { 0 };
-  va_list ap;
-  va_start (ap, fmt);
-  sb_vprintf (&b, fmt, ap);
-  va_end (ap);
-  cx e = { sb_take (&b), prec, ctype };
-  return e;
-}
-
-/* Parenthesize E unless its precedence is at least MIN.  */
-static void
-cx_paren (cx *e, int min)
-{
-  if (e->prec >= min)
-    return;
-  cx p = cx_make (P_PRIMARY, e->ctype, "(%s)", e->s);
-  free (e->s);
-  *e = p;
-}
-
-/* The type in declarations and casts.  */
-static const char *
-c_type (te_type t, bool cast)
-{
-  switch (t)
-    {
-    case TE_BOOL:
-      return cast ? "_Bool" : "int";
-    case TE_I32:
-      return "int";
-    case TE_U32:
-      return "unsigned int";
-    case TE_I64:
-      return "long";
-    case TE_F32:
-      return "float";
-    case TE_F64:
-      return "double";
-    }
-  return "int";
-}
-
-/* Does C convert a value of C type FROM to TO without changing it?  */
-static bool
-widens (int from, int to)
-{
-  return from == to || from == CT_ADAPT
-         || ((from == TE_I32 || from == TE_BOOL) && to == TE_I64)
-         || (from == TE_BOOL && to == TE_I32);
-}
-
-/* E converted to type WANT: as it is when it has that type (or, if
-   IMPLICIT, when C's conversions keep its value), else cast.  */
-static void
-cx_conform (cx *e, te_type want, bool implicit)
-{
-  if (e->ctype == (int) want || e->ctype == CT_ADAPT
-      || (implicit && widens (e->ctype, want)))
-    return;
-  cx_paren (e, P_UNARY);
-  cx c = cx_make (P_UNARY, want, "(%s) %s", c_type (want, true), e->s);
-  free (e->s);
-  *e = c;
-}
-
 /* ---- the emitter ------------------------------------------------------- */
 
-/* A reduction already computed into NAME, valid down to scope DEPTH.  */
-typedef struct memo
-{
-  const te_node *n;
-  char *name;
-  int depth;
-} memo;
-
-typedef struct cgen
-{
-  const te_program *p, *fwd;
-  const char *const *ctypes;
-  te_diag *diag;
-  te_loc loc;           /* of the statement being printed */
-  bool failed;
-  char **pname;         /* by parameter number */
-  bool *used;           /* parameters the body mentions */
-  const te_tensor **locals;
-  char **lname;         /* by local */
-  int nlocals;
-  char **vname;         /* by counter, in the current nest */
-  bool *bound;          /* counters of the enclosing loops */
-  char **taken;         /* identifiers of the current nest */
-  int ntaken, cap_taken;
-  const te_tensor *cond[32]; /* nullable tensors read as 0 when NULL */
-  int ncond;
-  memo *memos;
-  int nmemos, cap_memos;
-  int depth;
-} cgen;
-
-static cx
-fail (cgen *g, const char *what, const char *name)
+cx
+cg_fail (cgen *g, const char *what, const char *name)
 {
   if (!g->failed)
     te_diag_set (g->diag, TE_DIAG_INTERNAL, g->loc,
@@ -433,8 +161,8 @@ fresh_name (cgen *g, const char *base)
 }
 
 /* A fresh name for this nest, owned by G.  */
-static const char *
-take_name (cgen *g, const char *base)
+const char *
+cg_take_name (cgen *g, const char *base)
 {
   char *s = fresh_name (g, base);
   if (g->ntaken == g->cap_taken)
@@ -461,8 +189,8 @@ nest_begin (cgen *g)
     g->vname[v] = NULL;
 }
 
-static const char *
-var_name (cgen *g, int v)
+const char *
+cg_var_name (cgen *g, int v)
 {
   if (!g->vname[v])
     {
@@ -470,29 +198,29 @@ var_name (cgen *g, int v)
       snprintf (fb, sizeof fb, "v%d", v);
       char *base = sanitize (g->p->var_names ? g->p->var_names[v] : NULL,
                              fb);
-      g->vname[v] = (char *) take_name (g, base);
+      g->vname[v] = (char *) cg_take_name (g, base);
       free (base);
     }
   return g->vname[v];
 }
 
-static void
-scope_enter (cgen *g)
+void
+cg_scope_enter (cgen *g)
 {
   g->depth++;
 }
 
 /* Leave a scope: its reductions are out of reach.  */
-static void
-scope_leave (cgen *g)
+void
+cg_scope_leave (cgen *g)
 {
   g->depth--;
   while (g->nmemos && g->memos[g->nmemos - 1].depth > g->depth)
     g->nmemos--;
 }
 
-static void
-memo_add (cgen *g, const te_node *n, const char *name)
+void
+cg_memo_add (cgen *g, const te_node *n, const char *name)
 {
   if (g->nmemos == g->cap_memos)
     {
@@ -505,8 +233,8 @@ memo_add (cgen *g, const te_node *n, const char *name)
   g->memos[g->nmemos++] = m;
 }
 
-static const char *
-memo_find (const cgen *g, const te_node *n)
+const char *
+cg_memo_find (const cgen *g, const te_node *n)
 {
   for (int i = 0; i < g->nmemos; i++)
     if (g->memos[i].n == n)
@@ -515,8 +243,8 @@ memo_find (const cgen *g, const te_node *n)
 }
 
 /* The C type of parameter K as a te_type, CT_OTHER if the TE has none.  */
-static int
-param_ctype (const cgen *g, int k)
+int
+cg_param_ctype (const cgen *g, int k)
 {
   const te_param *q = &g->p->params[k];
   if (q->kind != TE_PK_INT)
@@ -555,8 +283,8 @@ local_name (const cgen *g, const te_tensor *t)
 }
 
 /* The pointer that holds the elements of T, or NULL.  */
-static const char *
-tensor_base (cgen *g, const te_tensor *t)
+const char *
+cg_tensor_base (cgen *g, const te_tensor *t)
 {
   if (t->kind == TE_TK_PARAM && t->param >= 0 && t->param < g->p->nparams)
     {
@@ -566,489 +294,6 @@ tensor_base (cgen *g, const te_tensor *t)
   if (t->kind == TE_TK_LOCAL)
     return local_name (g, t);
   return NULL;
-}
-
-/* ---- expressions ------------------------------------------------------- */
-
-static cx render (cgen *g, block *out, const te_node *n);
-
-static cx
-float_const (te_type t, double v)
-{
-  if (isnan (v))
-    return t == TE_F32 ? cx_make (P_PRIMARY, t, "NAN")
-                       : cx_make (P_UNARY, t, "(double) NAN");
-  if (isinf (v))
-    return cx_make (v < 0 ? P_UNARY : P_PRIMARY, t, "%s%s", v < 0 ? "-" : "",
-                    t == TE_F32 ? "INFINITY" : "HUGE_VAL");
-  char buf[64];
-  for (int d = 1; d <= 17; d++)
-    {
-      snprintf (buf, sizeof buf, "%.*g", d, v);
-      if (t == TE_F32 ? strtof (buf, NULL) == (float) v
-                      : strtod (buf, NULL) == v)
-        break;
-    }
-  bool point = strpbrk (buf, ".e") != NULL;
-  return cx_make (v < 0 || signbit (v) ? P_UNARY : P_PRIMARY, t, "%s%s%s",
-                  buf, point ? "" : ".0", t == TE_F32 ? "f" : "");
-}
-
-static cx
-int_const (te_type t, int64_t v)
-{
-  int prec = v < 0 ? P_UNARY : P_PRIMARY;
-  switch (t)
-    {
-    case TE_BOOL:
-      return cx_make (P_PRIMARY, CT_ADAPT, "%d", v != 0);
-    case TE_U32:
-      return cx_make (P_PRIMARY, t, "%" PRIu32 "u", (uint32_t) v);
-    case TE_I32:
-    case TE_I64:
-      if (v == INT32_MIN && t == TE_I32)
-        return cx_make (P_PRIMARY, t, "(-2147483647 - 1)");
-      if (v >= INT_MIN && v <= INT_MAX)
-        return cx_make (prec, t == TE_I32 ? (int) t : CT_ADAPT, "%" PRId64, v);
-      if (v == INT64_MIN)
-        return cx_make (P_PRIMARY, t, "(-9223372036854775807L - 1)");
-      return cx_make (prec, t, "%" PRId64 "L", v);
-    case TE_F32:
-    case TE_F64:
-      break;
-    }
-  return float_const (t, (double) v);
-}
-
-static cx
-leaf (cgen *g, const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_CONST:
-      return te_type_is_float (n->type) ? float_const (n->type, n->u.f)
-                                        : int_const (n->type, n->u.i);
-    case TE_PARAM:
-      {
-        int k = n->u.index;
-        if (k < 0 || k >= g->p->nparams)
-          return fail (g, "reference to a parameter", "?");
-        g->used[k] = true;
-        cx e = cx_make (P_PRIMARY, param_ctype (g, k), "%s", g->pname[k]);
-        cx_conform (&e, n->type, true);
-        return e;
-      }
-    case TE_VAR:
-      if (n->u.index < 0 || n->u.index >= g->p->nvars
-          || !g->bound[n->u.index])
-        return fail (g, "counter outside its loop", "?");
-      return cx_make (P_PRIMARY, TE_I64, "%s", var_name (g, n->u.index));
-    default:
-      return fail (g, "operation", te_op_name (n->op));
-    }
-}
-
-static cx
-load (cgen *g, block *out, const te_node *n)
-{
-  const te_tensor *t = n->u.tensor;
-  if (t->kind == TE_TK_SCALAR)
-    {
-      if (t->param < 0 || t->param >= g->p->nparams)
-        return fail (g, "scalar without a parameter", t->name);
-      g->used[t->param] = true;
-      return cx_make (P_PRIMARY, t->type, "%s", g->pname[t->param]);
-    }
-  const char *base = tensor_base (g, t);
-  if (!base)
-    return fail (g, "tensor without storage", t->name);
-  cx i = render (g, out, n->args[0]);
-  cx e = cx_make (P_PRIMARY, t->type, "%s[%s]", base, i.s);
-  free (i.s);
-  for (int k = 0; k < g->ncond; k++)
-    if (g->cond[k] == t)
-      {
-        cx z = float_const (t->type, 0);
-        cx c = cx_make (P_COND, t->type, "%s ? %s : %s", base, e.s, z.s);
-        free (z.s);
-        free (e.s);
-        return c;
-      }
-  return e;
-}
-
-/* A binary operator SYM of precedence PREC, left-associative.  */
-static cx
-infix (cgen *g, block *out, const te_node *n, const char *sym, int prec)
-{
-  cx a = render (g, out, n->args[0]), b = render (g, out, n->args[1]);
-  bool arith = prec >= P_ADD && !te_type_is_float (n->type);
-  if (arith && a.ctype != (int) n->type && b.ctype != (int) n->type)
-    {
-      /* Compute in the node's type, not in a narrower one.  */
-      if (a.ctype != CT_ADAPT || b.ctype == CT_ADAPT)
-        cx_conform (&a, n->type, false);
-      else
-        cx_conform (&b, n->type, false);
-    }
-  int min = prec;
-  if (prec == P_EQ || prec == P_REL)
-    min = P_ADD; /* -Wparentheses: no comparison of comparisons */
-  else if (prec == P_AND || prec == P_OR)
-    min = P_EQ;  /* -Wparentheses: && inside || */
-  if (n->args[0]->op == TE_NOT && min == P_ADD)
-    a.prec = 0;  /* -Wlogical-not-parentheses */
-  bool same_left = (prec == P_AND || prec == P_OR)
-                   && n->args[0]->op == n->op;
-  if (!same_left)
-    cx_paren (&a, min);
-  cx_paren (&b, min + (min == prec));
-  int ct = prec <= P_REL ? TE_BOOL : (int) n->type;
-  cx e = cx_make (prec, ct, "%s %s %s", a.s, sym, b.s);
-  free (a.s);
-  free (b.s);
-  return e;
-}
-
-/* The C type of C ? A : B.  */
-static int
-cond_ctype (te_type t, const cx *a, const cx *b)
-{
-  if (a->ctype == (int) t || b->ctype == (int) t)
-    return t;
-  if (a->ctype == b->ctype || b->ctype == CT_ADAPT)
-    return a->ctype;
-  return a->ctype == CT_ADAPT ? b->ctype : (int) t;
-}
-
-/* min and max as emit.cc's: a <= b ? a : b, a >= b ? a : b.  */
-static cx
-choose (cgen *g, block *out, const te_node *n, const char *cmp)
-{
-  cx a = render (g, out, n->args[0]), b = render (g, out, n->args[1]);
-  cx_paren (&a, P_ADD);
-  cx_paren (&b, P_ADD);
-  cx e = cx_make (P_COND, cond_ctype (n->type, &a, &b), "%s %s %s ? %s : %s",
-                  a.s, cmp, b.s, a.s, b.s);
-  free (a.s);
-  free (b.s);
-  return e;
-}
-
-typedef struct red_query
-{
-  const cgen *g;
-  bool found;
-} red_query;
-
-static void
-new_red_fn (te_node *n, void *data)
-{
-  red_query *q = data;
-  if (n->op == TE_REDUCE && !memo_find (q->g, n))
-    q->found = true;
-}
-
-/* Does printing N need statements before it (a reduction not yet
-   computed)?  */
-static bool
-needs_stmts (const cgen *g, const te_node *n)
-{
-  red_query q = { g, false };
-  te_walk ((te_node *) n, new_red_fn, &q);
-  return q.found;
-}
-
-/* One arm of a select printed as statements: T = value.  */
-static block
-arm (cgen *g, const te_node *n, const char *t)
-{
-  block b = { { 0 }, 0 };
-  scope_enter (g);
-  cx x = render (g, &b, n);
-  blk_stmt (&b, "%s = %s;", t, x.s);
-  free (x.s);
-  scope_leave (g);
-  return b;
-}
-
-/* C ? A : B, evaluating only the chosen arm.  */
-static cx
-select_expr (cgen *g, block *out, const te_node *n)
-{
-  cx c = render (g, out, n->args[0]);
-  if (!needs_stmts (g, n->args[1]) && !needs_stmts (g, n->args[2]))
-    {
-      cx a = render (g, out, n->args[1]), b = render (g, out, n->args[2]);
-      cx_paren (&c, P_OR);
-      cx_paren (&a, P_OR);
-      cx_paren (&b, P_OR);
-      cx e = cx_make (P_COND, cond_ctype (n->type, &a, &b), "%s ? %s : %s",
-                      c.s, a.s, b.s);
-      free (a.s);
-      free (b.s);
-      free (c.s);
-      return e;
-    }
-  const char *t = take_name (g, "t");
-  blk_stmt (out, "%s %s;", c_type (n->type, false), t);
-  block a = arm (g, n->args[1], t), b = arm (g, n->args[2], t);
-  blk_if_else (out, c.s, &a, &b);
-  free (c.s);
-  return cx_make (P_PRIMARY, n->type, "%s", t);
-}
-
-static cx
-unary (cgen *g, block *out, const te_node *n, const char *sym)
-{
-  cx a = render (g, out, n->args[0]);
-  if (n->op == TE_NEG && !te_type_is_float (n->type))
-    cx_conform (&a, n->type, false);
-  cx_paren (&a, P_UNARY);
-  if (n->op == TE_NEG && a.s[0] == '-')
-    {
-      a.prec = 0;
-      cx_paren (&a, P_UNARY); /* not --x */
-    }
-  cx e = cx_make (P_UNARY, n->op == TE_NOT ? TE_BOOL : a.ctype, "%s%s", sym,
-                  a.s);
-  free (a.s);
-  return e;
-}
-
-static cx
-cast (cgen *g, block *out, const te_node *n)
-{
-  cx a = render (g, out, n->args[0]);
-  if (a.ctype == (int) n->type)
-    return a;
-  cx_paren (&a, P_UNARY);
-  cx e = cx_make (P_UNARY, n->type, "(%s) %s", c_type (n->type, true), a.s);
-  free (a.s);
-  return e;
-}
-
-static cx
-math_call (cgen *g, block *out, const te_node *n)
-{
-  if (!te_type_is_float (n->type))
-    return fail (g, "integer math function", te_op_name (n->op));
-  const char *f = n->type == TE_F32 ? "f" : "";
-  cx a = render (g, out, n->args[0]);
-  cx e;
-  if (te_op_arity (n->op) == 1)
-    e = cx_make (P_PRIMARY, n->type, "%s%s (%s)", te_op_name (n->op), f, a.s);
-  else
-    {
-      cx b = render (g, out, n->args[1]);
-      e = cx_make (P_PRIMARY, n->type, "%s%s (%s, %s)", te_op_name (n->op), f,
-                   a.s, b.s);
-      free (b.s);
-    }
-  free (a.s);
-  return e;
-}
-
-/* ---- loops and reductions ---------------------------------------------- */
-
-typedef void (*body_fn) (cgen *g, block *out, const void *arg);
-
-/* NLOOPS LOOPS, outermost first, around what FN prints; the extents are
-   evaluated where emit.cc evaluates them, before each loop.  */
-static void
-emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
-            bool reversed, body_fn fn, const void *arg)
-{
-  if (nloops == 0)
-    {
-      fn (g, out, arg);
-      return;
-    }
-  int v = loops[0].var;
-  if (v < 0 || v >= g->p->nvars)
-    {
-      fail (g, "loop counter", "?");
-      return;
-    }
-  cx ext = render (g, out, loops[0].extent);
-  if (!widens (ext.ctype, TE_I64))
-    cx_conform (&ext, TE_I64, false);
-  cx_paren (&ext, P_ADD);
-  const char *name = var_name (g, v);
-  block body = { { 0 }, 0 };
-  scope_enter (g);
-  g->bound[v] = true;
-  emit_loops (g, &body, nloops - 1, loops + 1, reversed, fn, arg);
-  g->bound[v] = false;
-  scope_leave (g);
-  sbuf head = { 0 };
-  if (reversed)
-    sb_printf (&head, "for (long %s = %s - 1; %s >= 0; %s--)", name, ext.s,
-               name, name);
-  else
-    sb_printf (&head, "for (long %s = 0; %s < %s; %s++)", name, name, ext.s,
-               name);
-  blk_compound (out, head.s, &body);
-  free (head.s);
-  free (ext.s);
-}
-
-typedef struct red_arg
-{
-  const te_node *n;
-  const char *acc;
-} red_arg;
-
-/* One step of a reduction: acc = acc op t.  */
-static void
-red_step (cgen *g, block *out, const void *arg)
-{
-  const red_arg *r = arg;
-  const te_node *n = r->n, *body = n->args[1];
-  cx t = render (g, out, body);
-  switch (n->u.red.kind)
-    {
-    case TE_RED_SUM:
-      blk_stmt (out, "%s += %s;", r->acc, t.s);
-      break;
-    case TE_RED_PROD:
-      blk_stmt (out, "%s *= %s;", r->acc, t.s);
-      break;
-    case TE_RED_MAX:
-    case TE_RED_MIN:
-      {
-        const char *v = t.s;
-        bool simple = t.prec == P_PRIMARY
-                      && (body->op == TE_LOAD || body->op == TE_VAR
-                          || body->op == TE_PARAM || body->op == TE_CONST);
-        if (!simple)
-          {
-            v = take_name (g, "t");
-            blk_stmt (out, "%s %s = %s;", c_type (n->type, false), v, t.s);
-          }
-        block then = { { 0 }, 0 };
-        blk_stmt (&then, "%s = %s;", r->acc, v);
-        sbuf head = { 0 };
-        sb_printf (&head, "if (%s %s %s)", v,
-                   n->u.red.kind == TE_RED_MAX ? ">" : "<", r->acc);
-        blk_compound (out, head.s, &then);
-        free (head.s);
-        break;
-      }
-    }
-  free (t.s);
-}
-
-/* Reduction N as an accumulator computed by statements in OUT.  */
-static cx
-reduction (cgen *g, block *out, const te_node *n)
-{
-  const char *done = memo_find (g, n);
-  if (done)
-    return cx_make (P_PRIMARY, n->type, "%s", done);
-  cx init = render (g, out, n->args[0]);
-  const char *acc = take_name (g, "acc");
-  blk_stmt (out, "%s %s = %s;", c_type (n->type, false), acc, init.s);
-  free (init.s);
-  red_arg r = { n, acc };
-  emit_loops (g, out, n->u.red.nloops, n->u.red.loops, false, red_step, &r);
-  memo_add (g, n, acc);
-  return cx_make (P_PRIMARY, n->type, "%s", acc);
-}
-
-/* Is N a negative constant whose negation is exact?  */
-static bool
-negative_const (const te_node *n)
-{
-  if (n->op != TE_CONST)
-    return false;
-  if (te_type_is_float (n->type))
-    return !isnan (n->u.f) && signbit (n->u.f) && n->u.f != 0;
-  return n->u.i < 0 && n->u.i > INT32_MIN;
-}
-
-/* A + C for a negative constant C, as A - -C: the same in IEEE
-   arithmetic (x - y is x + -y) and in integers.  */
-static cx
-minus_const (cgen *g, block *out, const te_node *n)
-{
-  const te_node *c = n->args[1];
-  cx a = render (g, out, n->args[0]);
-  cx b = te_type_is_float (c->type) ? float_const (c->type, -c->u.f)
-                                    : int_const (c->type, -c->u.i);
-  if (!te_type_is_float (n->type) && a.ctype != (int) n->type
-      && b.ctype != (int) n->type)
-    cx_conform (&a, n->type, false);
-  cx_paren (&a, P_ADD);
-  cx_paren (&b, P_ADD + 1);
-  cx e = cx_make (P_ADD, n->type, "%s - %s", a.s, b.s);
-  free (a.s);
-  free (b.s);
-  return e;
-}
-
-/* N as a C expression; statements it needs first go to OUT.  */
-static cx
-render (cgen *g, block *out, const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_CONST:
-    case TE_PARAM:
-    case TE_VAR:
-      return leaf (g, n);
-    case TE_LOAD:
-      return load (g, out, n);
-    case TE_NEG:
-      return unary (g, out, n, "-");
-    case TE_NOT:
-      return unary (g, out, n, "!");
-    case TE_ADD:
-      if (negative_const (n->args[1]))
-        return minus_const (g, out, n);
-      return infix (g, out, n, "+", P_ADD);
-    case TE_SUB:
-      return infix (g, out, n, "-", P_ADD);
-    case TE_MUL:
-      return infix (g, out, n, "*", P_MUL);
-    case TE_DIV:
-      return infix (g, out, n, "/", P_MUL);
-    case TE_MOD:
-      if (te_type_is_float (n->type))
-        return fail (g, "operation", "floating %");
-      return infix (g, out, n, "%", P_MUL);
-    case TE_LT:
-      return infix (g, out, n, "<", P_REL);
-    case TE_LE:
-      return infix (g, out, n, "<=", P_REL);
-    case TE_GT:
-      return infix (g, out, n, ">", P_REL);
-    case TE_GE:
-      return infix (g, out, n, ">=", P_REL);
-    case TE_EQ:
-      return infix (g, out, n, "==", P_EQ);
-    case TE_NE:
-      return infix (g, out, n, "!=", P_EQ);
-    case TE_AND:
-      return infix (g, out, n, "&&", P_AND);
-    case TE_OR:
-      return infix (g, out, n, "||", P_OR);
-    case TE_MIN:
-      return choose (g, out, n, "<=");
-    case TE_MAX:
-      return choose (g, out, n, ">=");
-    case TE_CAST:
-      return cast (g, out, n);
-    case TE_SELECT:
-      return select_expr (g, out, n);
-    TE_CASE_MATH:
-      return math_call (g, out, n);
-    case TE_REDUCE:
-      return reduction (g, out, n);
-    case TE_NUM_OPS:
-      break;
-    }
-  return fail (g, "operation", te_op_name (n->op));
 }
 
 /* ---- statements -------------------------------------------------------- */
@@ -1101,21 +346,21 @@ static void
 store_line (cgen *g, block *out, const te_stmt *st)
 {
   const te_tensor *t = st->dst;
-  const char *base = tensor_base (g, t);
+  const char *base = cg_tensor_base (g, t);
   if (!base)
     {
-      fail (g, "store into", t->name);
+      cg_fail (g, "store into", t->name);
       return;
     }
-  cx v = render (g, out, st->value);
-  cx i = render (g, out, st->index);
+  cx v = cg_render (g, out, st->value);
+  cx i = cg_render (g, out, st->index);
   if (st->op == TE_SET)
     blk_stmt (out, "%s[%s] = %s;", base, i.s, v.s);
   else
     {
       /* emit.cc converts the value to the element type, then adds.  */
       if (!(te_type_is_float (t->type) ? v.ctype == (int) t->type
-                                       : widens (v.ctype, t->type)))
+                                       : cg_widens (v.ctype, t->type)))
         cx_conform (&v, t->type, false);
       blk_stmt (out, "%s[%s] += %s;", base, i.s, v.s);
     }
@@ -1133,11 +378,11 @@ guarded_store (cgen *g, block *out, const void *arg)
       store_line (g, out, st);
       return;
     }
-  cx c = render (g, out, st->guard);
+  cx c = cg_render (g, out, st->guard);
   block body = { { 0 }, 0 };
-  scope_enter (g);
+  cg_scope_enter (g);
   store_line (g, &body, st);
-  scope_leave (g);
+  cg_scope_leave (g);
   sbuf head = { 0 };
   sb_printf (&head, "if (%s)", c.s);
   blk_compound (out, head.s, &body);
@@ -1151,7 +396,7 @@ static void
 inner_nest (cgen *g, block *out, const void *arg)
 {
   const te_stmt *st = arg;
-  emit_loops (g, out, st->ninner, st->inner, false, guarded_store, st);
+  cg_emit_loops (g, out, st->ninner, st->inner, false, guarded_store, st);
 }
 
 /* Statement ST: its own loops, the store, and the NULL tests of the
@@ -1178,12 +423,12 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_stmt *st,
   block nest = { { 0 }, 0 };
   /* Reductions are not reused across statements: one may write what
      another's reduction reads.  */
-  scope_enter (g);
+  cg_scope_enter (g);
   if (stage_loops)
-    emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, st);
+    cg_emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, st);
   else
     inner_nest (g, &nest, st);
-  scope_leave (g);
+  cg_scope_leave (g);
   g->ncond = 0;
   if (!ns.n)
     {
@@ -1194,7 +439,7 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_stmt *st,
   sb_printf (&head, "if (");
   for (int i = 0; i < ns.n; i++)
     {
-      const char *base = tensor_base (g, ns.items[i]);
+      const char *base = cg_tensor_base (g, ns.items[i]);
       sb_printf (&head, "%s%s", i ? " && " : "", base ? base : "?");
     }
   sb_printf (&head, ")");
@@ -1209,168 +454,6 @@ fused_body (cgen *g, block *out, const void *arg)
   const te_stage *s = arg;
   for (int k = 0; k < s->nstmts; k++)
     stmt_nest (g, out, s, &s->stmts[k], false);
-}
-
-/* ---- breaking long lines ----------------------------------------------- */
-
-#define WIDTH 79
-
-/* The precedence of the binary operator and space that start S (N
-   chars), or 0.  */
-static int
-operator_prec (const char *s, int n)
-{
-  static const struct
-  {
-    const char *op;
-    int prec;
-  } ops[] = { { "+ ", P_ADD }, { "- ", P_ADD },  { "* ", P_MUL },
-              { "/ ", P_MUL }, { "% ", P_MUL },  { "&& ", P_AND },
-              { "|| ", P_OR }, { "? ", P_COND }, { ": ", P_COND },
-              { "< ", P_REL }, { "<= ", P_REL }, { "> ", P_REL },
-              { ">= ", P_REL }, { "== ", P_EQ }, { "!= ", P_EQ } };
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    {
-      int len = (int) strlen (ops[i].op);
-      if (len <= n && !strncmp (s, ops[i].op, len))
-        return ops[i].prec;
-    }
-  return 0;
-}
-
-/* Where the operands of one parenthesis level start: the level's own
-   column, and after each operator the column of its right operand,
-   loosest first.  */
-typedef struct level
-{
-  int col;
-  int n;
-  int prec[16], opnd[16];
-} level;
-
-/* The column under which an operator of precedence PREC continues L.  */
-static int
-level_align (const level *l, int prec)
-{
-  int col = l->col;
-  for (int i = 0; i < l->n && l->prec[i] < prec; i++)
-    col = l->opnd[i];
-  return col;
-}
-
-/* Record an operator of precedence PREC in L whose right operand starts
-   at column OPND.  */
-static void
-level_push (level *l, int prec, int opnd)
-{
-  while (l->n && l->prec[l->n - 1] >= prec)
-    l->n--;
-  if (l->n < 16)
-    {
-      l->prec[l->n] = prec;
-      l->opnd[l->n++] = opnd;
-    }
-}
-
-/* Lay LINE (N chars) out with a line break at each space BRK[0..NBRK-1]
-   names, GNU style: the operator after it starts the next line, under the
-   operand it continues; after a comma, the next argument goes under the
-   first.  With OUT, print it there.  Without, return the position of the
-   first character past WIDTH, or -1, and set *CAND to the best space to
-   break at before it (outermost, loosest, last), or -1.  */
-static int
-layout (const char *line, int n, const int *brk, int nbrk, sbuf *out,
-        int *cand)
-{
-  int col = 0, depth = 0, k = 0, lead = 0;
-  int best = -1, best_key = INT_MAX;
-  level lv[32];
-  bool assigned = false;
-  while (lead < n && line[lead] == ' ')
-    lead++;
-  lv[0].col = lead + 2;
-  lv[0].n = 0;
-  for (int i = 0; i < n; i++)
-    {
-      char c = line[i];
-      int prec = c == ' ' && i > lead
-                     ? (line[i - 1] == ',' ? 1
-                                           : operator_prec (line + i + 1,
-                                                            n - i - 1))
-                     : 0;
-      if (k < nbrk && i == brk[k])
-        {
-          col = level_align (&lv[depth], prec);
-          if (out)
-            sb_printf (out, "\n%*s", col, "");
-          k++;
-          best = -1;
-          best_key = INT_MAX;
-          if (prec > 1)
-            level_push (&lv[depth], prec, col + 2 + (prec == P_AND
-                                                     || prec == P_OR));
-          continue;
-        }
-      if ((c == '(' || c == '[') && depth < 31)
-        {
-          depth++;
-          lv[depth].col = col + 1;
-          lv[depth].n = 0;
-        }
-      else if ((c == ')' || c == ']') && depth > 0)
-        depth--;
-      else if (prec)
-        {
-          if (depth * 32 + prec <= best_key)
-            {
-              best = i;
-              best_key = depth * 32 + prec;
-            }
-          if (prec > 1)
-            {
-              int len = (int) strcspn (line + i + 1, " ");
-              level_push (&lv[depth], prec, col + len + 2);
-            }
-        }
-      else if (c == '=' && depth == 0 && !assigned && i + 1 < n
-               && line[i + 1] == ' ' && i > 1
-               && (line[i - 1] == ' ' || line[i - 2] == ' '))
-        {
-          lv[0].col = col + 2;
-          assigned = true;
-        }
-      if (out)
-        sb_printf (out, "%c", c);
-      if (++col > WIDTH && !out)
-        {
-          *cand = best;
-          return i;
-        }
-    }
-  if (out)
-    sb_printf (out, "\n");
-  return -1;
-}
-
-/* TEXT with its long lines broken before operators.  */
-static char *
-wrap_lines (const char *text)
-{
-  sbuf out = { 0 };
-  while (*text)
-    {
-      const char *nl = strchr (text, '\n');
-      int n = nl ? (int) (nl - text) : (int) strlen (text);
-      int brk[64], nbrk = 0, cand;
-      const char *body = text + strspn (text, " ");
-      if (strncmp (body, "for (", 5))
-        while (nbrk < 64 && layout (text, n, brk, nbrk, NULL, &cand) >= 0
-               && cand >= 0 && (!nbrk || cand > brk[nbrk - 1]))
-          brk[nbrk++] = cand;
-      layout (text, n, brk, nbrk, &out, &cand);
-      text += n + (nl != NULL);
-    }
-  return sb_take (&out);
 }
 
 /* ---- the function ------------------------------------------------------ */
@@ -1397,13 +480,13 @@ param_decl (cgen *g, int k)
     case TE_PK_INT:
       if (!ct)
         {
-          fail (g, "no C type given for integer parameter", q->name);
+          cg_fail (g, "no C type given for integer parameter", q->name);
           ct = "long";
         }
       sb_printf (&b, "%s %s", ct, g->pname[k]);
       break;
     case TE_PK_FLOAT:
-      sb_printf (&b, "%s %s", c_type (q->type, false), g->pname[k]);
+      sb_printf (&b, "%s %s", cg_c_type (q->type, false), g->pname[k]);
       break;
     case TE_PK_PTR_FLOAT:
     case TE_PK_PTR_INT:
@@ -1418,7 +501,7 @@ param_decl (cgen *g, int k)
                           && (!t || t->role == TE_ROLE_INPUT
                               || t->role == TE_ROLE_UNUSED);
           sb_printf (&b, "%s%s *restrict %s", is_const ? "const " : "",
-                     c_type (q->type, false), g->pname[k]);
+                     cg_c_type (q->type, false), g->pname[k]);
         }
       break;
     }
@@ -1488,7 +571,7 @@ static void
 call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
               const te_node *offset)
 {
-  const char *base = t ? tensor_base (g, t) : NULL;
+  const char *base = t ? cg_tensor_base (g, t) : NULL;
   if (!t)
     {
       sb_printf (line, "NULL");
@@ -1496,7 +579,7 @@ call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
     }
   if (!base)
     {
-      fail (g, "array without storage", t->name);
+      cg_fail (g, "array without storage", t->name);
       return;
     }
   if (te_is_const (offset, 0))
@@ -1504,7 +587,7 @@ call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
       sb_printf (line, "%s", base);
       return;
     }
-  cx off = render (g, out, offset);
+  cx off = cg_render (g, out, offset);
   cx_paren (&off, P_ADD + 1);
   if (t->nullable)
     sb_printf (line, "(%s ? %s + %s : NULL)", base, base, off.s);
@@ -1519,7 +602,7 @@ call_line (cgen *g, block *out, const te_call *c)
 {
   sbuf line = { 0 };
   if (c->ret && !c->grad)
-    sb_printf (&line, "%s[0] = ", tensor_base (g, c->ret));
+    sb_printf (&line, "%s[0] = ", cg_tensor_base (g, c->ret));
   sb_printf (&line, "%s (", c->grad ? c->grad_name : c->name);
   for (int i = 0; i < c->nargs; i++)
     {
@@ -1528,7 +611,7 @@ call_line (cgen *g, block *out, const te_call *c)
         sb_printf (&line, ", ");
       if (a->kind == TE_PK_INT || a->kind == TE_PK_FLOAT)
         {
-          cx v = render (g, out, a->value);
+          cx v = cg_render (g, out, a->value);
           sb_printf (&line, "%s", v.s);
           free (v.s);
         }
@@ -1545,7 +628,7 @@ call_line (cgen *g, block *out, const te_call *c)
     }
   if (c->grad && c->d_return)
     {
-      cx v = render (g, out, c->d_return);
+      cx v = cg_render (g, out, c->d_return);
       sb_printf (&line, ", %s", v.s);
       free (v.s);
     }
@@ -1560,7 +643,7 @@ static void
 call_param_type (sbuf *out, const te_call *c, int i, bool shadow)
 {
   const te_call_arg *a = &c->args[i];
-  const char *elem = a->tensor ? c_type (a->tensor->type, false) : NULL;
+  const char *elem = a->tensor ? cg_c_type (a->tensor->type, false) : NULL;
   if (shadow)
     sb_printf (out, "%s *", elem);
   else if (a->kind == TE_PK_PTR_FLOAT)
@@ -1585,7 +668,7 @@ call_prototypes (const te_program *p, sbuf *out)
       if (c->grad)
         sb_printf (out, "void %s (", c->grad_name);
       else
-        sb_printf (out, "%s %s (", c->ret ? c_type (c->ret->type, false)
+        sb_printf (out, "%s %s (", c->ret ? cg_c_type (c->ret->type, false)
                                            : "void",
                    c->name);
       for (int i = 0; i < c->nargs; i++)
@@ -1602,7 +685,7 @@ call_prototypes (const te_program *p, sbuf *out)
             call_param_type (out, c, i, true);
           }
       if (c->grad && c->ret)
-        sb_printf (out, ", %s", c_type (c->ret->type, false));
+        sb_printf (out, ", %s", cg_c_type (c->ret->type, false));
       sb_printf (out, ");\n");
     }
 }
@@ -1618,11 +701,11 @@ body (cgen *g, block *top)
       g->loc = t->loc;
       if (!t->size)
         {
-          fail (g, "local without a size", t->name);
+          cg_fail (g, "local without a size", t->name);
           continue;
         }
-      cx n = render (g, top, t->size);
-      const char *ty = c_type (t->type, false);
+      cx n = cg_render (g, top, t->size);
+      const char *ty = cg_c_type (t->type, false);
       blk_stmt (top, "%s *%s = calloc (%s, sizeof (%s));", ty, g->lname[i],
                 n.s, ty);
       free (n.s);
@@ -1643,8 +726,8 @@ body (cgen *g, block *top)
           if (top->nstmts)
             sb_printf (&top->text, "\n");
           nest_begin (g);
-          emit_loops (g, top, st->nloops, st->loops, st->reversed,
-                      fused_body, st);
+          cg_emit_loops (g, top, st->nloops, st->loops, st->reversed,
+                         fused_body, st);
           continue;
         }
       for (int k = 0; k < st->nstmts; k++)
@@ -1741,7 +824,7 @@ te_program_emit_c (FILE *f, const te_program *p, const te_program *fwd,
   bool ok = !g.failed;
   if (ok)
     {
-      char *wrapped = wrap_lines (text.s);
+      char *wrapped = cg_wrap_lines (text.s);
       fputs (wrapped, f);
       free (wrapped);
     }

@@ -30,6 +30,9 @@
       rounding).
    5. The flags and the exponent range are restored on every return.
 
+   The environment (parameter values, tensors' storage, the reads of a
+   run) is in interp-env.c; the types both files share in interp-env.h.
+
    Limits: te_program's REDUCE nesting is bounded by MP_MAX_DEPTH; integer
    signed overflow wraps (C leaves it undefined); a floating % is refused
    (TE's % is for integers only).  */
@@ -39,275 +42,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp.h"
+#include "interp-env.h"
 
 /* MPFR's documented default exponent range, used while mp_run runs.  */
 #define MP_EMIN (1 - ((mpfr_exp_t) 1 << 30))
 #define MP_EMAX (((mpfr_exp_t) 1 << 30) - 1)
 
-/* Nesting of reductions inside one expression.  */
-#define MP_MAX_DEPTH 32
-
-typedef struct param_val
-{
-  bool has;   /* the caller gave a value */
-  bool is_float;
-  int64_t i;
-  mpfr_t f;   /* initialized when IS_FLOAT */
-} param_val;
-
-typedef struct storage
-{
-  const te_tensor *t;
-  size_t n;
-  mpfr_t *data;
-} storage;
-
-struct mp_env
-{
-  const te_program *prog;
-  mpfr_prec_t prec;
-  bool round;
-  int nparams;
-  param_val *params;
-  int nstores, capstores;
-  storage *stores;
-};
-
-/* ---- environments ------------------------------------------------------ */
-
-mp_env *
-mp_env_new (const te_program *p, long prec)
-{
-  mp_env *env = calloc (1, sizeof *env);
-  if (!env)
-    return NULL;
-  env->prog = p;
-  env->prec = prec <= 0 ? MP_DEFAULT_PREC : prec < 53 ? 53 : prec;
-  if (env->prec > MPFR_PREC_MAX)
-    env->prec = MPFR_PREC_MAX;
-  env->nparams = p->nparams;
-  env->params = calloc (p->nparams ? p->nparams : 1, sizeof *env->params);
-  if (!env->params)
-    {
-      free (env);
-      return NULL;
-    }
-  for (int i = 0; i < p->nparams; i++)
-    if (p->params[i].kind == TE_PK_FLOAT)
-      {
-        env->params[i].is_float = true;
-        mpfr_init2 (env->params[i].f, env->prec);
-        mpfr_set_zero (env->params[i].f, 1);
-      }
-  return env;
-}
-
-static void
-free_data (mpfr_t *data, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (data[i]);
-  free (data);
-}
-
-void
-mp_env_free (mp_env *env)
-{
-  if (!env)
-    return;
-  for (int i = 0; i < env->nparams; i++)
-    if (env->params[i].is_float)
-      mpfr_clear (env->params[i].f);
-  free (env->params);
-  for (int i = 0; i < env->nstores; i++)
-    free_data (env->stores[i].data, env->stores[i].n);
-  free (env->stores);
-  free (env);
-}
-
-mpfr_prec_t
-mp_env_prec (const mp_env *env)
-{
-  return env->prec;
-}
-
-void
-mp_env_set_round_to_type (mp_env *env, bool on)
-{
-  env->round = on;
-}
-
-static param_val *
-scalar_param (mp_env *env, int param, bool is_float)
-{
-  if (param < 0 || param >= env->nparams)
-    return NULL;
-  te_param_kind k = env->prog->params[param].kind;
-  if (is_float ? k != TE_PK_FLOAT : k != TE_PK_INT)
-    return NULL;
-  return &env->params[param];
-}
-
-bool
-mp_env_set_int (mp_env *env, int param, int64_t v)
-{
-  param_val *q = scalar_param (env, param, false);
-  if (!q)
-    return false;
-  q->i = v;
-  q->has = true;
-  return true;
-}
-
-mpfr_ptr
-mp_env_float (mp_env *env, int param)
-{
-  param_val *q = scalar_param (env, param, true);
-  if (!q)
-    return NULL;
-  q->has = true;
-  return q->f;
-}
-
-bool
-mp_env_set_float (mp_env *env, int param, double v)
-{
-  mpfr_ptr f = mp_env_float (env, param);
-  if (f)
-    mpfr_set_d (f, v, MPFR_RNDN);
-  return f != NULL;
-}
-
-bool
-mp_env_set_mpfr (mp_env *env, int param, mpfr_srcptr v)
-{
-  mpfr_ptr f = mp_env_float (env, param);
-  if (f)
-    mpfr_set (f, v, MPFR_RNDN);
-  return f != NULL;
-}
-
-static storage *
-find_storage (const mp_env *env, const te_tensor *t)
-{
-  for (int i = 0; i < env->nstores; i++)
-    if (env->stores[i].t == t)
-      return &env->stores[i];
-  return NULL;
-}
-
-/* The precision of T's elements: integers need 64 bits.  */
-static mpfr_prec_t
-elem_prec (const mp_env *env, const te_tensor *t)
-{
-  return te_type_is_float (t->type) || env->prec >= 64 ? env->prec : 64;
-}
-
-mpfr_t *
-mp_env_tensor (mp_env *env, const te_tensor *t, size_t n)
-{
-  if (!t || t->kind == TE_TK_SCALAR)
-    return NULL;
-  storage *s = find_storage (env, t);
-  if (s && s->n == n && s->data)
-    return s->data;
-  mpfr_t *data = malloc ((n ? n : 1) * sizeof *data);
-  if (!data)
-    return NULL;
-  for (size_t i = 0; i < n; i++)
-    {
-      mpfr_init2 (data[i], elem_prec (env, t));
-      mpfr_set_zero (data[i], 1);
-    }
-  if (!s)
-    {
-      if (env->nstores == env->capstores)
-        {
-          int cap = env->capstores ? env->capstores * 2 : 8;
-          storage *st = realloc (env->stores, cap * sizeof *st);
-          if (!st)
-            {
-              free_data (data, n);
-              return NULL;
-            }
-          env->stores = st;
-          env->capstores = cap;
-        }
-      s = &env->stores[env->nstores++];
-      s->t = t;
-    }
-  else
-    free_data (s->data, s->n);
-  s->n = n;
-  s->data = data;
-  return data;
-}
-
-mpfr_t *
-mp_env_param_tensor (mp_env *env, int param, size_t n)
-{
-  const te_program *p = env->prog;
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->kind == TE_TK_PARAM && p->tensors[i]->param == param)
-      return mp_env_tensor (env, p->tensors[i], n);
-  return NULL;
-}
-
-mpfr_t *
-mp_env_tensor_get (const mp_env *env, const te_tensor *t, size_t *n)
-{
-  storage *s = find_storage (env, t);
-  if (n)
-    *n = s ? s->n : 0;
-  return s ? s->data : NULL;
-}
-
-void
-mp_env_tensor_drop (mp_env *env, const te_tensor *t)
-{
-  storage *s = find_storage (env, t);
-  if (!s)
-    return;
-  free_data (s->data, s->n);
-  *s = env->stores[--env->nstores];
-}
-
 /* ---- the state of one run ---------------------------------------------- */
 
-typedef struct slot
-{
-  uint64_t stamp; /* 0: never computed */
-  bool has_f;     /* F is initialized */
-  int64_t i;
-  mpfr_t f;
-} slot;
-
-typedef struct run
-{
-  mp_env *env;
-  const te_program *p;
-  te_diag *diag;
-  te_loc loc; /* of the statement or stage running */
-  int nslots;
-  slot *slots;
-  int nvars;
-  int64_t *var;
-  bool *bound;
-  bool *skip; /* per statement of the current stage */
-  uint64_t tick;
-  int depth;
-  uint64_t scope[MP_MAX_DEPTH + 1];
-  mpfr_t tmp24, tmp53, conv; /* store rounding; int64 to mpfr */
-} run;
-
-static bool
-fail (run *r, te_diag_kind kind, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
 /* Fill R's diagnostic at the current location; returns false.  */
-static bool
-fail (run *r, te_diag_kind kind, const char *fmt, ...)
+bool
+ip_fail (run *r, te_diag_kind kind, const char *fmt, ...)
 {
   char buf[400];
   va_list ap;
@@ -363,98 +108,19 @@ wrap_int (te_type type, int64_t v)
 
 static bool eval (run *r, const te_node *n);
 
-#define F(n) (r->slots[(n)->id].f)
-#define I(n) (r->slots[(n)->id].i)
-
 /* Evaluate the operands of N; each must be floating (FL) or not.  */
-static bool
-eval_args (run *r, const te_node *n, bool fl)
+bool
+ip_eval_args (run *r, const te_node *n, bool fl)
 {
   for (int k = 0; k < te_op_arity (n->op); k++)
     {
       if (!eval (r, n->args[k]))
         return false;
       if (te_type_is_float (n->args[k]->type) != fl)
-        return fail (r, TE_DIAG_INTERNAL, "operand %d of '%s' is %s, not %s", k,
-                     te_op_name (n->op), te_type_name (n->args[k]->type),
-                     fl ? "floating" : "an integer");
+        return ip_fail (r, TE_DIAG_INTERNAL, "operand %d of '%s' is %s, not %s", k,
+                        te_op_name (n->op), te_type_name (n->args[k]->type),
+                        fl ? "floating" : "an integer");
     }
-  return true;
-}
-
-/* ---- tensors ----------------------------------------------------------- */
-
-/* Element IDX of T: in *E, or NULL in *E for a NULL nullable tensor.  */
-static bool
-element (run *r, const te_tensor *t, int64_t idx, mpfr_ptr *e)
-{
-  storage *s = find_storage (r->env, t);
-  *e = NULL;
-  if (!s)
-    return t->nullable
-           || fail (r, TE_DIAG_USER, "tensor '%s' has no elements", t->name);
-  if (idx < 0 || (uint64_t) idx >= s->n)
-    return fail (r, TE_DIAG_USER, "index %lld out of the bounds of '%s' (%zu "
-                 "elements)", (long long) idx, t->name, s->n);
-  *e = s->data[idx];
-  return true;
-}
-
-/* The value of parameter Q read by node N, into F (floating N) or *IV.  */
-static bool
-param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
-             int *inex)
-{
-  if (q < 0 || q >= r->p->nparams)
-    return fail (r, TE_DIAG_INTERNAL, "no parameter number %d", q);
-  const param_val *v = &r->env->params[q];
-  const char *name = r->p->params[q].name;
-  te_param_kind k = r->p->params[q].kind;
-  if (k != TE_PK_INT && k != TE_PK_FLOAT)
-    return fail (r, TE_DIAG_INTERNAL, "pointer parameter '%s' read as a value",
-                 name);
-  if (!v->has)
-    return fail (r, TE_DIAG_USER, "parameter '%s' has no value", name);
-  if (!te_type_is_float (n->type))
-    {
-      if (v->is_float)
-        return fail (r, TE_DIAG_INTERNAL, "floating parameter '%s' read as an "
-                     "integer", name);
-      *iv = v->i;
-      return true;
-    }
-  *inex = v->is_float ? mpfr_set (f, v->f, MPFR_RNDN)
-                      : mpfr_set_sj (f, v->i, MPFR_RNDN);
-  return true;
-}
-
-/* Load node N into F (floating) or *IV.  */
-static bool
-load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex)
-{
-  const te_tensor *t = n->u.tensor;
-  if (t->kind == TE_TK_SCALAR)
-    return param_value (r, n, t->param, f, iv, inex);
-  if (!eval_args (r, n, false))
-    return false;
-  mpfr_ptr e;
-  if (!element (r, t, I (n->args[0]), &e))
-    return false;
-  if (te_type_is_float (n->type))
-    {
-      if (e)
-        *inex = mpfr_set (f, e, MPFR_RNDN);
-      else
-        mpfr_set_zero (f, 1);
-      return true;
-    }
-  *iv = 0;
-  if (!e)
-    return true;
-  if (!mpfr_integer_p (e) || !mpfr_fits_intmax_p (e, MPFR_RNDZ))
-    return fail (r, TE_DIAG_USER, "element %lld of integer array '%s' is not an "
-                 "integer", (long long) I (n->args[0]), t->name);
-  *iv = mpfr_get_sj (e, MPFR_RNDZ);
   return true;
 }
 
@@ -517,9 +183,9 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
   if (!eval (r, l->extent))
     return false;
   if (te_type_is_float (l->extent->type))
-    return fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+    return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
   if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
-    return fail (r, TE_DIAG_INTERNAL, "bad reduction counter %d", l->var);
+    return ip_fail (r, TE_DIAG_INTERNAL, "bad reduction counter %d", l->var);
   int64_t extent = I (l->extent);
   bool ok = true;
   r->bound[l->var] = true;
@@ -541,14 +207,14 @@ reduce (run *r, const te_node *n, slot *s)
   if (!eval (r, init))
     return false;
   if (te_type_is_float (init->type) != fl || te_type_is_float (body->type) != fl)
-    return fail (r, TE_DIAG_INTERNAL, "reduction of mixed types");
+    return ip_fail (r, TE_DIAG_INTERNAL, "reduction of mixed types");
   if (fl)
     fit_type (r, s->f, mpfr_set (s->f, F (init), MPFR_RNDN), n->type);
   else
     s->i = I (init);
   if (r->depth == MP_MAX_DEPTH)
-    return fail (r, TE_DIAG_INTERNAL, "reductions nested deeper than %d",
-                 MP_MAX_DEPTH);
+    return ip_fail (r, TE_DIAG_INTERNAL, "reductions nested deeper than %d",
+                    MP_MAX_DEPTH);
   r->depth++;
   bool ok = reduce_level (r, n, s, 0);
   r->depth--;
@@ -600,7 +266,7 @@ m_round (mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd)
 static bool
 unary (run *r, const te_node *n, mpfr_ptr f, fn1 fn, int *inex)
 {
-  if (!eval_args (r, n, true))
+  if (!ip_eval_args (r, n, true))
     return false;
   *inex = fn (f, F (n->args[0]), MPFR_RNDN);
   return true;
@@ -609,7 +275,7 @@ unary (run *r, const te_node *n, mpfr_ptr f, fn1 fn, int *inex)
 static bool
 binary (run *r, const te_node *n, mpfr_ptr f, fn2 fn, int *inex)
 {
-  if (!eval_args (r, n, true))
+  if (!ip_eval_args (r, n, true))
     return false;
   *inex = fn (f, F (n->args[0]), F (n->args[1]), MPFR_RNDN);
   return true;
@@ -622,7 +288,7 @@ choose (run *r, const te_node *n, mpfr_ptr f,
         int (*first) (mpfr_srcptr, mpfr_srcptr), bool nan_ignoring,
         int *inex)
 {
-  if (!eval_args (r, n, true))
+  if (!ip_eval_args (r, n, true))
     return false;
   mpfr_srcptr a = F (n->args[0]), b = F (n->args[1]);
   bool pick_a = first (a, b) || (nan_ignoring && mpfr_nan_p (b));
@@ -649,12 +315,12 @@ select_float (run *r, const te_node *n, mpfr_ptr f, int *inex)
   if (!eval (r, c))
     return false;
   if (te_type_is_float (c->type))
-    return fail (r, TE_DIAG_INTERNAL, "floating condition of a select");
+    return ip_fail (r, TE_DIAG_INTERNAL, "floating condition of a select");
   const te_node *arm = n->args[I (c) ? 1 : 2];
   if (!eval (r, arm))
     return false;
   if (!te_type_is_float (arm->type))
-    return fail (r, TE_DIAG_INTERNAL, "integer arm of a floating select");
+    return ip_fail (r, TE_DIAG_INTERNAL, "integer arm of a floating select");
   *inex = mpfr_set (f, F (arm), MPFR_RNDN);
   return true;
 }
@@ -667,12 +333,14 @@ eval_float (run *r, const te_node *n, slot *s)
   int inex = 0;
   bool ok = false;
   if (n->op >= TE_NUM_OPS)
-    return fail (r, TE_DIAG_INTERNAL, "no operation %d", (int) n->op);
+    return ip_fail (r, TE_DIAG_INTERNAL, "no operation %d", (int) n->op);
   switch (n->op)
     {
     case TE_CONST: inex = mpfr_set_d (f, n->u.f, MPFR_RNDN); ok = true; break;
-    case TE_PARAM: ok = param_value (r, n, n->u.index, f, NULL, &inex); break;
-    case TE_LOAD: ok = load (r, n, f, NULL, &inex); break;
+    case TE_PARAM:
+      ok = ip_param_value (r, n, n->u.index, f, NULL, &inex);
+      break;
+    case TE_LOAD: ok = ip_load (r, n, f, NULL, &inex); break;
     case TE_NEG: ok = unary (r, n, f, mpfr_neg, &inex); break;
     case TE_ADD: ok = binary (r, n, f, mpfr_add, &inex); break;
     case TE_SUB: ok = binary (r, n, f, mpfr_sub, &inex); break;
@@ -727,8 +395,8 @@ eval_float (run *r, const te_node *n, slot *s)
     case TE_OR:
     case TE_NOT:
     case TE_NUM_OPS:
-      return fail (r, TE_DIAG_INTERNAL, "cannot evaluate '%s' of type %s",
-                   te_op_name (n->op), te_type_name (n->type));
+      return ip_fail (r, TE_DIAG_INTERNAL, "cannot evaluate '%s' of type %s",
+                      te_op_name (n->op), te_type_name (n->type));
     }
   if (ok)
     fit_type (r, f, inex, n->type);
@@ -742,7 +410,7 @@ static bool
 int_args (run *r, const te_node *n, int64_t *a, int64_t *b)
 {
   *a = *b = 0;
-  if (!eval_args (r, n, false))
+  if (!ip_eval_args (r, n, false))
     return false;
   *a = I (n->args[0]);
   if (te_op_arity (n->op) > 1)
@@ -760,7 +428,7 @@ compare (run *r, const te_node *n, int *c)
     return false;
   bool fl = te_type_is_float (a->type);
   if (fl != te_type_is_float (b->type))
-    return fail (r, TE_DIAG_INTERNAL, "comparison of mixed types");
+    return ip_fail (r, TE_DIAG_INTERNAL, "comparison of mixed types");
   if (fl)
     *c = mpfr_unordered_p (F (a), F (b)) ? 2 : mpfr_cmp (F (a), F (b));
   else
@@ -778,8 +446,8 @@ int_operand (run *r, const te_node *n, int k, int64_t *v)
   if (!eval (r, a))
     return false;
   if (te_type_is_float (a->type))
-    return fail (r, TE_DIAG_INTERNAL, "floating operand of '%s'",
-                 te_op_name (n->op));
+    return ip_fail (r, TE_DIAG_INTERNAL, "floating operand of '%s'",
+                    te_op_name (n->op));
   *v = I (a);
   return true;
 }
@@ -792,8 +460,8 @@ int_divide (run *r, const te_node *n, int64_t *v)
   if (!int_args (r, n, &a, &b))
     return false;
   if (b == 0 || (a == INT64_MIN && b == -1))
-    return fail (r, TE_DIAG_USER, "integer %s overflows or divides by zero",
-                 n->op == TE_DIV ? "division" : "remainder");
+    return ip_fail (r, TE_DIAG_USER, "integer %s overflows or divides by zero",
+                    n->op == TE_DIV ? "division" : "remainder");
   *v = n->op == TE_DIV ? a / b : a % b;
   return true;
 }
@@ -822,8 +490,8 @@ cast_to_int (run *r, const te_node *n, int64_t *v)
                                                                   : INT64_MAX;
   if (mpfr_nan_p (x) || !mpfr_fits_intmax_p (x, MPFR_RNDZ)
       || mpfr_get_sj (x, MPFR_RNDZ) < lo || mpfr_get_sj (x, MPFR_RNDZ) > hi)
-    return fail (r, TE_DIAG_USER, "conversion of %g to %s out of range",
-                 mpfr_get_d (x, MPFR_RNDN), te_type_name (n->type));
+    return ip_fail (r, TE_DIAG_USER, "conversion of %g to %s out of range",
+                    mpfr_get_d (x, MPFR_RNDN), te_type_name (n->type));
   *v = mpfr_get_sj (x, MPFR_RNDZ);
   return true;
 }
@@ -837,19 +505,21 @@ eval_int (run *r, const te_node *n, slot *s)
   int inex, c = 0;
   bool ok = false;
   if (n->op >= TE_NUM_OPS)
-    return fail (r, TE_DIAG_INTERNAL, "no operation %d", (int) n->op);
+    return ip_fail (r, TE_DIAG_INTERNAL, "no operation %d", (int) n->op);
   switch (n->op)
     {
     case TE_CONST: v = n->u.i; ok = true; break;
-    case TE_PARAM: ok = param_value (r, n, n->u.index, NULL, &v, &inex); break;
+    case TE_PARAM:
+      ok = ip_param_value (r, n, n->u.index, NULL, &v, &inex);
+      break;
     case TE_VAR:
       if (n->u.index < 0 || n->u.index >= r->nvars || !r->bound[n->u.index])
-        return fail (r, TE_DIAG_INTERNAL, "loop counter %d used outside its "
-                     "loop", n->u.index);
+        return ip_fail (r, TE_DIAG_INTERNAL, "loop counter %d used outside "
+                        "its loop", n->u.index);
       v = r->var[n->u.index];
       ok = true;
       break;
-    case TE_LOAD: ok = load (r, n, NULL, &v, &inex); break;
+    case TE_LOAD: ok = ip_load (r, n, NULL, &v, &inex); break;
     /* Wrapping: 64-bit two's complement, then the node's type.  */
     case TE_NEG: ok = int_args (r, n, &a, &b); v = (int64_t) (0 - (uint64_t) a); break;
     case TE_ADD: ok = int_args (r, n, &a, &b); v = (int64_t) ((uint64_t) a + (uint64_t) b); break;
@@ -881,8 +551,8 @@ eval_int (run *r, const te_node *n, slot *s)
     case TE_REDUCE: return reduce (r, n, s);
     TE_CASE_MATH:
     case TE_NUM_OPS:
-      return fail (r, TE_DIAG_INTERNAL, "cannot evaluate '%s' of type %s",
-                   te_op_name (n->op), te_type_name (n->type));
+      return ip_fail (r, TE_DIAG_INTERNAL, "cannot evaluate '%s' of type %s",
+                      te_op_name (n->op), te_type_name (n->type));
     }
   if (ok)
     s->i = wrap_int (n->type, v);
@@ -904,7 +574,7 @@ static bool
 eval (run *r, const te_node *n)
 {
   if (n->id < 0 || n->id >= r->nslots)
-    return fail (r, TE_DIAG_INTERNAL, "node %d was not seen before the run", n->id);
+    return ip_fail (r, TE_DIAG_INTERNAL, "node %d was not seen before the run", n->id);
   slot *s = &r->slots[n->id];
   if (valid (r, s))
     return true;
@@ -939,8 +609,8 @@ store (run *r, const te_tensor *t, mpfr_ptr e, te_store op,
   if (!te_type_is_float (t->type))
     {
       if (vf)
-        return fail (r, TE_DIAG_INTERNAL, "floating value stored to integer array "
-                     "'%s'", t->name);
+        return ip_fail (r, TE_DIAG_INTERNAL, "floating value stored to integer array "
+                        "'%s'", t->name);
       return op == TE_SET ? (mpfr_set (e, v, MPFR_RNDN), true)
                           : (mpfr_add (e, e, v, MPFR_RNDN), true);
     }
@@ -970,19 +640,19 @@ exec_stmt (run *r, const te_stmt *st)
       if (!eval (r, st->guard))
         return false;
       if (te_type_is_float (st->guard->type))
-        return fail (r, TE_DIAG_INTERNAL, "floating guard");
+        return ip_fail (r, TE_DIAG_INTERNAL, "floating guard");
       if (!I (st->guard))
         return true;
     }
   if (!eval (r, st->index) || !eval (r, st->value))
     return false;
   if (te_type_is_float (st->index->type))
-    return fail (r, TE_DIAG_INTERNAL, "floating index");
+    return ip_fail (r, TE_DIAG_INTERNAL, "floating index");
   if (st->dst->kind == TE_TK_SCALAR)
-    return fail (r, TE_DIAG_INTERNAL, "store to by-value parameter '%s'",
-                 st->dst->name);
+    return ip_fail (r, TE_DIAG_INTERNAL, "store to by-value parameter '%s'",
+                    st->dst->name);
   mpfr_ptr e;
-  if (!element (r, st->dst, I (st->index), &e))
+  if (!ip_element (r, st->dst, I (st->index), &e))
     return false;
   return !e || store (r, st->dst, e, st->op, st->value);
 }
@@ -1000,9 +670,9 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
   if (!eval (r, l->extent))
     return false;
   if (te_type_is_float (l->extent->type))
-    return fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+    return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
   if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
-    return fail (r, TE_DIAG_INTERNAL, "bad loop counter %d", l->var);
+    return ip_fail (r, TE_DIAG_INTERNAL, "bad loop counter %d", l->var);
   int64_t extent = I (l->extent);
   bool ok = true;
   r->bound[l->var] = true;
@@ -1096,7 +766,7 @@ null_read_fn (te_node *n, void *data)
 {
   null_query *q = data;
   const te_tensor *t = n->op == TE_LOAD ? n->u.tensor : NULL;
-  if (t && t->nullable && !find_storage (q->env, t)
+  if (t && t->nullable && !ip_find_storage (q->env, t)
       && (t == q->st->dst
           || (q->st->op == TE_ADD_TO && zero_if_null (q->st->value, t))))
     q->skip = true;
@@ -1108,16 +778,17 @@ static bool
 run_stage (run *r, const te_stage *s)
 {
   if (s->call)
-    return fail (r, TE_DIAG_USER, "cannot interpret a call of '%s'",
-                 s->call->grad ? s->call->grad_name : s->call->name);
+    return ip_fail (r, TE_DIAG_USER, "cannot interpret a call of '%s'",
+                    s->call->grad ? s->call->grad_name : s->call->name);
   bool *skip = calloc (s->nstmts ? s->nstmts : 1, sizeof *skip);
   if (!skip)
-    return fail (r, TE_DIAG_INTERNAL, "out of memory");
+    return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
   for (int i = 0; i < s->nstmts; i++)
     {
       const te_stmt *st = &s->stmts[i];
       null_query q = { r->env, st,
-                       st->dst->nullable && !find_storage (r->env, st->dst) };
+                       st->dst->nullable
+                           && !ip_find_storage (r->env, st->dst) };
       te_walk (st->value, null_read_fn, &q);
       if (st->guard)
         te_walk (st->guard, null_read_fn, &q);
@@ -1206,22 +877,22 @@ allocate (run *r, const te_program *p)
     {
       const te_tensor *t = p->tensors[i];
       r->loc = t->loc;
-      if (t->kind == TE_TK_RETURN && !find_storage (r->env, t)
+      if (t->kind == TE_TK_RETURN && !ip_find_storage (r->env, t)
           && !mp_env_tensor (r->env, t, 1))
-        return fail (r, TE_DIAG_INTERNAL, "out of memory");
+        return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
       if (t->kind != TE_TK_LOCAL)
         continue;
       if (!t->size)
-        return fail (r, TE_DIAG_INTERNAL, "local array '%s' has no size", t->name);
+        return ip_fail (r, TE_DIAG_INTERNAL, "local array '%s' has no size", t->name);
       r->scope[0] = ++r->tick;
       if (!eval (r, t->size))
         return false;
       if (te_type_is_float (t->size->type) || I (t->size) < 0)
-        return fail (r, TE_DIAG_USER, "local array '%s' has a bad size", t->name);
+        return ip_fail (r, TE_DIAG_USER, "local array '%s' has a bad size", t->name);
       size_t n = (size_t) I (t->size);
       mpfr_t *d = mp_env_tensor (r->env, t, n);
       if (!d)
-        return fail (r, TE_DIAG_INTERNAL, "out of memory");
+        return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
       for (size_t k = 0; k < n; k++)
         mpfr_set_zero (d[k], 1);
     }
@@ -1273,7 +944,7 @@ mp_run (mp_env *env, const te_program *p, te_diag *diag)
   mpfr_inits2 (24, r.tmp24, (mpfr_ptr) 0);
   mpfr_inits2 (53, r.tmp53, (mpfr_ptr) 0);
   mpfr_inits2 (64, r.conv, (mpfr_ptr) 0);
-  bool ok = setup (&r, p) || fail (&r, TE_DIAG_INTERNAL, "out of memory");
+  bool ok = setup (&r, p) || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory");
   ok = ok && allocate (&r, p);
   for (int s = 0; ok && s < p->nstages; s++)
     ok = run_stage (&r, &p->stages[s]);
