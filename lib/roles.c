@@ -312,6 +312,93 @@ call_output_role (te_program *p, te_tensor *t, int cw, te_diag *diag)
   return true;
 }
 
+/* The loops that read R (in statement ST of stage S) may range over:
+   S's and those of the reductions of ST's value binding R's other
+   counters; their number, or -1 if a counter is bound nowhere.  */
+static int
+read_loops (te_program *p, const te_stage *s, const te_stmt *st,
+            const te_node *r, te_loop *loops)
+{
+  int n = 0;
+  for (int k = 0; k < s->nloops; k++)
+    loops[n++] = s->loops[k];
+  for (int v = 0; v < p->nvars && n < 2 * TE_MAX_LOOPS; v++)
+    {
+      bool bound = false;
+      for (int k = 0; k < n; k++)
+        bound |= loops[k].var == v;
+      if (bound || !te_uses_var (r, v))
+        continue;
+      binder b = { v, NULL };
+      te_walk (st->value, find_binder, &b);
+      if (!b.loop)
+        return -1;
+      loops[n++] = *b.loop;
+    }
+  return n;
+}
+
+/* Are the elements that read R (statement ST of stage S) can see all
+   outside those that statement W of the later stage WS writes?  */
+static bool
+read_apart (te_program *p, const te_stage *s, const te_stmt *st,
+            const te_node *r, const te_stage *ws, const te_stmt *w)
+{
+  te_ctx *ctx = p->ctx;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = read_loops (p, s, st, r, loops);
+  if (n < 0 || !te_index_monotone (ctx, r, n, loops)
+      || !monotone (ctx, ws, w->index))
+    return false;
+  te_node *rmin = te_index_extreme (ctx, (te_node *) r, n, loops, false);
+  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
+  te_node *wmin = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
+                                    false);
+  te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
+                                    true);
+  return positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax)))
+         || positive (te_canon_int (ctx, te_sub (ctx, rmin, wmax)));
+}
+
+/* A read of T at stage S, after a first writer: no later stage may write
+   what it can see.  In the TE program the read comes first and sees the
+   older value; in the source it may come after (stages of one loop nest
+   run their iterations interleaved: the later inner loop of iteration
+   t - 1 before the earlier one of iteration t), and then the gradient
+   would be of another function.  */
+static bool
+no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
+                 const te_node *r, te_diag *diag)
+{
+  for (int ws = s + 1; ws < p->nstages; ws++)
+    for (int k = 0; k < p->stages[ws].nstmts; k++)
+      {
+        const te_stmt *w = &p->stages[ws].stmts[k];
+        if (w->dst != t || read_apart (p, &p->stages[s], st, r,
+                                       &p->stages[ws], w))
+          continue;
+        if (p->stages[ws].nest == p->stages[s].nest)
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "'%s' is read here and written by a later loop of "
+                         "the same nest in earlier iterations; not "
+                         "supported yet",
+                         t->name);
+            te_diag_note (diag, "compute the value where it is read, in "
+                                "the same inner loop, or move the loop "
+                                "that writes '%s' before this nest",
+                          t->name);
+          }
+        else
+          te_diag_set (diag, TE_DIAG_USER, st->loc,
+                       "'%s' is read here and overwritten by a later "
+                       "loop nest; not supported yet",
+                       t->name);
+        return false;
+      }
+  return true;
+}
+
 /* Decide the role of T; false with DIAG on what is not supported.  */
 static bool
 tensor_role (te_program *p, te_tensor *t, te_diag *diag)
@@ -414,7 +501,11 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
           entry_read = true;
         }
       else if (w < 0)
-        read_back = true;
+        {
+          if (!no_later_writer (p, t, a->stage, ast, a->index, diag))
+            return false;
+          read_back = true;
+        }
       else if (k >= 0 && a->stmt > k)
         return te_diag_set (diag, TE_DIAG_USER, ast->loc,
                             "'%s' is read after it is written; not "

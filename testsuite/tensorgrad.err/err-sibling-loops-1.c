@@ -1,0 +1,29 @@
+/* { dg-do compile } */
+/* Two inner loops of one time loop, the first reading the state the
+   second wrote in the previous step: the gradient runs each inner loop
+   over every step before the next loop, so it would see the state before
+   the second loop wrote it; the kernel is refused at the read (the
+   gradient was silently wrong before).  */
+
+#include <math.h>
+
+__attribute__ ((differentiable))
+void
+rnn2 (int T, int H, const double *W, const double *h0, double *pre, double *h)
+{
+  for (int i = 0; i < H; i++)
+    h[i] = h0[i];
+  for (int t = 0; t < T; t++)
+    {
+      for (int i = 0; i < H; i++)
+	{
+	  double s = 0;
+	  for (int j = 0; j < H; j++)
+	    s += W[i * H + j] * h[t * H + j];
+	  pre[t * H + i] = s; /* { dg-error ".h. is read here and written by a later loop of the same nest in earlier iterations; not supported yet" } */
+	  /* { dg-message "compute the value where it is read, in the same inner loop, or move the loop that writes .h. before this nest" "" { target *-*-* } .-1 } */
+	}
+      for (int i = 0; i < H; i++)
+	h[(t + 1) * H + i] = tanh (pre[t * H + i]);
+    }
+}
