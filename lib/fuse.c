@@ -77,26 +77,6 @@ cost_fn (te_node *n, void *data)
     }
 }
 
-typedef struct load_query
-{
-  const te_tensor *t;
-  te_node *loads[16];
-  int n;
-  bool overflow;
-} load_query;
-
-static void
-find_loads (te_node *n, void *data)
-{
-  load_query *q = data;
-  if (n->op != TE_LOAD || n->u.tensor != q->t)
-    return;
-  if (q->n == 16)
-    q->overflow = true;
-  else
-    q->loads[q->n++] = n;
-}
-
 /* Does a reduction inside N read T?  */
 typedef struct red_read_query
 {
@@ -163,19 +143,19 @@ fuse_one (te_program *p, te_tensor *t)
         for (int j = 0; j < p->stages[s].nloops; j++)
           if (te_reads (p->stages[s].loops[j].extent, t))
             return false;
-        load_query q = { t, { NULL }, 0, false };
-        te_walk (st->value, find_loads, &q);
-        if (q.overflow)
+        te_node *loads[16];
+        int nloads = te_loads_of (st->value, t, loads, 16);
+        if (nloads < 0)
           return false;
-        if (!q.n)
+        if (!nloads)
           continue;
         red_read_query rr = { t, false };
         te_walk (st->value, red_read_fn, &rr);
         if (s <= ws || rr.found)
           return false;
-        for (int i = 0; i < q.n; i++)
+        for (int i = 0; i < nloads; i++)
           if (!renamed (ctx, &p->stages[ws], w->index, w->value,
-                        &p->stages[s], q.loads[i]->args[0]))
+                        &p->stages[s], loads[i]->args[0]))
             return false;
         /* What the value reads must not change before the read.  */
         for (int s2 = ws + 1; s2 <= s; s2++)
@@ -194,14 +174,14 @@ fuse_one (te_program *p, te_tensor *t)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       {
         te_stmt *st = &p->stages[s].stmts[k];
-        load_query q = { t, { NULL }, 0, false };
-        te_walk (st->value, find_loads, &q);
-        for (int i = 0; i < q.n; i++)
+        te_node *loads[16];
+        int nloads = te_loads_of (st->value, t, loads, 16);
+        for (int i = 0; i < nloads; i++)
           st->value = te_replace (
-              ctx, st->value, q.loads[i],
+              ctx, st->value, loads[i],
               te_cast (ctx, t->type,
                        renamed (ctx, &p->stages[ws], w->index, w->value,
-                                &p->stages[s], q.loads[i]->args[0])));
+                                &p->stages[s], loads[i]->args[0])));
       }
   te_stage *src = &p->stages[ws];
   memmove (&src->stmts[wk], &src->stmts[wk + 1],

@@ -798,6 +798,33 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   free (v.items);
 }
 
+typedef struct loads_query
+{
+  const te_tensor *t;
+  te_node **loads;
+  int n, max;
+} loads_query;
+
+static void
+loads_fn (te_node *n, void *data)
+{
+  loads_query *q = data;
+  if (n->op != TE_LOAD || n->u.tensor != q->t)
+    return;
+  if (q->n >= 0 && q->n < q->max)
+    q->loads[q->n++] = n;
+  else
+    q->n = -1;
+}
+
+int
+te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max)
+{
+  loads_query q = { t, loads, 0, max };
+  te_walk (n, loads_fn, &q);
+  return q.n;
+}
+
 /* ---- stages ------------------------------------------------------------- */
 
 bool

@@ -425,6 +425,9 @@ bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
 te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
                           te_node *index, te_node *value, int nr,
                           const te_loop *r, te_node *read_index);
+/* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
+   their number, or -1 if there are more.  */
+int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 

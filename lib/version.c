@@ -97,38 +97,17 @@ version_size (te_program *p, const te_tensor *t, const te_stage *s0,
                       te_int (p->ctx, 1)));
 }
 
-typedef struct load_list
-{
-  const te_tensor *t;
-  te_node *items[64];
-  int n;
-  bool overflow;
-} load_list;
-
-static void
-collect_load_fn (te_node *n, void *data)
-{
-  load_list *l = data;
-  if (n->op != TE_LOAD || n->u.tensor != l->t)
-    return;
-  if (l->n == 64)
-    l->overflow = true;
-  else
-    l->items[l->n++] = n;
-}
+#define MAX_LOADS 64
 
 /* Does a statement value of S hold too many distinct loads of T to
    rename?  */
 static bool
 too_many_loads (const te_stage *s, const te_tensor *t)
 {
+  te_node *loads[MAX_LOADS];
   for (int k = 0; k < s->nstmts; k++)
-    {
-      load_list l = { t, { NULL }, 0, false };
-      te_walk (s->stmts[k].value, collect_load_fn, &l);
-      if (l.overflow)
-        return true;
-    }
+    if (te_loads_of (s->stmts[k].value, t, loads, MAX_LOADS) < 0)
+      return true;
   return false;
 }
 
@@ -137,14 +116,14 @@ too_many_loads (const te_stage *s, const te_tensor *t)
 static void
 rename_loads (te_program *p, te_stage *s, te_tensor *from, te_tensor *to)
 {
+  te_node *loads[MAX_LOADS];
   for (int k = 0; k < s->nstmts; k++)
     {
       te_stmt *st = &s->stmts[k];
-      load_list l = { from, { NULL }, 0, false };
-      te_walk (st->value, collect_load_fn, &l);
-      for (int i = 0; i < l.n; i++)
-        st->value = te_replace (p->ctx, st->value, l.items[i],
-                                te_load (p->ctx, to, l.items[i]->args[0]));
+      int n = te_loads_of (st->value, from, loads, MAX_LOADS);
+      for (int i = 0; i < n; i++)
+        st->value = te_replace (p->ctx, st->value, loads[i],
+                                te_load (p->ctx, to, loads[i]->args[0]));
     }
 }
 

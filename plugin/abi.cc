@@ -235,13 +235,20 @@ grad_identifier (tree fndecl)
   return get_identifier (buf);
 }
 
+/* The value of KEY in association list LIST (a TREE_LIST), or NULL.  */
+static tree
+assoc (tree list, tree key)
+{
+  for (tree l = list; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == key)
+      return TREE_VALUE (l);
+  return NULL_TREE;
+}
+
 static tree
 find_grad (tree fndecl)
 {
-  for (tree l = grad_list; l; l = TREE_CHAIN (l))
-    if (TREE_PURPOSE (l) == fndecl)
-      return TREE_VALUE (l);
-  return NULL_TREE;
+  return assoc (grad_list, fndecl);
 }
 
 static tree
@@ -271,9 +278,8 @@ record_call (tree *tp, int *, void *)
   tree fn = get_callee_fndecl (*tp);
   if (!fn || fndecl_built_in_p (fn) || !DECL_NAME (fn))
     return NULL_TREE;
-  for (tree l = called_list; l; l = TREE_CHAIN (l))
-    if (TREE_PURPOSE (l) == fn)
-      return NULL_TREE;
+  if (assoc (called_list, fn))
+    return NULL_TREE;
   tree g = lookup_name (grad_identifier (fn));
   if (g && TREE_CODE (g) == FUNCTION_DECL)
     called_list = tree_cons (fn, g, called_list);
@@ -283,10 +289,7 @@ record_call (tree *tp, int *, void *)
 tree
 abi_declared_grad (tree fndecl)
 {
-  for (tree l = called_list; l; l = TREE_CHAIN (l))
-    if (TREE_PURPOSE (l) == fndecl)
-      return TREE_VALUE (l);
-  return NULL_TREE;
+  return assoc (called_list, fndecl);
 }
 
 tree
