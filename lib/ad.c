@@ -78,6 +78,8 @@ typedef struct sweep
   te_node *self; /* adjoint of the entry value of T[w] so far */
   te_node *self_raw; /* the same before reuse */
   bool fused;    /* a recurrence: one backward stage, run backwards */
+  const te_stage *fused_for; /* the forward stage whose one backward
+                                stage is the last, if any */
   bool opt;      /* reuse forward results */
   te_node *reuse_from; /* the statement's value, which T[w] holds ... */
   te_node *reuse_to;   /* ... as this load */
@@ -811,15 +813,22 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     {
       /* A recurrence: every iteration's adjoints are complete when the
          iterations after it have run, so one stage runs them backwards,
-         each iteration's statements together.  */
+         each iteration's statements together, the last statement's
+         first: the stage of all the statements of FS.  */
       if (t->role == TE_ROLE_INOUT)
         return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
                             "the gradient needs the entry value of '%s', "
                             "which this statement overwrites",
                             t->name);
-      main = new_stage (w, fs->nloops, fs->loops, 0, NULL);
-      main->reversed = true;
-      main->fused = true;
+      if (w->fused_for == fs)
+        main = &w->b->stages[w->b->nstages - 1];
+      else
+        {
+          main = new_stage (w, fs->nloops, fs->loops, 0, NULL);
+          main->reversed = true;
+          main->fused = true;
+          w->fused_for = fs;
+        }
     }
   if (!prepare_reductions (w, st->guard))
     return false;
