@@ -360,6 +360,55 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
          || positive (te_canon_int (ctx, te_sub (ctx, rmin, wmax)));
 }
 
+/* The number of outer loops stages A and B share: loops of one source
+   nest, distributed by the lifter into stages of their own.  */
+static int
+shared_loops (const te_stage *a, const te_stage *b)
+{
+  int n = 0;
+  while (n < a->nloops && n < b->nloops && a->loop_ids[n]
+         && a->loop_ids[n] == b->loop_ids[n])
+    n++;
+  return n;
+}
+
+/* A read R (statement ST of stage S) of T that an earlier stage WS of the
+   same nest writes with W: the read, at an iteration of the loops they
+   share, must see only elements written at that iteration or before, as
+   it does in the source, where the two inner loops alternate.  Sure when
+   W writes T in the order of its iterations (its index less its first
+   element is their row-major number) and R reads no element above the
+   last W writes at the same shared iteration.  */
+static bool
+read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
+                     const te_node *r, const te_stage *ws, const te_stmt *w)
+{
+  te_ctx *ctx = p->ctx;
+  int shared = shared_loops (s, ws);
+  if (shared == 0)
+    return true;
+  te_node *lin, *size;
+  te_node *first = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
+                                     false);
+  if (!te_linearize (ctx, ws->nloops, ws->loops, &lin, &size)
+      || te_canon_int (ctx, te_sub (ctx, w->index, first)) != lin)
+    return false;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = read_loops (p, s, st, r, loops);
+  if (n < 0 || !te_index_monotone (ctx, r, n - shared, loops + shared))
+    return false;
+  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n - shared,
+                                    loops + shared, true);
+  te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
+                                    ws->loops + shared, true);
+  for (int k = 0; k < shared; k++)
+    rmax = te_replace (ctx, rmax, te_var (ctx, s->loops[k].var),
+                       te_var (ctx, ws->loops[k].var));
+  te_node *d = te_canon_int (ctx, te_sub (ctx, wmax, rmax));
+  return (d->op == TE_CONST && d->u.i >= 0)
+         || (d->op != TE_CONST && !te_poly_negative (d));
+}
+
 /* A read of T at stage S, after a first writer: no later stage may write
    what it can see.  In the TE program the read comes first and sees the
    older value; in the source it may come after (stages of one loop nest
@@ -370,6 +419,24 @@ static bool
 no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
                  const te_node *r, te_diag *diag)
 {
+  for (int ws = 0; ws < s; ws++)
+    for (int k = 0; k < p->stages[ws].nstmts; k++)
+      {
+        const te_stmt *w = &p->stages[ws].stmts[k];
+        if (w->dst != t || p->stages[ws].nest != p->stages[s].nest
+            || read_written_before (p, &p->stages[s], st, r, &p->stages[ws],
+                                    w))
+          continue;
+        te_diag_set (diag, TE_DIAG_USER, st->loc,
+                     "'%s' is read here where an earlier loop of the same "
+                     "nest may not have written it yet; not supported yet",
+                     t->name);
+        te_diag_note (diag, "the gradient runs each inner loop of the nest "
+                            "to its end before the next; read only what "
+                            "the earlier loop wrote in this iteration of "
+                            "the outer loop or before");
+        return false;
+      }
   for (int ws = s + 1; ws < p->nstages; ws++)
     for (int k = 0; k < p->stages[ws].nstmts; k++)
       {

@@ -302,6 +302,9 @@ typedef struct te_stage
   te_loop loops[TE_MAX_LOOPS]; /* outermost first */
   bool reversed;   /* iterate every loop from its last value down */
   int nest;        /* stages of one source loop nest share this number */
+  int loop_ids[TE_MAX_LOOPS]; /* the source loop of each loop (positive),
+                                 or 0: stages of one nest share their
+                                 outer loops where these agree */
   bool recurrent;  /* reads elements its earlier iterations wrote */
   bool fused;      /* emit all statements in one loop nest, in order */
   te_call *call;   /* a call stage: no loops, no statements */

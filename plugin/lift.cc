@@ -224,6 +224,8 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
     }
   ts = &l->p->stages[s->index];
   ts->nest = s->depth ? s->chain[0]->num : -1 - s->index;
+  for (int i = 0; i < s->depth; i++)
+    ts->loop_ids[i] = s->chain[i]->num;
   return true;
 }
 
