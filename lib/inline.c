@@ -119,9 +119,12 @@ translate (inliner *in, const te_node *n)
 te_tensor *
 te_program_inline (te_program *dst, const te_program *src, te_node **args,
                    te_tensor **arg_tensors, te_node **arg_offsets,
-                   te_loc loc, te_diag *diag)
+                   te_loc loc, const te_stage *outer_stage, te_diag *diag)
 {
-  (void) diag;
+  te_stage outer;
+  memset (&outer, 0, sizeof outer);
+  if (outer_stage)
+    outer = *outer_stage; /* a copy: adding stages moves DST's array */
   te_ctx *ctx = dst->ctx;
   inliner in;
   memset (&in, 0, sizeof in);
@@ -167,10 +170,20 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
     {
       const te_stage *ss = &src->stages[s];
       te_stage *ds = te_program_add_stage (dst, ss->loc);
-      ds->nest = -1000 - dst->nstages;
-      ds->nloops = ss->nloops;
+      ds->nest = outer_stage ? outer.nest : -1000 - dst->nstages;
+      if (outer.nloops + ss->nloops > TE_MAX_LOOPS)
+        {
+          te_diag_set (diag, TE_DIAG_USER, loc, "loop nest too deep");
+          break;
+        }
+      ds->nloops = outer.nloops + ss->nloops;
+      for (int k = 0; k < outer.nloops; k++)
+        {
+          ds->loops[k] = outer.loops[k];
+          ds->loop_ids[k] = outer.loop_ids[k];
+        }
       for (int k = 0; k < ss->nloops; k++)
-        ds->loops[k] = translate_loop (&in, &ss->loops[k]);
+        ds->loops[outer.nloops + k] = translate_loop (&in, &ss->loops[k]);
       for (int k = 0; k < ss->nstmts; k++)
         {
           const te_stmt *st = &ss->stmts[k];

@@ -463,12 +463,15 @@ bool te_program_hoist (te_program *p, te_diag *diag);
 /* inline.c: append to DST the stages of SRC, a differentiable kernel DST
    calls at LOC, with SRC's scalar parameter I replaced by ARGS[I] (a node
    of DST) and its pointer parameter I by tensor ARG_TENSORS[I] of DST from
-   element ARG_OFFSETS[I] on.  Returns the local array that holds SRC's
-   return value, or NULL for a void kernel.  */
+   element ARG_OFFSETS[I] on.  A call inside loops: OUTER (NOUTER loops of
+   DST, outermost first) runs around each of SRC's stages, which then
+   belong to OUTER_STAGE's nest (its nest and loop_ids); NULL for a call
+   at the top level.  Returns the local array that holds SRC's return
+   value, or NULL for a void kernel.  */
 te_tensor *te_program_inline (te_program *dst, const te_program *src,
                               te_node **args, te_tensor **arg_tensors,
                               te_node **arg_offsets, te_loc loc,
-                              te_diag *diag);
+                              const te_stage *outer_stage, te_diag *diag);
 
 /* rolling.c: give a local array indexed modulo a constant (a rolling
    buffer) one slot per step, so the gradient has every step.  */

@@ -30,10 +30,13 @@
       iteration are merged into one statement with selects, and a load of
       an element stored earlier in the iteration reads the stored value.
    6. A call of another differentiable kernel of the file copies its
-      program in at that point (lib/inline.c).
+      program in at that point (lib/inline.c), inside the loops around
+      the call; a call of a kernel whose gradient is a function of its
+      own (hand-written, or of another file) is a call stage.
 
    Limits: loop-carried scalars other than reductions, switch statements,
-   inline assembly, OpenMP regions, calls inside loops are refused.  */
+   inline assembly, OpenMP regions are refused, and so are calls under a
+   condition, and inside loops calls stages or values returned.  */
 
 #include "lift-internal.h"
 
@@ -528,19 +531,31 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
 /* A call of CALLEE, another differentiable kernel: inlined when this
    file has its program and tensorgrad makes its gradient; a call of its
    gradient when that is a function of its own.  */
+static void lift_kernel_call_1 (lifter *l, gcall *call, tree callee);
+
 void
 lift_kernel_call (lifter *l, gcall *call, tree callee)
 {
+  lift_kernel_call_1 (l, call, callee);
+  /* A refused call's value, where it is used, is not refused again.  */
+  tree lhs = gimple_call_lhs (call);
+  if (l->failed && lhs && TREE_CODE (lhs) == SSA_NAME
+      && !l->call_results->get (lhs))
+    l->call_results->put (lhs, te_float (l->ctx, TE_F64, 0));
+}
+
+static void
+lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
+{
   basic_block bb = gimple_bb (call);
-  if (bb->loop_father != current_loops->tree_root)
-    {
-      error_at (l->loc, "a call to differentiable function %qD inside a "
-                        "loop is not supported yet",
-                callee);
-      l->failed = true;
-      return;
-    }
-  te_node *g = block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (l->fun)));
+  bool in_loop = bb->loop_father != current_loops->tree_root;
+  /* Inside loops: the stage of those loops, whose counters the
+     arguments use and whose loops run around the callee's stages.  */
+  if (in_loop && !enter_stage (l, bb, l->loc))
+    return;
+  te_node *g = in_loop ? stmt_guard (l, bb)
+                       : block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (
+                                                 l->fun)));
   if (!g)
     return;
   if (g->op != TE_CONST || !g->u.i)
@@ -562,6 +577,24 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
       inform (l->loc, "declare its gradient, for example by including the "
                       "header that %<-fplugin-arg-tensorgrad-header=FILE%> "
                       "wrote where it was compiled");
+      l->failed = true;
+      return;
+    }
+  if (grad && in_loop)
+    {
+      error_at (l->loc, "a call to %qD, whose gradient is a function of its "
+                        "own, inside a loop is not supported yet",
+                callee);
+      l->failed = true;
+      return;
+    }
+  if (in_loop && !VOID_TYPE_P (TREE_TYPE (TREE_TYPE (callee))))
+    {
+      error_at (l->loc, "a call to %qD inside a loop, whose value is used, "
+                        "is not supported yet",
+                callee);
+      inform (l->loc, "make %qD store its result through a pointer",
+              callee);
       l->failed = true;
       return;
     }
@@ -610,8 +643,11 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
     {
       te_diag diag;
       memset (&diag, 0, sizeof diag);
-      te_tensor *ret = te_program_inline (l->p, src, args, tensors, offsets,
-                                          l->loc, &diag);
+      te_tensor *ret = te_program_inline (
+          l->p, src, args, tensors, offsets, l->loc,
+          in_loop ? &l->p->stages[l->cur->index] : NULL, &diag);
+      if (diag.kind != TE_DIAG_NONE)
+        fail (l, diag.msg);
       tree lhs = gimple_call_lhs (call);
       if (lhs && ret && TREE_CODE (lhs) == SSA_NAME)
         l->call_results->put (lhs, te_load (l->ctx, ret, te_int (l->ctx, 0)));

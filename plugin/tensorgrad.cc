@@ -332,7 +332,7 @@ lift_custom (function *fun, tree kernel)
   te_diag diag;
   memset (&diag, 0, sizeof diag);
   te_program_inline (g, user, args, tensors, offsets,
-                     DECL_SOURCE_LOCATION (fun->decl), &diag);
+                     DECL_SOURCE_LOCATION (fun->decl), NULL, &diag);
   /* Run as C runs it: every statement of an iteration together.  */
   for (int s = 0; s < g->nstages; s++)
     g->stages[s].fused = true;
