@@ -71,6 +71,7 @@ typedef struct sweep
   te_program *b;
   te_ctx *ctx;
   te_tensor **scalar_shadow;
+  const te_program *fwd;
   const te_stage *fs;
   const te_stmt *st;
   red_info reds[MAX_REDS];
@@ -410,6 +411,29 @@ reuse (sweep *w, te_node *x)
   return y;
 }
 
+/* An in-out tensor of the forward that ADJ, a contribution of a
+   statement of stage FS, reads where the forward read its entry value:
+   FS comes no later than the last stage writing it, and the statement
+   does not write it (its own destination is needs_entry's).  The
+   gradient would read the value the forward left; NULL if there is
+   none.  */
+static const te_tensor *
+entry_read_elsewhere (sweep *w, te_node *adj)
+{
+  const te_program *fwd = w->fwd;
+  int here = (int) (w->fs - fwd->stages);
+  for (int i = 0; i < fwd->ntensors; i++)
+    {
+      const te_tensor *x = fwd->tensors[i];
+      if (x->role != TE_ROLE_INOUT || x == w->st->dst || !te_reads (adj, x))
+        continue;
+      for (int s = here; s < fwd->nstages; s++)
+        if (te_stage_writes (&fwd->stages[s], x))
+          return x;
+    }
+  return NULL;
+}
+
 /* Does ADJ, which reuse made of RAW, read the entry value of T, the
    statement's in-out destination?  Its loads of T are entry values,
    except those reuse put there for the statement's value, which the
@@ -514,7 +538,13 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
           g = g ? te_binary (ctx, TE_AND, g, c) : c;
           adj = adj->args[first ? 1 : 2];
         }
-      if (inout && needs_entry (w, raw, adj, t))
+      const te_tensor *x = entry_read_elsewhere (w, adj);
+      if (x)
+        ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                          "the gradient needs the entry value of '%s', "
+                          "which a later statement overwrites",
+                          x->name);
+      else if (inout && needs_entry (w, raw, adj, t))
         ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
                           "the gradient needs the entry value of '%s', "
                           "which this statement overwrites",
@@ -763,6 +793,9 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
                   copy->nloops = fs->nloops;
                   memcpy (copy->loops, fs->loops, sizeof copy->loops);
                   copy->nest = fs->nest;
+                  /* A recurrence's statements run together, in order.  */
+                  copy->recurrent = fs->recurrent;
+                  copy->fused = fs->recurrent;
                 }
               te_stage_add_stmt (b, copy, t, st->index, st->op, st->value,
                                  st->guard, st->loc);
@@ -992,6 +1025,7 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
   sweep w;
   memset (&w, 0, sizeof w);
   w.b = b;
+  w.fwd = fwd;
   w.ctx = ctx;
   w.diag = diag;
   w.opt = opt;

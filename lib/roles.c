@@ -514,6 +514,23 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
                               "differentiable kernel may only read integer "
                               "arrays",
                               t->name);
+        te_red_kind kind;
+        te_node *body;
+        if (te_reads (st->index, NULL)
+            && !(te_match_update (p->ctx, st->value,
+                                  te_load (p->ctx, t, st->index), &kind,
+                                  &body)
+                 && kind == TE_RED_SUM && !te_reads (body, t)))
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "'%s' is stored through an index array, whose "
+                         "indices may repeat; not supported",
+                         t->name);
+            te_diag_note (diag, "where an index repeats, the last store "
+                                "wins and the gradient would be wrong; "
+                                "accumulate with += instead");
+            return false;
+          }
         if (!uses_every_counter (&p->stages[s], st->index))
           {
             te_diag_set (diag, TE_DIAG_USER, st->loc,

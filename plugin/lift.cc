@@ -699,6 +699,10 @@ check_other (lifter *l, gimple *g)
                    != TE_NUM_OPS)
           return;
         refuse_call (l, fn, NULL);
+        /* Where its value is used, it is not refused again.  */
+        if (gimple_call_lhs (c) && TREE_CODE (gimple_call_lhs (c)) == SSA_NAME)
+          l->call_results->put (gimple_call_lhs (c),
+                                te_float (l->ctx, TE_F64, 0));
         return;
       }
     case GIMPLE_ASM:

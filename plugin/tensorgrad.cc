@@ -85,10 +85,22 @@ open_output (FILE **f, const char *name, bool header)
       return NULL;
     }
   if (header)
-    fprintf (*f, "/* Prototypes of the gradients tensorgrad synthesized; "
-                 "generated, do not edit.  */\n"
-                 "#ifndef TENSORGRAD_GRADIENTS_H\n"
-                 "#define TENSORGRAD_GRADIENTS_H\n\n");
+    {
+      /* A guard of its own, from the file's name: a program may include
+         the headers of several files.  */
+      char guard[256];
+      size_t n = 0;
+      const char *base = lbasename (name);
+      strcpy (guard, "TENSORGRAD_");
+      n = strlen (guard);
+      for (const char *c = base; *c && n + 1 < sizeof guard; c++)
+        guard[n++] = ISALNUM (*c) ? TOUPPER (*c) : '_';
+      guard[n] = 0;
+      fprintf (*f, "/* Prototypes of the gradients tensorgrad synthesized; "
+                   "generated, do not edit.  */\n"
+                   "#ifndef %s\n#define %s\n\n",
+               guard, guard);
+    }
   return *f;
 }
 

@@ -2,7 +2,8 @@
 /* { dg-options "-fplugin-arg-tensorgrad-check" } */
 /* Index arrays get distinct values, and the tensors indexed through them
    as many elements as the accesses reach: an embedding gather and a
-   permutation scatter are checked.  */
+   permutation gather are checked.  (A store through an index array is
+   refused: err-scatter-store-1.c.)  */
 
 __attribute__ ((differentiable))
 void
@@ -18,5 +19,5 @@ void
 scatter (int n, const int *perm, const double *x, double *y) /* { dg-message "gradient of .scatter. checked at n=3: worst relative error \[0-9.e+-\]+ in .d_x." } */
 {
   for (int i = 0; i < n; i++)
-    y[perm[i]] = x[i] * x[i] * x[i];
+    y[i] = x[perm[i]] * x[perm[i]] * x[perm[i]];
 }

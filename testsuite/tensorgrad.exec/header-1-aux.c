@@ -8,6 +8,10 @@
 void scale_exp (int n, double a, const double *x, double *y);
 void rows (int n, int m, const double x[n][m], double y[n]);
 
+#ifndef TENSORGRAD_HEADER_1_GEN_H
+#error "the header's include guard is not named after its file"
+#endif
+
 #ifdef hidden_grad
 #error "a static kernel's gradient is in the header"
 #endif
