@@ -10,7 +10,9 @@
    pointer parameter by the caller's tensor and an element offset, a
    scalar by the argument's expression.  Its counters get fresh numbers,
    its local arrays become the caller's, its return value a one-element
-   local array.  The caller's gradient then contains the callee's, and
+   local array.  Inside loops, the loops around the call run around each
+   of its stages, and each of its local arrays gets one copy per
+   iteration of those loops.  The caller's gradient then contains the callee's, and
    the optimizer sees across the call.
 
    Nodes live in their program's context, so every node is rebuilt in the
@@ -142,6 +144,13 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
     in.vars[v] = te_program_new_var (dst, src->var_names[v]);
   te_tensor *ret = NULL;
   char name[256];
+  /* Inside loops, the callee's local arrays get one copy per iteration:
+     each iteration writes its own.  */
+  te_node *outer_lin = NULL, *outer_count = NULL;
+  if (outer.nloops
+      && !te_linearize (ctx, outer.nloops, outer.loops, &outer_lin,
+                        &outer_count))
+    outer_lin = NULL;
   for (int i = 0; i < src->ntensors; i++)
     {
       const te_tensor *t = src->tensors[i];
@@ -159,6 +168,13 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
                                                      TE_TK_LOCAL, -1, loc);
           in.tensors[t->id]->size
               = t->size ? translate (&in, t->size) : te_int (ctx, 1);
+          if (outer_lin)
+            {
+              /* One copy per iteration of the loops around the call.  */
+              te_tensor *d = in.tensors[t->id];
+              in.offsets[t->id] = te_mul (ctx, outer_lin, d->size);
+              d->size = te_canon_int (ctx, te_mul (ctx, d->size, outer_count));
+            }
           if (t->kind == TE_TK_RETURN)
             ret = in.tensors[t->id];
           break;

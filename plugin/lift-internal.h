@@ -85,6 +85,8 @@ te_node *lift_float_assign (lifter *l, gassign *def);
 te_node *lift_float (lifter *l, tree t);
 void purge_memo (lifter *l, class loop *loop);
 te_node *lift_reduction (lifter *l, gphi *phi, te_type type);
+te_node *precomputed (lifter *l, tree name, te_node *r, te_type type,
+                      int nouter);
 te_node *edge_condition (lifter *l, edge e);
 te_node *block_guard (lifter *l, basic_block bb, basic_block top);
 te_node *lift_phi (lifter *l, gphi *phi);

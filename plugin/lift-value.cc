@@ -316,7 +316,15 @@ lift_float (lifter *l, tree t)
         {
           if (gimple_code (def) == GIMPLE_PHI && gimple_bb (def) == dl->header
               && in_context (l, loop_outer (dl)))
-            r = lift_reduction (l, as_a<gphi *> (def), type);
+            {
+              r = lift_reduction (l, as_a<gphi *> (def), type);
+              /* A reduction loop outside the current innermost loop ran
+                 before it.  */
+              if (r && l->cur && l->cur->depth
+                  && !flow_loop_nested_p (l->cur->loop, dl))
+                r = precomputed (l, t, r, type,
+                                 loop_depth (loop_outer (dl)));
+            }
           else
             r = fail (l, "a value computed inside an inner loop is used "
                          "after it; only reductions (s += e, s *= e, "
@@ -524,6 +532,52 @@ block_guard (lifter *l, basic_block bb, basic_block top)
       g = te_guard_or (l->ctx, g, te_binary (l->ctx, TE_AND, pg, ec));
     }
   return g;
+}
+
+/* R, the value of NAME, a reduction whose loop ran before the current
+   innermost loop, inside the NOUTER outermost loops of the current
+   stage: computed before, into a local array with one element per
+   iteration of those loops (a stage of its own placed before the
+   current stage), so that reads of its value do not re-read arrays the
+   current loop then overwrites (p[i] /= z after z = sum of p: version.c
+   gives the old p an array of its own).  */
+te_node *
+precomputed (lifter *l, tree name, te_node *r, te_type type, int nouter)
+{
+  te_ctx *ctx = l->ctx;
+  int cur = l->cur->index, last = l->p->nstages;
+  const te_stage *cs = &l->p->stages[cur];
+  te_node *lin, *size;
+  if (nouter > cs->nloops
+      || !te_linearize (ctx, nouter, cs->loops, &lin, &size))
+    return r;
+  tree var = SSA_NAME_VAR (name);
+  const char *base = var && DECL_NAME (var)
+                         ? IDENTIFIER_POINTER (DECL_NAME (var))
+                         : "s";
+  te_tensor *t = te_program_add_tensor (l->p, base, type, TE_TK_LOCAL, -1,
+                                        l->loc);
+  t->size = size;
+  te_stage *s = te_program_add_stage (l->p, l->loc);
+  cs = &l->p->stages[cur];
+  s->nloops = nouter;
+  for (int k = 0; k < nouter; k++)
+    {
+      s->loops[k] = cs->loops[k];
+      s->loop_ids[k] = cs->loop_ids[k];
+    }
+  s->nest = nouter ? cs->nest : -1 - cur;
+  te_stage_add_stmt (l->p, s, t, lin, TE_SET, te_cast (ctx, type, r), NULL,
+                     l->loc);
+  /* Before the current stage, which moves to the end.  */
+  te_stage moved = l->p->stages[cur];
+  l->p->stages[cur] = l->p->stages[last];
+  l->p->stages[last] = moved;
+  l->cur->index = last;
+  te_node *v = te_load (ctx, t, lin);
+  if (!nouter)
+    l->call_results->put (name, v);
+  return v;
 }
 
 /* A PHI: a select over the path conditions of its incoming edges,
