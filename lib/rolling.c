@@ -18,8 +18,11 @@
       the latest write before it, minus less than c.  For a read in the
       stage that writes the array, its e is at most c - 1 below the
       write's e (and not above); for a read in a later stage, below the
-      step of the last iteration of the last write.  Else the array is
-      left alone, and the role analysis refuses the overwrite.
+      step of the last iteration of the last write, or, inside a
+      reduction over loops like the write's, the element the write wrote
+      in the same iteration (a loss summed over the steps, which the
+      lifter moved after the loop).  Else the array is left alone, and
+      the role analysis refuses the overwrite.
    3. Replace e % c by e in every index and size the array from the
       largest element its writes reach; note the decision.
 
@@ -52,12 +55,15 @@ typedef struct access
   int stage;
   te_node *index; /* of the load, or of the statement for a write */
   bool write;
+  const te_stmt *stmt; /* a load's statement */
+  te_node *load;
 } access;
 
 typedef struct access_list
 {
   const te_tensor *t;
   int stage;
+  const te_stmt *stmt;
   access items[64];
   int n;
   bool overflow;
@@ -72,11 +78,48 @@ collect_load (te_node *n, void *data)
   if (a->n == 64)
     a->overflow = true;
   else
-    a->items[a->n++] = (access){ a->stage, n->args[0], false };
+    a->items[a->n++] = (access){ a->stage, n->args[0], false, a->stmt, n };
 }
 
+/* The loops of the reductions of N around node X, outermost first, into
+   LOOPS (*NLOOPS of them); false if X is not in N.  */
+static bool
+enclosing_loops (const te_node *n, const te_node *x, te_loop *loops,
+                 int *nloops)
+{
+  if (n == x)
+    return true;
+  if (!n)
+    return false;
+  for (int k = 0; k < 3; k++)
+    {
+      int saved = *nloops;
+      if (n->op == TE_REDUCE && k == 1)
+        for (int j = 0; j < n->u.red.nloops && *nloops < TE_MAX_LOOPS; j++)
+          loops[(*nloops)++] = n->u.red.loops[j];
+      if (enclosing_loops (n->args[k], x, loops, nloops))
+        return true;
+      *nloops = saved;
+    }
+  return false;
+}
 
-
+/* Does read R, in a later stage than write W (stage WS), read in a
+   reduction over loops like WS's the element W wrote in the same
+   iteration (l += v[i] * h[(t + 1) % 2][i] right after writing it, which
+   the lifter made a reduction of a later stage)?  */
+static bool
+same_iteration_read (te_ctx *ctx, const access *r, const te_stage *ws,
+                     const access *w)
+{
+  te_loop loops[TE_MAX_LOOPS];
+  int n = 0;
+  if (!r->stmt || !enclosing_loops (r->stmt->value, r->load, loops, &n))
+    return false;
+  return te_same_element (ctx, ws->nloops, ws->loops, w->index,
+                          te_int (ctx, 0), n, loops, r->index)
+         != NULL;
+}
 
 /* X at the last iteration of stage S.  */
 static te_node *
@@ -114,11 +157,13 @@ unroll (te_program *p, te_tensor *t)
       for (int k = 0; k < p->stages[s].nstmts; k++)
         {
           const te_stmt *st = &p->stages[s].stmts[k];
+          a.stmt = st;
           te_walk (st->value, collect_load, &a);
           if (st->guard)
             te_walk (st->guard, collect_load, &a);
+          a.stmt = NULL; /* a guard's loads are not searched */
           if (st->dst == t && a.n < 64)
-            a.items[a.n++] = (access){ s, st->index, true };
+            a.items[a.n++] = (access){ s, st->index, true, st, NULL };
         }
     }
   if (a.overflow || a.n == 0)
@@ -184,8 +229,10 @@ unroll (te_program *p, te_tensor *t)
         }
       else
         {
-          te_node *e = last_of (ctx, &p->stages[a.items[last].stage], ew);
-          if (!const_in (te_canon_int (ctx, te_sub (ctx, e, er)), 0, c - 1))
+          const te_stage *ws = &p->stages[a.items[last].stage];
+          te_node *e = last_of (ctx, ws, ew);
+          if (!const_in (te_canon_int (ctx, te_sub (ctx, e, er)), 0, c - 1)
+              && !same_iteration_read (ctx, &a.items[i], ws, &a.items[last]))
             return;
         }
     }
