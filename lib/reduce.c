@@ -66,12 +66,50 @@ match_compare_select (te_node *sel, te_node *acc, te_red_kind *kind,
   return true;
 }
 
+/* Is V a sum (of + and -) in which ACC is added exactly once?  Then
+   *REST is V less ACC.  */
+static bool
+sum_term (te_ctx *ctx, te_node *v, te_node *acc, te_node **rest)
+{
+  if (v == acc)
+    {
+      *rest = NULL;
+      return true;
+    }
+  if (v->op != TE_ADD && v->op != TE_SUB)
+    return false;
+  for (int k = 0; k < 2; k++)
+    {
+      te_node *other = v->args[1 - k];
+      if (te_contains (other, acc) || (v->op == TE_SUB && k == 1))
+        continue;
+      te_node *r;
+      if (!sum_term (ctx, v->args[k], acc, &r))
+        continue;
+      if (v->op == TE_SUB)
+        *rest = r ? te_sub (ctx, r, other) : te_neg (ctx, other);
+      else
+        *rest = r ? te_add (ctx, r, other) : other;
+      return true;
+    }
+  return false;
+}
+
 /* Match V, the value of accumulator ACC after one iteration, against
    ACC op T.  Sets *KIND and *BODY; false if V is no such update.  */
 bool
 te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
               te_node **body)
 {
+  /* A sum the optimizer reassociated (-ffast-math): a + (acc + b).  */
+  te_node *rest;
+  if ((v->op == TE_ADD || v->op == TE_SUB) && v->args[0] != acc
+      && v->args[1] != acc && sum_term (ctx, v, acc, &rest))
+    {
+      *kind = TE_RED_SUM;
+      *body = rest;
+      return true;
+    }
   switch (v->op)
     {
     case TE_ADD:
