@@ -255,13 +255,110 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
   return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
 }
 
+/* Write W of stage S as C * Q + R with R in [0, C), C a parameter: R is
+   W's index with every counter whose coefficient C divides set to 0, and
+   the rest must vanish where C is 0 (a polynomial multiple of C); R < C
+   where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
+   false if W's index is no such sum.  */
+/* Is canonical N zero or more, where every loop of stages A and B runs
+   at least once (else one of them writes nothing, and cannot clash)?  */
+static bool
+non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
+                        const te_stage *b)
+{
+  if (n->op == TE_CONST ? n->u.i >= 0 : !te_poly_negative (n))
+    return true;
+  const te_stage *st[2] = { a, b };
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        /* N >= E - 1 >= 0.  */
+        te_node *d = te_canon_int (
+            ctx, te_add (ctx, te_sub (ctx, n, st[i]->loops[k].extent),
+                         te_int (ctx, 1)));
+        if (d->op == TE_CONST ? d->u.i >= 0 : !te_poly_negative (d))
+          return true;
+      }
+  return false;
+}
+
+static bool
+rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
+         const te_stage *other, te_node **lo, te_node **hi)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *r = w->index;
+  for (int k = 0; k < s->nloops; k++)
+    {
+      te_node *v = te_var (ctx, s->loops[k].var);
+      te_node *d = te_canon_int (
+          ctx, te_sub (ctx, te_replace (ctx, w->index, v, te_int (ctx, 1)),
+                       te_replace (ctx, w->index, v, te_int (ctx, 0))));
+      if (te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 0)))
+          == te_int (ctx, 0))
+        r = te_replace (ctx, r, v, te_int (ctx, 0));
+    }
+  r = te_canon_int (ctx, r);
+  te_node *q = te_canon_int (ctx, te_sub (ctx, w->index, r));
+  if (te_canon_int (ctx, te_replace (ctx, q, c, te_int (ctx, 0)))
+          != te_int (ctx, 0)
+      || !te_index_monotone (ctx, r, s->nloops, s->loops))
+    return false;
+  *lo = te_index_extreme (ctx, r, s->nloops, s->loops, false);
+  *hi = te_index_extreme (ctx, r, s->nloops, s->loops, true);
+  te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
+                                                         te_int (ctx, 1)),
+                                            *hi));
+  return !te_poly_negative (*lo) && non_negative_where_run (ctx, top, s, other);
+}
+
+typedef struct param_query
+{
+  te_node *found[8];
+  int n;
+} param_query;
+
+static void
+param_fn (te_node *n, void *data)
+{
+  param_query *q = data;
+  /* A size parameter as indices use it: widened, or as it is.  */
+  bool size = (n->op == TE_CAST && n->type == TE_I64
+               && n->args[0]->op == TE_PARAM)
+              || (n->op == TE_PARAM && n->type == TE_I64);
+  if (size && q->n < 8)
+    q->found[q->n++] = n;
+}
+
+/* Do writes WA (stage A) and WB (stage B) touch different columns of
+   rows of a parameter's length: both C * Q + R with R in [0, C), their
+   R in disjoint ranges (a seed y[i*m] and a recurrence y[i*m + 1 + j])?  */
+static bool
+different_columns (te_program *p, const te_stage *a, const te_stmt *wa,
+                   const te_stage *b, const te_stmt *wb)
+{
+  param_query q = { { NULL }, 0 };
+  te_walk (wa->index, param_fn, &q);
+  for (int i = 0; i < q.n; i++)
+    {
+      te_node *alo, *ahi, *blo, *bhi;
+      if (rows_of (p, a, wa, q.found[i], b, &alo, &ahi)
+          && rows_of (p, b, wb, q.found[i], a, &blo, &bhi)
+          && (positive (te_canon_int (p->ctx, te_sub (p->ctx, blo, ahi)))
+              || positive (te_canon_int (p->ctx, te_sub (p->ctx, alo, bhi)))))
+        return true;
+    }
+  return false;
+}
+
 /* Do the writes of stage A (earlier) and B touch provably disjoint
-   elements, B's all above or all below A's?  */
+   elements, B's all above or all below A's, or different columns?  */
 static bool
 disjoint (te_program *p, const te_stage *a, const te_stmt *wa,
           const te_stage *b, const te_stmt *wb)
 {
-  return above (p, a, wa, b, wb) || above (p, b, wb, a, wa);
+  return above (p, a, wa, b, wb) || above (p, b, wb, a, wa)
+         || different_columns (p, a, wa, b, wb);
 }
 
 /* T, which the call of stage CW writes: the call must be its only
