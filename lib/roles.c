@@ -384,18 +384,25 @@ call_output_role (te_program *p, te_tensor *t, int cw, te_diag *diag)
   for (int s = 0; s < p->nstages; s++)
     {
       bool read = te_call_passes (&p->stages[s], t, true);
+      te_loc loc = p->stages[s].loc;
       for (int i = 0; i < r.n; i++)
-        read |= r.items[i].stage == s;
+        if (r.items[i].stage == s)
+          {
+            /* At the statement that reads it.  */
+            if (!read && r.items[i].stmt < p->stages[s].nstmts)
+              loc = p->stages[s].stmts[r.items[i].stmt].loc;
+            read = true;
+          }
       if (!read)
         continue;
       if (s <= cw)
-        return te_diag_set (diag, TE_DIAG_USER, p->stages[s].loc,
+        return te_diag_set (diag, TE_DIAG_USER, loc,
                             "'%s' is read before the call to '%s' writes "
                             "it; not supported yet",
                             t->name, c->call->name);
       if (t->kind != TE_TK_LOCAL)
         {
-          te_diag_set (diag, TE_DIAG_USER, p->stages[s].loc,
+          te_diag_set (diag, TE_DIAG_USER, loc,
                        "'%s', which the call to '%s' writes, is read "
                        "again; not supported yet",
                        t->name, c->call->name);
