@@ -217,3 +217,38 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
   free (in.memo_to);
   return ret;
 }
+
+te_node *
+te_program_inline_value (te_program *dst, const te_program *src,
+                         te_node **args)
+{
+  if (src->nstages != 1 || !src->ret || src->stages[0].nloops
+      || src->stages[0].nstmts != 1 || src->stages[0].stmts[0].dst != src->ret
+      || src->stages[0].stmts[0].guard)
+    return NULL;
+  const te_stmt *st = &src->stages[0].stmts[0];
+  for (int i = 0; i < src->ntensors; i++)
+    {
+      const te_tensor *t = src->tensors[i];
+      if (t != src->ret && t->kind != TE_TK_SCALAR && te_reads (st->value, t))
+        return NULL;
+    }
+  inliner in;
+  memset (&in, 0, sizeof in);
+  in.dst = dst;
+  in.src = src;
+  in.params = args;
+  int nid = 1;
+  for (int i = 0; i < src->ntensors; i++)
+    if (src->tensors[i]->id + 1 > nid)
+      nid = src->tensors[i]->id + 1;
+  in.tensors = te_alloc (dst->ctx, nid * sizeof *in.tensors);
+  in.offsets = te_alloc (dst->ctx, nid * sizeof *in.offsets);
+  in.vars = te_alloc (dst->ctx, (src->nvars + 1) * sizeof *in.vars);
+  for (int v = 0; v < src->nvars; v++)
+    in.vars[v] = te_program_new_var (dst, src->var_names[v]);
+  te_node *r = translate (&in, st->value);
+  free (in.memo_from);
+  free (in.memo_to);
+  return r;
+}

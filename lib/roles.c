@@ -161,14 +161,14 @@ find_binder (te_node *n, void *data)
         b->loop = &n->u.red.loops[k];
 }
 
-/* Does a read R of T in the statement ST of stage S, which writes T[W],
-   only see elements that earlier iterations wrote?  True if for some
-   loop of S, with the loops outside it fixed, every element read is below
-   every element written in that iteration; then S is a recurrence and
-   its gradient runs its iterations backwards.  */
+/* Does a read R of T in statement READER of stage S, whose statement ST
+   writes T[W], only see elements that earlier iterations wrote?  True if
+   for some loop of S, with the loops outside it fixed, every element read
+   is below every element written in that iteration; then S is a
+   recurrence and its gradient runs its iterations backwards.  */
 static bool
 reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
-                          const te_node *r)
+                          const te_stmt *reader, const te_node *r)
 {
   te_ctx *ctx = p->ctx;
   te_loop rloops[2 * TE_MAX_LOOPS];
@@ -182,7 +182,7 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
       if (in_stage || !te_uses_var (r, v))
         continue;
       binder b = { v, NULL };
-      te_walk (st->value, find_binder, &b);
+      te_walk (reader->value, find_binder, &b);
       if (!b.loop)
         return false;
       rloops[nr++] = *b.loop;
@@ -205,13 +205,13 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
   return false;
 }
 
-/* Is every element that read R (in statement ST of stage S) can see
+/* Is every element that read R (in statement READER of stage S) can see
    written by the kernel: not below the lowest element the first writer
    of T, in stage FIRST, writes?  Else the recurrence starts from T's
    entry value, whose adjoint an output does not return.  */
 static bool
 written_before (te_program *p, const te_tensor *t, int first,
-                const te_stage *s, const te_stmt *st, const te_node *r)
+                const te_stage *s, const te_stmt *reader, const te_node *r)
 {
   te_ctx *ctx = p->ctx;
   const te_stage *fs = &p->stages[first];
@@ -228,7 +228,7 @@ written_before (te_program *p, const te_tensor *t, int first,
       binder b = { v, NULL };
       if (!te_uses_var (r, v))
         continue;
-      te_walk (st->value, find_binder, &b);
+      te_walk (reader->value, find_binder, &b);
       if (b.loop)
         loops[n++] = *b.loop;
     }
@@ -699,8 +699,8 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
                             "'%s' is read after it is written; not "
                             "supported yet",
                             t->name);
-      else if (reads_earlier_iterations (p, as, &as->stmts[w], a->index)
-               && written_before (p, t, first, as, &as->stmts[w], a->index))
+      else if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index)
+               && written_before (p, t, first, as, ast, a->index))
         {
           as->recurrent = true;
           read_back = true;
@@ -711,7 +711,7 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
                        "loop-carried dependence through '%s' is not "
                        "supported yet",
                        t->name);
-          if (reads_earlier_iterations (p, as, &as->stmts[w], a->index))
+          if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index))
             te_diag_note (diag,
                           "the recurrence reads elements of '%s' that the "
                           "kernel does not write first; write them in a "

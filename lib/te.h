@@ -473,6 +473,13 @@ te_tensor *te_program_inline (te_program *dst, const te_program *src,
                               te_node **arg_offsets, te_loc loc,
                               const te_stage *outer_stage, te_diag *diag);
 
+/* inline.c: the value a call of SRC, a kernel that returns an
+   expression of its scalar parameters (a helper such as a sigmoid),
+   returns with ARGS, as an expression of DST; NULL for another kind of
+   kernel.  */
+te_node *te_program_inline_value (te_program *dst, const te_program *src,
+                                  te_node **args);
+
 /* rolling.c: give a local array indexed modulo a constant (a rolling
    buffer) one slot per step, so the gradient has every step.  */
 bool te_program_unroll_rolling (te_program *p, te_diag *diag);
@@ -480,6 +487,10 @@ bool te_program_unroll_rolling (te_program *p, te_diag *diag);
 /* version.c: give the values of an array that a later loop nest
    overwrites an array of their own (noted in P's notes).  */
 bool te_program_version (te_program *p, te_diag *diag);
+
+/* siblings.c: merge consecutive inner loops of one outer loop that a
+   recurrence runs through into one stage (noted in P's notes).  */
+bool te_program_merge_siblings (te_program *p, te_diag *diag);
 
 /* fuse.c: substitute local arrays written by elementwise stages into the
    stages that read them (noted in P's notes).  */

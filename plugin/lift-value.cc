@@ -131,7 +131,14 @@ refuse_call (lifter *l, tree fn, const char *name)
   if (!l->failed)
     {
       if (fn)
-        error_at (l->loc, "call to %qD cannot be differentiated", fn);
+        {
+          error_at (l->loc, "call to %qD cannot be differentiated", fn);
+          if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn))
+            inform (DECL_SOURCE_LOCATION (fn),
+                    "mark %qD %<__attribute__ ((differentiable))%> to "
+                    "differentiate through it",
+                    fn);
+        }
       else if (name)
         error_at (l->loc, "call to %qs cannot be differentiated", name);
       else

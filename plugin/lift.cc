@@ -553,19 +553,6 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
      arguments use and whose loops run around the callee's stages.  */
   if (in_loop && !enter_stage (l, bb, l->loc))
     return;
-  te_node *g = in_loop ? stmt_guard (l, bb)
-                       : block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (
-                                                 l->fun)));
-  if (!g)
-    return;
-  if (g->op != TE_CONST || !g->u.i)
-    {
-      error_at (l->loc, "a call to %qD under a condition cannot be "
-                        "differentiated yet",
-                callee);
-      l->failed = true;
-      return;
-    }
   bool defined = abi_is_kernel (callee) && DECL_INITIAL (callee)
                  && DECL_INITIAL (callee) != error_mark_node;
   tree grad = defined ? custom_gradient (callee) : abi_declared_grad (callee);
@@ -584,6 +571,59 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
     {
       error_at (l->loc, "a call to %qD, whose gradient is a function of its "
                         "own, inside a loop is not supported yet",
+                callee);
+      l->failed = true;
+      return;
+    }
+  /* A kernel that returns an expression of its scalar parameters (a
+     sigmoid): its value, anywhere.  */
+  te_program **sp = kernel_programs ? kernel_programs->get (callee) : NULL;
+  tree lhs = gimple_call_lhs (call);
+  if (!grad && sp && *sp && lhs && TREE_CODE (lhs) == SSA_NAME)
+    {
+      const te_program *src = *sp;
+      int n = gimple_call_num_args (call);
+      bool scalars = n == src->nparams;
+      for (int i = 0; i < src->nparams && scalars; i++)
+        scalars = src->params[i].kind == TE_PK_INT
+                  || src->params[i].kind == TE_PK_FLOAT;
+      te_node **args = XCNEWVEC (te_node *, n + 1);
+      te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
+      te_node **offsets = XCNEWVEC (te_node *, n + 1);
+      te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
+      te_type *types = XCNEWVEC (te_type, n + 1);
+      for (int i = 0; i < n && scalars; i++)
+        {
+          kinds[i] = src->params[i].kind;
+          types[i] = src->params[i].type;
+        }
+      te_node *v = NULL;
+      if (scalars
+          && lift_call_args (l, call, kinds, types, args, tensors, offsets))
+        v = te_program_inline_value (l->p, src, args);
+      XDELETEVEC (args);
+      XDELETEVEC (tensors);
+      XDELETEVEC (offsets);
+      XDELETEVEC (kinds);
+      XDELETEVEC (types);
+      if (v)
+        {
+          l->call_results->put (lhs, v);
+          return;
+        }
+      if (l->failed)
+        return;
+    }
+  /* Any other call has effects: it must always run.  */
+  te_node *g = in_loop ? stmt_guard (l, bb)
+                       : block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (
+                                                 l->fun)));
+  if (!g)
+    return;
+  if (g->op != TE_CONST || !g->u.i)
+    {
+      error_at (l->loc, "a call to %qD under a condition cannot be "
+                        "differentiated yet",
                 callee);
       l->failed = true;
       return;

@@ -379,7 +379,8 @@ differentiate (function *fun)
   bool ok = fwd && te_program_unroll_rolling (fwd, &diag)
             && te_program_reductions (fwd, &diag)
             && te_program_hoist (fwd, &diag)
-            && te_program_version (fwd, &diag);
+            && te_program_version (fwd, &diag)
+            && te_program_merge_siblings (fwd, &diag);
   /* Callers of this kernel inline its program (lift.cc), so it stays.  */
   bool remembered = ok;
   if (ok)
