@@ -327,10 +327,13 @@ lift_float (lifter *l, tree t)
               r = lift_reduction (l, as_a<gphi *> (def), type);
               /* A reduction loop outside the current innermost loop ran
                  before it.  */
-              if (r && l->cur && l->cur->depth
-                  && !flow_loop_nested_p (l->cur->loop, dl))
-                r = precomputed (l, t, r, type,
-                                 loop_depth (loop_outer (dl)));
+              class loop *o = loop_outer (dl);
+              bool outer_of_stage = o == current_loops->tree_root;
+              for (int k = 0; l->cur && k < l->cur->depth; k++)
+                outer_of_stage |= l->cur->chain[k] == o;
+              if (r && l->cur && l->cur->depth && l->nred == 0
+                  && outer_of_stage && !flow_loop_nested_p (l->cur->loop, dl))
+                r = precomputed (l, t, r, type, loop_depth (o));
             }
           else
             r = fail (l, "a value computed inside an inner loop is used "
