@@ -118,6 +118,27 @@ translate (inliner *in, const te_node *n)
   return r;
 }
 
+/* Start inlining SRC into DST with scalar arguments ARGS: fresh
+   counters for SRC's, room for its tensors.  */
+static void
+start (inliner *in, te_program *dst, const te_program *src, te_node **args)
+{
+  te_ctx *ctx = dst->ctx;
+  memset (in, 0, sizeof *in);
+  in->dst = dst;
+  in->src = src;
+  in->params = args;
+  int nid = 1;
+  for (int i = 0; i < src->ntensors; i++)
+    if (src->tensors[i]->id + 1 > nid)
+      nid = src->tensors[i]->id + 1;
+  in->tensors = te_alloc (ctx, nid * sizeof *in->tensors);
+  in->offsets = te_alloc (ctx, nid * sizeof *in->offsets);
+  in->vars = te_alloc (ctx, (src->nvars + 1) * sizeof *in->vars);
+  for (int v = 0; v < src->nvars; v++)
+    in->vars[v] = te_program_new_var (dst, src->var_names[v]);
+}
+
 te_tensor *
 te_program_inline (te_program *dst, const te_program *src, te_node **args,
                    te_tensor **arg_tensors, te_node **arg_offsets,
@@ -129,19 +150,7 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
     outer = *outer_stage; /* a copy: adding stages moves DST's array */
   te_ctx *ctx = dst->ctx;
   inliner in;
-  memset (&in, 0, sizeof in);
-  in.dst = dst;
-  in.src = src;
-  in.params = args;
-  int nid = 1;
-  for (int i = 0; i < src->ntensors; i++)
-    if (src->tensors[i]->id + 1 > nid)
-      nid = src->tensors[i]->id + 1;
-  in.tensors = te_alloc (ctx, nid * sizeof *in.tensors);
-  in.offsets = te_alloc (ctx, nid * sizeof *in.offsets);
-  in.vars = te_alloc (ctx, (src->nvars + 1) * sizeof *in.vars);
-  for (int v = 0; v < src->nvars; v++)
-    in.vars[v] = te_program_new_var (dst, src->var_names[v]);
+  start (&in, dst, src, args);
   te_tensor *ret = NULL;
   char name[256];
   /* Inside loops, the callee's local arrays get one copy per iteration:
@@ -234,19 +243,7 @@ te_program_inline_value (te_program *dst, const te_program *src,
         return NULL;
     }
   inliner in;
-  memset (&in, 0, sizeof in);
-  in.dst = dst;
-  in.src = src;
-  in.params = args;
-  int nid = 1;
-  for (int i = 0; i < src->ntensors; i++)
-    if (src->tensors[i]->id + 1 > nid)
-      nid = src->tensors[i]->id + 1;
-  in.tensors = te_alloc (dst->ctx, nid * sizeof *in.tensors);
-  in.offsets = te_alloc (dst->ctx, nid * sizeof *in.offsets);
-  in.vars = te_alloc (dst->ctx, (src->nvars + 1) * sizeof *in.vars);
-  for (int v = 0; v < src->nvars; v++)
-    in.vars[v] = te_program_new_var (dst, src->var_names[v]);
+  start (&in, dst, src, args);
   te_node *r = translate (&in, st->value);
   free (in.memo_from);
   free (in.memo_to);

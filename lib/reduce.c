@@ -263,22 +263,6 @@ te_program_reductions (te_program *p, te_diag *diag)
    array that the statement then reads: the backward program differentiates
    local arrays like any temporary.  */
 
-typedef struct binder_query
-{
-  int var;
-  const te_loop *loop; /* the loop that binds VAR */
-} binder_query;
-
-static void
-find_binder (te_node *n, void *data)
-{
-  binder_query *q = data;
-  if (n->op == TE_REDUCE)
-    for (int k = 0; k < n->u.red.nloops; k++)
-      if (n->u.red.loops[k].var == q->var)
-        q->loop = &n->u.red.loops[k];
-}
-
 typedef struct nested_query
 {
   const te_stage *s;
@@ -332,11 +316,10 @@ hoist_one (te_program *p, int s, int k)
   for (int v = 0; v < p->nvars; v++)
     if (!stage_var (st, v) && te_uses_var_free (r, v))
       {
-        binder_query b = { v, NULL };
-        te_walk (st->stmts[k].value, find_binder, &b);
-        if (!b.loop || n == TE_MAX_LOOPS)
+        const te_loop *bl = te_binding_loop (st->stmts[k].value, v);
+        if (!bl || n == TE_MAX_LOOPS)
           return false;
-        loops[n++] = *b.loop;
+        loops[n++] = *bl;
       }
   te_node *lin, *size;
   if (!te_linearize (ctx, n, loops, &lin, &size))

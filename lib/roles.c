@@ -145,22 +145,6 @@ monotone (te_ctx *ctx, const te_stage *s, te_node *index)
   return te_index_monotone (ctx, index, s->nloops, s->loops);
 }
 
-typedef struct binder
-{
-  int var;
-  const te_loop *loop;
-} binder;
-
-static void
-find_binder (te_node *n, void *data)
-{
-  binder *b = data;
-  if (n->op == TE_REDUCE)
-    for (int k = 0; k < n->u.red.nloops; k++)
-      if (n->u.red.loops[k].var == b->var)
-        b->loop = &n->u.red.loops[k];
-}
-
 /* Does a read R of T in statement READER of stage S, whose statement ST
    writes T[W], only see elements that earlier iterations wrote?  True if
    for some loop of S, with the loops outside it fixed, every element read
@@ -181,11 +165,10 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
         in_stage |= s->loops[k].var == v;
       if (in_stage || !te_uses_var (r, v))
         continue;
-      binder b = { v, NULL };
-      te_walk (reader->value, find_binder, &b);
-      if (!b.loop)
+      const te_loop *bl = te_binding_loop (reader->value, v);
+      if (!bl)
         return false;
-      rloops[nr++] = *b.loop;
+      rloops[nr++] = *bl;
     }
   for (int k = s->nloops - 1; k >= 0; k--)
     {
@@ -225,12 +208,11 @@ written_before (te_program *p, const te_tensor *t, int first,
     loops[n++] = s->loops[k];
   for (int v = 0; v < p->nvars && n < 2 * TE_MAX_LOOPS; v++)
     {
-      binder b = { v, NULL };
       if (!te_uses_var (r, v))
         continue;
-      te_walk (reader->value, find_binder, &b);
-      if (b.loop)
-        loops[n++] = *b.loop;
+      const te_loop *bl = te_binding_loop (reader->value, v);
+      if (bl)
+        loops[n++] = *bl;
     }
   if (!te_index_monotone (ctx, r, n, loops)
       || !te_index_monotone (ctx, w->index, fs->nloops, fs->loops))
@@ -433,11 +415,10 @@ read_loops (te_program *p, const te_stage *s, const te_stmt *st,
         bound |= loops[k].var == v;
       if (bound || !te_uses_var (r, v))
         continue;
-      binder b = { v, NULL };
-      te_walk (st->value, find_binder, &b);
-      if (!b.loop)
+      const te_loop *bl = te_binding_loop (st->value, v);
+      if (!bl)
         return -1;
-      loops[n++] = *b.loop;
+      loops[n++] = *bl;
     }
   return n;
 }
@@ -785,14 +766,13 @@ extent_of_access (extent_query *q, te_node *index)
         bound |= loops[k].var == v;
       if (bound || !te_uses_var (index, v))
         continue;
-      binder b = { v, NULL };
-      te_walk (q->st->value, find_binder, &b);
-      if (!b.loop)
+      const te_loop *bl = te_binding_loop (q->st->value, v);
+      if (!bl)
         {
           q->unknown = true;
           return;
         }
-      loops[n++] = *b.loop;
+      loops[n++] = *bl;
     }
   index = te_canon_int (ctx, index);
   if (!pure_poly (index) || !te_index_monotone (ctx, index, n, loops))

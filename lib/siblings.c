@@ -34,22 +34,6 @@
 
 #include <string.h>
 
-typedef struct binder
-{
-  int var;
-  const te_loop *loop;
-} binder;
-
-static void
-find_binder (te_node *n, void *data)
-{
-  binder *b = data;
-  if (n->op == TE_REDUCE)
-    for (int k = 0; k < n->u.red.nloops; k++)
-      if (n->u.red.loops[k].var == b->var)
-        b->loop = &n->u.red.loops[k];
-}
-
 /* The largest element read R of statement READER in stage S reaches at
    an iteration of S's outermost loop: the other loops of S and the
    reductions binding R's other counters at their last values.  NULL if
@@ -69,11 +53,10 @@ read_top (te_program *p, const te_stage *s, const te_stmt *reader,
         bound |= loops[k].var == v;
       if (bound || !te_uses_var (r, v))
         continue;
-      binder b = { v, NULL };
-      te_walk (reader->value, find_binder, &b);
-      if (!b.loop)
+      const te_loop *bl = te_binding_loop (reader->value, v);
+      if (!bl)
         return NULL;
-      loops[n++] = *b.loop;
+      loops[n++] = *bl;
     }
   if (!te_index_monotone (p->ctx, r, n, loops))
     return NULL;

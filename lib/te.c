@@ -798,6 +798,30 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   free (v.items);
 }
 
+typedef struct binder_query
+{
+  int var;
+  const te_loop *loop;
+} binder_query;
+
+static void
+binder_fn (te_node *n, void *data)
+{
+  binder_query *q = data;
+  if (n->op == TE_REDUCE)
+    for (int k = 0; k < n->u.red.nloops; k++)
+      if (n->u.red.loops[k].var == q->var)
+        q->loop = &n->u.red.loops[k];
+}
+
+const te_loop *
+te_binding_loop (te_node *n, int var)
+{
+  binder_query q = { var, NULL };
+  te_walk (n, binder_fn, &q);
+  return q.loop;
+}
+
 typedef struct loads_query
 {
   const te_tensor *t;

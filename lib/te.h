@@ -428,6 +428,8 @@ bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
 te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
                           te_node *index, te_node *value, int nr,
                           const te_loop *r, te_node *read_index);
+/* The loop of a reduction in N that binds counter VAR, or NULL.  */
+const te_loop *te_binding_loop (te_node *n, int var);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
    their number, or -1 if there are more.  */
 int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);
