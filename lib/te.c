@@ -798,6 +798,67 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   free (v.items);
 }
 
+static void
+narrow_fn (te_node *n, void *data)
+{
+  te_node **found = data;
+  if (*found || (n->type != TE_I32 && n->type != TE_U32))
+    return;
+  if (n->op == TE_CONST
+      || (n->op == TE_CAST && !te_type_is_float (n->args[0]->type)
+          && n->args[0]->type != TE_BOOL))
+    *found = n;
+}
+
+static void
+atom_fn (te_node *n, void *data)
+{
+  te_node **found = data;
+  if (!*found && (n->op == TE_VAR || n->op == TE_PARAM || n->op == TE_LOAD))
+    *found = n;
+}
+
+/* The constant term of integer polynomial N, or NULL.  */
+static te_node *
+constant_term (te_ctx *ctx, te_node *n)
+{
+  n = te_canon_int (ctx, n);
+  for (int guard = 0; guard < 64 && n->op != TE_CONST; guard++)
+    {
+      te_node *a = NULL;
+      te_walk (n, atom_fn, &a);
+      if (!a)
+        return NULL;
+      n = te_canon_int (ctx, te_replace (ctx, n, a,
+                                         te_cast (ctx, a->type,
+                                                  te_int (ctx, 0))));
+    }
+  return n->op == TE_CONST ? n : NULL;
+}
+
+te_node *
+te_exact_index (te_ctx *ctx, te_node *n)
+{
+  for (int guard = 0; guard < 256; guard++)
+    {
+      te_node *c = NULL;
+      te_walk (n, narrow_fn, &c);
+      if (!c)
+        break;
+      /* A 32-bit constant is its signed value, and so is the constant
+         term of what is converted: i + 4294967295 in unsigned arithmetic
+         is i - 1.  */
+      te_node *x = c->op == TE_CONST ? te_int (ctx, (int32_t) c->u.i)
+                                     : te_cast (ctx, TE_I64, c->args[0]);
+      te_node *k = constant_term (ctx, x);
+      if (k && (int64_t) (int32_t) k->u.i != k->u.i)
+        x = te_canon_int (ctx, te_add (ctx, te_sub (ctx, x, k),
+                                       te_int (ctx, (int32_t) k->u.i)));
+      n = te_replace (ctx, n, c, x);
+    }
+  return n;
+}
+
 typedef struct binder_query
 {
   int var;

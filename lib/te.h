@@ -428,6 +428,10 @@ bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
 te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
                           te_node *index, te_node *value, int nr,
                           const te_loop *r, te_node *read_index);
+/* Integer expression N with its conversions to 32 bits (which wrap) made
+   exact, as the index of an access within its array's bounds has them:
+   what wraps there would be far outside.  */
+te_node *te_exact_index (te_ctx *ctx, te_node *n);
 /* The loop of a reduction in N that binds counter VAR, or NULL.  */
 const te_loop *te_binding_loop (te_node *n, int var);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;

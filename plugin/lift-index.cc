@@ -672,7 +672,7 @@ lift_access (lifter *l, tree ref, te_tensor **t, te_node **index)
       l->failed = true;
       return false;
     }
-  off = te_canon_int (l->ctx, off);
+  off = te_canon_int (l->ctx, te_exact_index (l->ctx, off));
   *index = bytes_to_elements (l->ctx, off, size);
   if (!*index)
     *index = te_div (l->ctx, off, te_int (l->ctx, size));

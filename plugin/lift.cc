@@ -223,6 +223,9 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
       te_node *ext = loop_extent (l, s->chain[i], counted);
       if (!ext)
         return false;
+      /* Exact, like the indices it bounds: a loop whose count wraps in
+         32 bits would run far outside its arrays.  */
+      ext = te_canon_int (l->ctx, te_exact_index (l->ctx, ext));
       te_stage_add_loop (&l->p->stages[s->index], s->vars[i], ext);
     }
   ts = &l->p->stages[s->index];
