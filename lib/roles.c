@@ -237,11 +237,6 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
   return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
 }
 
-/* Write W of stage S as C * Q + R with R in [0, C), C a parameter: R is
-   W's index with every counter whose coefficient C divides set to 0, and
-   the rest must vanish where C is 0 (a polynomial multiple of C); R < C
-   where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
-   false if W's index is no such sum.  */
 /* Is canonical N zero or more, where every loop of stages A and B runs
    at least once (else one of them writes nothing, and cannot clash)?  */
 static bool
@@ -251,6 +246,17 @@ non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
   if (n->op == TE_CONST ? n->u.i >= 0 : !te_poly_negative (n))
     return true;
   const te_stage *st[2] = { a, b };
+  /* There max (E, 0) is E.  */
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        te_node *e = st[i]->loops[k].extent;
+        te_node *m = te_canon_int (ctx, te_binary (ctx, TE_MAX, e,
+                                                   te_int (ctx, 0)));
+        n = te_canon_int (ctx, te_replace (ctx, n, m, e));
+      }
+  if (n->op == TE_CONST ? n->u.i >= 0 : !te_poly_negative (n))
+    return true;
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < st[i]->nloops; k++)
       {
@@ -264,26 +270,32 @@ non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
   return false;
 }
 
+/* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
+   counters whose coefficient is C, R what is left, its range in [0, C)
+   where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
+   false if W's index is no such sum.  */
 static bool
 rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
          const te_stage *other, te_node **lo, te_node **hi)
 {
   te_ctx *ctx = p->ctx;
-  te_node *r = w->index;
+  te_node *r = w->index, *q = te_int (ctx, 0);
   for (int k = 0; k < s->nloops; k++)
     {
       te_node *v = te_var (ctx, s->loops[k].var);
       te_node *d = te_canon_int (
           ctx, te_sub (ctx, te_replace (ctx, w->index, v, te_int (ctx, 1)),
                        te_replace (ctx, w->index, v, te_int (ctx, 0))));
-      if (te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 0)))
-          == te_int (ctx, 0))
-        r = te_replace (ctx, r, v, te_int (ctx, 0));
+      if (d == c)
+        {
+          r = te_replace (ctx, r, v, te_int (ctx, 0));
+          q = te_add (ctx, q, v);
+        }
     }
   r = te_canon_int (ctx, r);
-  te_node *q = te_canon_int (ctx, te_sub (ctx, w->index, r));
-  if (te_canon_int (ctx, te_replace (ctx, q, c, te_int (ctx, 0)))
-          != te_int (ctx, 0)
+  te_node *rest = te_canon_int (
+      ctx, te_sub (ctx, te_sub (ctx, w->index, r), te_mul (ctx, c, q)));
+  if (rest != te_int (ctx, 0)
       || !te_index_monotone (ctx, r, s->nloops, s->loops))
     return false;
   *lo = te_index_extreme (ctx, r, s->nloops, s->loops, false);
@@ -294,40 +306,28 @@ rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
   return !te_poly_negative (*lo) && non_negative_where_run (ctx, top, s, other);
 }
 
-typedef struct param_query
-{
-  te_node *found[8];
-  int n;
-} param_query;
-
-static void
-param_fn (te_node *n, void *data)
-{
-  param_query *q = data;
-  /* A size parameter as indices use it: widened, or as it is.  */
-  bool size = (n->op == TE_CAST && n->type == TE_I64
-               && n->args[0]->op == TE_PARAM)
-              || (n->op == TE_PARAM && n->type == TE_I64);
-  if (size && q->n < 8)
-    q->found[q->n++] = n;
-}
-
 /* Do writes WA (stage A) and WB (stage B) touch different columns of
-   rows of a parameter's length: both C * Q + R with R in [0, C), their
-   R in disjoint ranges (a seed y[i*m] and a recurrence y[i*m + 1 + j])?  */
+   rows of a common length C, the coefficient of a counter of A: both
+   C * Q + R with R in [0, C), their R in disjoint ranges (a seed
+   y[i*m] and a recurrence y[i*m + 1 + j])?  */
 static bool
 different_columns (te_program *p, const te_stage *a, const te_stmt *wa,
                    const te_stage *b, const te_stmt *wb)
 {
-  param_query q = { { NULL }, 0 };
-  te_walk (wa->index, param_fn, &q);
-  for (int i = 0; i < q.n; i++)
+  te_ctx *ctx = p->ctx;
+  for (int k = 0; k < a->nloops; k++)
     {
+      te_node *v = te_var (ctx, a->loops[k].var);
+      te_node *c = te_canon_int (
+          ctx, te_sub (ctx, te_replace (ctx, wa->index, v, te_int (ctx, 1)),
+                       te_replace (ctx, wa->index, v, te_int (ctx, 0))));
+      if (c->op == TE_CONST && c->u.i < 2)
+        continue;
       te_node *alo, *ahi, *blo, *bhi;
-      if (rows_of (p, a, wa, q.found[i], b, &alo, &ahi)
-          && rows_of (p, b, wb, q.found[i], a, &blo, &bhi)
-          && (positive (te_canon_int (p->ctx, te_sub (p->ctx, blo, ahi)))
-              || positive (te_canon_int (p->ctx, te_sub (p->ctx, alo, bhi)))))
+      if (rows_of (p, a, wa, c, b, &alo, &ahi)
+          && rows_of (p, b, wb, c, a, &blo, &bhi)
+          && (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
+              || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi)))))
         return true;
     }
   return false;

@@ -551,25 +551,15 @@ block_guard (lifter *l, basic_block bb, basic_block top)
    current stage), so that reads of its value do not re-read arrays the
    current loop then overwrites (p[i] /= z after z = sum of p: version.c
    gives the old p an array of its own).  */
-te_node *
-precomputed (lifter *l, tree name, te_node *r, te_type type, int nouter)
+/* A new stage over the NOUTER outermost loops of the current stage (the
+   same counters), placed just before it; the current stage moves to the
+   end.  */
+static te_stage *
+stage_before (lifter *l, int nouter)
 {
-  te_ctx *ctx = l->ctx;
   int cur = l->cur->index, last = l->p->nstages;
-  const te_stage *cs = &l->p->stages[cur];
-  te_node *lin, *size;
-  if (nouter > cs->nloops
-      || !te_linearize (ctx, nouter, cs->loops, &lin, &size))
-    return r;
-  tree var = SSA_NAME_VAR (name);
-  const char *base = var && DECL_NAME (var)
-                         ? IDENTIFIER_POINTER (DECL_NAME (var))
-                         : "s";
-  te_tensor *t = te_program_add_tensor (l->p, base, type, TE_TK_LOCAL, -1,
-                                        l->loc);
-  t->size = size;
-  te_stage *s = te_program_add_stage (l->p, l->loc);
-  cs = &l->p->stages[cur];
+  te_program_add_stage (l->p, l->loc);
+  te_stage *cs = &l->p->stages[cur], *s = &l->p->stages[last];
   s->nloops = nouter;
   for (int k = 0; k < nouter; k++)
     {
@@ -577,17 +567,98 @@ precomputed (lifter *l, tree name, te_node *r, te_type type, int nouter)
       s->loop_ids[k] = cs->loop_ids[k];
     }
   s->nest = nouter ? cs->nest : -1 - cur;
-  te_stage_add_stmt (l->p, s, t, lin, TE_SET, te_cast (ctx, type, r), NULL,
-                     l->loc);
-  /* Before the current stage, which moves to the end.  */
-  te_stage moved = l->p->stages[cur];
-  l->p->stages[cur] = l->p->stages[last];
+  te_stage moved = *cs;
+  *cs = *s;
   l->p->stages[last] = moved;
   l->cur->index = last;
+  return cs;
+}
+
+/* A local array named after SSA name NAME.  */
+static te_tensor *
+local_for (lifter *l, tree name, te_type type, te_node *size)
+{
+  tree var = SSA_NAME_VAR (name);
+  const char *base = var && DECL_NAME (var)
+                         ? IDENTIFIER_POINTER (DECL_NAME (var))
+                         : "s";
+  te_tensor *t = te_program_add_tensor (l->p, base, type, TE_TK_LOCAL, -1,
+                                        l->loc);
+  t->size = size;
+  return t;
+}
+
+te_node *
+precomputed (lifter *l, tree name, te_node *r, te_type type, int nouter)
+{
+  te_ctx *ctx = l->ctx;
+  const te_stage *cs = &l->p->stages[l->cur->index];
+  te_node *lin, *size;
+  if (nouter > cs->nloops
+      || !te_linearize (ctx, nouter, cs->loops, &lin, &size))
+    return r;
+  te_tensor *t = local_for (l, name, type, size);
+  te_stage *s = stage_before (l, nouter);
+  te_stage_add_stmt (l->p, s, t, lin, TE_SET, te_cast (ctx, type, r), NULL,
+                     l->loc);
   te_node *v = te_load (ctx, t, lin);
   if (!nouter)
     l->call_results->put (name, v);
   return v;
+}
+
+/* PHI, a scalar the innermost loop of the current stage carries from one
+   iteration to the next (s = a * s + x[i]; y[i] = s;), as an array with
+   one element per iteration and one more, per iteration of the loops
+   outside: S[k] its value as iteration k starts, S[0] the value it
+   enters the loop with (written by a stage before), S[k + 1] written in
+   iteration k.  The recurrence is then one through a tensor.  NULL if
+   the loop is not the stage's innermost or its count uses a counter.  */
+static te_node *
+expand_scalar (lifter *l, gphi *phi)
+{
+  te_ctx *ctx = l->ctx;
+  class loop *loop = gimple_bb (phi)->loop_father;
+  tree name = gimple_phi_result (phi);
+  te_type type;
+  if (!l->cur || !l->cur->depth || l->cur->loop != loop
+      || !float_te_type (TREE_TYPE (name), &type))
+    return NULL;
+  const te_stage *cs = &l->p->stages[l->cur->index];
+  int d = cs->nloops;
+  te_node *ext = cs->loops[d - 1].extent;
+  for (int k = 0; k < d; k++)
+    if (te_uses_var (ext, cs->loops[k].var))
+      return NULL;
+  te_node *lin, *count;
+  if (!te_linearize (ctx, d - 1, cs->loops, &lin, &count))
+    return NULL;
+  /* Room for E + 1 values per iteration of the outer loops.  */
+  te_node *row = te_canon_int (
+      ctx, te_add (ctx, te_binary (ctx, TE_MAX, ext, te_int (ctx, 0)),
+                   te_int (ctx, 1)));
+  te_node *base = te_canon_int (ctx, te_mul (ctx, lin, row));
+  te_node *k = te_var (ctx, cs->loops[d - 1].var);
+  te_tensor *t = local_for (l, name, type,
+                            te_canon_int (ctx, te_mul (ctx, count, row)));
+  te_node *init = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
+                                     phi, loop_preheader_edge (loop)));
+  if (!init)
+    return NULL;
+  te_stage *s = stage_before (l, d - 1);
+  te_stage_add_stmt (l->p, s, t, base, TE_SET, te_cast (ctx, type, init),
+                     NULL, l->loc);
+  te_node *now = te_load (ctx, t, te_canon_int (ctx, te_add (ctx, base, k)));
+  l->memo->put (name, now);
+  te_node *next = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
+                                     phi, loop_latch_edge (loop)));
+  if (!next)
+    return NULL;
+  add_store (l, t,
+             te_canon_int (ctx, te_add (ctx, base,
+                                        te_add (ctx, k, te_int (ctx, 1)))),
+             te_cast (ctx, type, next), te_bool (ctx, true));
+  return now;
 }
 
 /* A PHI: a select over the path conditions of its incoming edges,
@@ -598,6 +669,9 @@ lift_phi (lifter *l, gphi *phi)
   basic_block bb = gimple_bb (phi);
   if (bb->loop_father->header == bb)
     {
+      te_node *r = expand_scalar (l, phi);
+      if (r || l->failed)
+        return r;
       tree var = SSA_NAME_VAR (gimple_phi_result (phi));
       if (var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD (a reduction or "
