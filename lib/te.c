@@ -798,6 +798,37 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   free (v.items);
 }
 
+typedef struct load_collect
+{
+  te_node *items[256];
+  int n;
+} load_collect;
+
+static void
+load_collect_fn (te_node *n, void *data)
+{
+  load_collect *q = data;
+  if (n->op == TE_LOAD && q->n < 256)
+    q->items[q->n++] = n;
+}
+
+te_node *
+te_canon_loads (te_ctx *ctx, te_node *n)
+{
+  load_collect q;
+  q.n = 0;
+  te_walk (n, load_collect_fn, &q);
+  /* Innermost first (post-order): a gather's index holds loads too.  */
+  for (int i = 0; i < q.n; i++)
+    {
+      te_node *l = q.items[i];
+      te_node *c = te_canon_int (ctx, te_canon_loads (ctx, l->args[0]));
+      if (c != l->args[0])
+        n = te_replace (ctx, n, l, te_load (ctx, l->u.tensor, c));
+    }
+  return n;
+}
+
 static void
 narrow_fn (te_node *n, void *data)
 {

@@ -432,6 +432,9 @@ te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
    exact, as the index of an access within its array's bounds has them:
    what wraps there would be far outside.  */
 te_node *te_exact_index (te_ctx *ctx, te_node *n);
+/* N with the index of every load in canonical form (after te_replace
+   put an expression for a counter).  */
+te_node *te_canon_loads (te_ctx *ctx, te_node *n);
 /* The loop of a reduction in N that binds counter VAR, or NULL.  */
 const te_loop *te_binding_loop (te_node *n, int var);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
@@ -489,6 +492,10 @@ te_node *te_program_inline_value (te_program *dst, const te_program *src,
 /* rolling.c: give a local array indexed modulo a constant (a rolling
    buffer) one slot per step, so the gradient has every step.  */
 bool te_program_unroll_rolling (te_program *p, te_diag *diag);
+
+/* peel.c: give the first iteration of a loop whose statement is
+   select (v == 0, seed, step) a stage of its own.  */
+bool te_program_peel (te_program *p, te_diag *diag);
 
 /* version.c: give the values of an array that a later loop nest
    overwrites an array of their own (noted in P's notes).  */

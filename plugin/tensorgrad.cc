@@ -377,6 +377,7 @@ differentiate (function *fun)
   memset (&diag, 0, sizeof diag);
   te_program *bwd = NULL;
   bool ok = fwd && te_program_unroll_rolling (fwd, &diag)
+            && te_program_peel (fwd, &diag)
             && te_program_reductions (fwd, &diag)
             && te_program_hoist (fwd, &diag)
             && te_program_version (fwd, &diag)
