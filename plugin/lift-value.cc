@@ -331,8 +331,14 @@ lift_float (lifter *l, tree t)
               bool outer_of_stage = o == current_loops->tree_root;
               for (int k = 0; l->cur && k < l->cur->depth; k++)
                 outer_of_stage |= l->cur->chain[k] == o;
-              if (r && l->cur && l->cur->depth && l->nred == 0
-                  && outer_of_stage && !flow_loop_nested_p (l->cur->loop, dl))
+              /* Not a reduction nested in one being lifted (a sum over
+                 i and j), which is part of that one.  */
+              bool nested = false;
+              for (int k = 0; k < l->nred; k++)
+                nested |= l->red_loops[k] == dl
+                          || flow_loop_nested_p (l->red_loops[k], dl);
+              if (r && l->cur && l->cur->depth && !nested && outer_of_stage
+                  && !flow_loop_nested_p (l->cur->loop, dl))
                 r = precomputed (l, t, r, type, loop_depth (o));
             }
           else
