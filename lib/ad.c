@@ -1000,11 +1000,7 @@ remove_dead_temps (te_program *p)
           changed = true;
         }
     }
-  int out = 0;
-  for (int s = 0; s < p->nstages; s++)
-    if (!te_stage_empty (&p->stages[s]))
-      p->stages[out++] = p->stages[s];
-  p->nstages = out;
+  te_program_drop_empty (p);
 }
 
 te_program *

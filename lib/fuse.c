@@ -207,10 +207,6 @@ te_program_fuse (te_program *p, te_diag *diag)
           i = -1; /* a fusion may enable another */
         }
     }
-  int out = 0;
-  for (int s = 0; s < p->nstages; s++)
-    if (!te_stage_empty (&p->stages[s]))
-      p->stages[out++] = p->stages[s];
-  p->nstages = out;
+  te_program_drop_empty (p);
   return true;
 }

@@ -243,11 +243,7 @@ te_program_reductions (te_program *p, te_diag *diag)
   for (int s = 0; s < p->nstages; s++)
     rewrite_stage (p, s);
   /* Drop the stages emptied by step 2.  */
-  int out = 0;
-  for (int s = 0; s < p->nstages; s++)
-    if (!te_stage_empty (&p->stages[s]))
-      p->stages[out++] = p->stages[s];
-  p->nstages = out;
+  te_program_drop_empty (p);
   return true;
 }
 

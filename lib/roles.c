@@ -156,20 +156,10 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
 {
   te_ctx *ctx = p->ctx;
   te_loop rloops[2 * TE_MAX_LOOPS];
-  int nr = 0;
   /* The reduction loops R sits in, for its largest value.  */
-  for (int v = 0; v < p->nvars && nr < TE_MAX_LOOPS; v++)
-    {
-      bool in_stage = false;
-      for (int k = 0; k < s->nloops; k++)
-        in_stage |= s->loops[k].var == v;
-      if (in_stage || !te_uses_var (r, v))
-        continue;
-      const te_loop *bl = te_binding_loop (reader->value, v);
-      if (!bl)
-        return false;
-      rloops[nr++] = *bl;
-    }
+  int nr = te_read_loops (p->nvars, s, s->nloops, reader->value, r, rloops);
+  if (nr < 0 || nr > TE_MAX_LOOPS)
+    return false;
   for (int k = s->nloops - 1; k >= 0; k--)
     {
       int ninner = s->nloops - 1 - k;
@@ -203,25 +193,13 @@ written_before (te_program *p, const te_tensor *t, int first,
     if (fs->stmts[k].dst == t)
       w = &fs->stmts[k];
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = 0;
-  for (int k = 0; k < s->nloops; k++)
-    loops[n++] = s->loops[k];
-  for (int v = 0; v < p->nvars && n < 2 * TE_MAX_LOOPS; v++)
-    {
-      if (!te_uses_var (r, v))
-        continue;
-      const te_loop *bl = te_binding_loop (reader->value, v);
-      if (bl)
-        loops[n++] = *bl;
-    }
-  if (!te_index_monotone (ctx, r, n, loops)
+  int n = te_read_loops (p->nvars, s, 0, reader->value, r, loops);
+  if (n < 0 || !te_index_monotone (ctx, r, n, loops)
       || !te_index_monotone (ctx, w->index, fs->nloops, fs->loops))
     return false;
   te_node *rmin = te_index_extreme (ctx, (te_node *) r, n, loops, false);
   te_node *wmin = te_index_extreme (ctx, w->index, fs->nloops, fs->loops, false);
-  te_node *d = te_canon_int (ctx, te_sub (ctx, rmin, wmin));
-  return (d->op == TE_CONST && d->u.i >= 0) || positive (d)
-         || !te_poly_negative (d);
+  return te_non_negative (ctx, te_sub (ctx, rmin, wmin));
 }
 
 /* Are the writes of stage B to T all above those of stage A?  */
@@ -243,7 +221,7 @@ static bool
 non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                         const te_stage *b)
 {
-  if (n->op == TE_CONST ? n->u.i >= 0 : !te_poly_negative (n))
+  if (te_non_negative (ctx, n))
     return true;
   const te_stage *st[2] = { a, b };
   /* There max (E, 0) is E.  */
@@ -253,18 +231,17 @@ non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
         te_node *e = st[i]->loops[k].extent;
         te_node *m = te_canon_int (ctx, te_binary (ctx, TE_MAX, e,
                                                    te_int (ctx, 0)));
-        n = te_canon_int (ctx, te_replace (ctx, n, m, e));
+        n = te_replace (ctx, n, m, e);
       }
-  if (n->op == TE_CONST ? n->u.i >= 0 : !te_poly_negative (n))
+  if (te_non_negative (ctx, n))
     return true;
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < st[i]->nloops; k++)
       {
         /* N >= E - 1 >= 0.  */
-        te_node *d = te_canon_int (
-            ctx, te_add (ctx, te_sub (ctx, n, st[i]->loops[k].extent),
-                         te_int (ctx, 1)));
-        if (d->op == TE_CONST ? d->u.i >= 0 : !te_poly_negative (d))
+        if (te_non_negative (ctx, te_add (ctx, te_sub (ctx, n,
+                                                       st[i]->loops[k].extent),
+                                          te_int (ctx, 1))))
           return true;
       }
   return false;
@@ -398,31 +375,6 @@ call_output_role (te_program *p, te_tensor *t, int cw, te_diag *diag)
   return true;
 }
 
-/* The loops that read R (in statement ST of stage S) may range over:
-   S's and those of the reductions of ST's value binding R's other
-   counters; their number, or -1 if a counter is bound nowhere.  */
-static int
-read_loops (te_program *p, const te_stage *s, const te_stmt *st,
-            const te_node *r, te_loop *loops)
-{
-  int n = 0;
-  for (int k = 0; k < s->nloops; k++)
-    loops[n++] = s->loops[k];
-  for (int v = 0; v < p->nvars && n < 2 * TE_MAX_LOOPS; v++)
-    {
-      bool bound = false;
-      for (int k = 0; k < n; k++)
-        bound |= loops[k].var == v;
-      if (bound || !te_uses_var (r, v))
-        continue;
-      const te_loop *bl = te_binding_loop (st->value, v);
-      if (!bl)
-        return -1;
-      loops[n++] = *bl;
-    }
-  return n;
-}
-
 /* Are the elements that read R (statement ST of stage S) can see all
    outside those that statement W of the later stage WS writes?  */
 static bool
@@ -431,7 +383,7 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
 {
   te_ctx *ctx = p->ctx;
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = read_loops (p, s, st, r, loops);
+  int n = te_read_loops (p->nvars, s, 0, st->value, r, loops);
   if (n < 0 || !te_index_monotone (ctx, r, n, loops)
       || !monotone (ctx, ws, w->index))
     return false;
@@ -472,26 +424,16 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
   int shared = shared_loops (s, ws);
   if (shared == 0)
     return true;
-  te_node *lin, *size;
-  te_node *first = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
-                                     false);
-  if (!te_linearize (ctx, ws->nloops, ws->loops, &lin, &size)
-      || te_canon_int (ctx, te_sub (ctx, w->index, first)) != lin)
-    return false;
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = read_loops (p, s, st, r, loops);
-  if (n < 0 || !te_index_monotone (ctx, r, n - shared, loops + shared))
+  int n = te_read_loops (p->nvars, s, shared, st->value, r, loops);
+  if (!te_writes_in_order (ctx, ws, w->index) || n < 0
+      || !te_index_monotone (ctx, r, n, loops))
     return false;
-  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n - shared,
-                                    loops + shared, true);
+  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
   te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
                                     ws->loops + shared, true);
-  for (int k = 0; k < shared; k++)
-    rmax = te_replace (ctx, rmax, te_var (ctx, s->loops[k].var),
-                       te_var (ctx, ws->loops[k].var));
-  te_node *d = te_canon_int (ctx, te_sub (ctx, wmax, rmax));
-  return (d->op == TE_CONST && d->u.i >= 0)
-         || (d->op != TE_CONST && !te_poly_negative (d));
+  rmax = te_rename_counters (ctx, rmax, shared, s->loops, ws->loops);
+  return te_non_negative (ctx, te_sub (ctx, wmax, rmax));
 }
 
 /* A read of T at stage S, after a first writer: no later stage may write
@@ -756,26 +698,9 @@ extent_of_access (extent_query *q, te_node *index)
 {
   te_ctx *ctx = q->p->ctx;
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = 0;
-  for (int k = 0; k < q->s->nloops; k++)
-    loops[n++] = q->s->loops[k];
-  for (int v = 0; v < q->p->nvars && n < 2 * TE_MAX_LOOPS; v++)
-    {
-      bool bound = false;
-      for (int k = 0; k < n; k++)
-        bound |= loops[k].var == v;
-      if (bound || !te_uses_var (index, v))
-        continue;
-      const te_loop *bl = te_binding_loop (q->st->value, v);
-      if (!bl)
-        {
-          q->unknown = true;
-          return;
-        }
-      loops[n++] = *bl;
-    }
+  int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
   index = te_canon_int (ctx, index);
-  if (!pure_poly (index) || !te_index_monotone (ctx, index, n, loops))
+  if (n < 0 || !pure_poly (index) || !te_index_monotone (ctx, index, n, loops))
     {
       q->unknown = true;
       return;

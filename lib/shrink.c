@@ -278,14 +278,6 @@ roll_collect (te_program *p, roll_query *q)
     }
 }
 
-/* Is canonical integer N zero or more (parameters are sizes)?  */
-static bool
-non_negative (te_ctx *ctx, te_node *n)
-{
-  n = te_canon_int (ctx, n);
-  return n->op == TE_CONST ? n->u.i >= 0 : !te_poly_negative (n);
-}
-
 /* Does the index of access A lie in C * T + BASE + [0, C) for every
    iteration (T the counter VAR; BASE is 0 for step t, C for step t + 1,
    C * T for step T where T is an extent; an index that does not use VAR
@@ -326,8 +318,8 @@ in_step (te_ctx *ctx, int nvars, const roll_access *a, int var, te_node *c,
     return false;
   te_node *lo = te_index_extreme (ctx, *rest, n, loops, false);
   te_node *hi = te_index_extreme (ctx, *rest, n, loops, true);
-  return non_negative (ctx, te_sub (ctx, lo, base))
-         && non_negative (ctx, te_sub (ctx, te_sub (ctx, te_add (ctx, base, c),
+  return te_non_negative (ctx, te_sub (ctx, lo, base))
+         && te_non_negative (ctx, te_sub (ctx, te_sub (ctx, te_add (ctx, base, c),
                                                     te_int (ctx, 1)),
                                        hi));
 }

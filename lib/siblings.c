@@ -43,22 +43,8 @@ read_top (te_program *p, const te_stage *s, const te_stmt *reader,
           const te_node *r)
 {
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = 0;
-  for (int k = 1; k < s->nloops; k++)
-    loops[n++] = s->loops[k];
-  for (int v = 0; v < p->nvars && n < 2 * TE_MAX_LOOPS; v++)
-    {
-      bool bound = v == s->loops[0].var;
-      for (int k = 0; k < n; k++)
-        bound |= loops[k].var == v;
-      if (bound || !te_uses_var (r, v))
-        continue;
-      const te_loop *bl = te_binding_loop (reader->value, v);
-      if (!bl)
-        return NULL;
-      loops[n++] = *bl;
-    }
-  if (!te_index_monotone (p->ctx, r, n, loops))
+  int n = te_read_loops (p->nvars, s, 1, reader->value, r, loops);
+  if (n < 0 || !te_index_monotone (p->ctx, r, n, loops))
     return NULL;
   return te_index_extreme (p->ctx, (te_node *) r, n, loops, true);
 }
@@ -70,11 +56,7 @@ static te_node *
 written_by_previous (te_program *p, const te_stage *s, const te_stmt *w)
 {
   te_ctx *ctx = p->ctx;
-  te_node *lin, *size;
-  te_node *first = te_index_extreme (ctx, w->index, s->nloops, s->loops,
-                                     false);
-  if (!te_linearize (ctx, s->nloops, s->loops, &lin, &size)
-      || te_canon_int (ctx, te_sub (ctx, w->index, first)) != lin)
+  if (!te_writes_in_order (ctx, s, w->index))
     return NULL;
   te_node *v = te_var (ctx, s->loops[0].var);
   te_node *prev = te_replace (ctx, w->index, v,
@@ -113,19 +95,14 @@ scan_fn (te_node *n, void *data)
   /* Both in terms of the reader's outer counter.  */
   prev = te_replace (ctx, prev, te_var (ctx, q->ws->loops[0].var),
                      te_var (ctx, q->s->loops[0].var));
-  te_node *d = te_canon_int (ctx, te_sub (ctx, prev, top));
-  q->ok = d->op == TE_CONST ? d->u.i >= 0 : !te_poly_negative (d);
+  q->ok = te_non_negative (ctx, te_sub (ctx, prev, top));
 }
 
-/* Rename in N every counter of B's loops to A's.  */
+/* N in A's counters, N being in those of B (of as many loops).  */
 static te_node *
 to_counters_of (te_ctx *ctx, te_node *n, const te_stage *b, const te_stage *a)
 {
-  for (int k = 0; k < b->nloops; k++)
-    if (b->loops[k].var != a->loops[k].var)
-      n = te_replace (ctx, n, te_var (ctx, b->loops[k].var),
-                      te_var (ctx, a->loops[k].var));
-  return n;
+  return te_rename_counters (ctx, n, b->nloops, b->loops, a->loops);
 }
 
 /* Steps 1-3 for stages A and B (B right after A); merges B into A.  */
@@ -188,10 +165,9 @@ merge (te_program *p, te_stage *a, te_stage *b)
     }
   for (int j = 0; j < b->nstmts; j++)
     {
-      te_stmt *st = te_stage_add_stmt (p, a, renamed[j].dst, renamed[j].index,
-                                       renamed[j].op, renamed[j].value, NULL,
-                                       renamed[j].loc);
-      (void) st;
+      te_stage_add_stmt (p, a, renamed[j].dst, renamed[j].index,
+                         renamed[j].op, renamed[j].value, NULL,
+                         renamed[j].loc);
     }
   b->nstmts = 0;
   te_program_note (p, "merge: the loops writing %s and %s, one step of a "
@@ -219,11 +195,7 @@ te_program_merge_siblings (te_program *p, te_diag *diag)
     }
   if (any)
     {
-      int out = 0;
-      for (int s = 0; s < p->nstages; s++)
-        if (!te_stage_empty (&p->stages[s]))
-          p->stages[out++] = p->stages[s];
-      p->nstages = out;
+      te_program_drop_empty (p);
     }
   return true;
 }

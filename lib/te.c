@@ -907,10 +907,10 @@ binder_fn (te_node *n, void *data)
 }
 
 const te_loop *
-te_binding_loop (te_node *n, int var)
+te_binding_loop (const te_node *n, int var)
 {
   binder_query q = { var, NULL };
-  te_walk (n, binder_fn, &q);
+  te_walk ((te_node *) n, binder_fn, &q);
   return q.loop;
 }
 
@@ -979,6 +979,16 @@ bool
 te_stage_empty (const te_stage *s)
 {
   return s->nstmts == 0 && !s->call;
+}
+
+void
+te_program_drop_empty (te_program *p)
+{
+  int out = 0;
+  for (int s = 0; s < p->nstages; s++)
+    if (!te_stage_empty (&p->stages[s]))
+      p->stages[out++] = p->stages[s];
+  p->nstages = out;
 }
 
 typedef struct reads_query
@@ -1065,6 +1075,45 @@ te_poly_negative (const te_node *n)
     }
 }
 
+bool
+te_non_negative (te_ctx *ctx, te_node *n)
+{
+  return !te_poly_negative (te_canon_int (ctx, n));
+}
+
+int
+te_read_loops (int nvars, const te_stage *s, int skip, const te_node *value,
+               const te_node *r, te_loop *loops)
+{
+  int n = 0;
+  for (int k = skip; k < s->nloops; k++)
+    loops[n++] = s->loops[k];
+  for (int v = 0; v < nvars && n < 2 * TE_MAX_LOOPS; v++)
+    {
+      bool bound = false;
+      for (int k = 0; k < s->nloops; k++)
+        bound |= s->loops[k].var == v;
+      for (int k = 0; k < n; k++)
+        bound |= loops[k].var == v;
+      if (bound || !te_uses_var (r, v))
+        continue;
+      const te_loop *bl = te_binding_loop (value, v);
+      if (!bl)
+        return -1;
+      loops[n++] = *bl;
+    }
+  return n;
+}
+
+bool
+te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index)
+{
+  te_node *lin, *size;
+  te_node *first = te_index_extreme (ctx, index, s->nloops, s->loops, false);
+  return te_linearize (ctx, s->nloops, s->loops, &lin, &size)
+         && te_canon_int (ctx, te_sub (ctx, index, first)) == lin;
+}
+
 te_node *
 te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
                   const te_loop *loops, bool max)
@@ -1091,10 +1140,8 @@ te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
   return true;
 }
 
-/* N with the counters of loops FROM renamed to those of loops TO, all at
-   once (through placeholders, so that swapped names cannot collide).  */
-static te_node *
-rename_counters (te_ctx *ctx, te_node *n, int nloops, const te_loop *from,
+te_node *
+te_rename_counters (te_ctx *ctx, te_node *n, int nloops, const te_loop *from,
                  const te_loop *to)
 {
   for (int k = 0; k < nloops; k++)
@@ -1114,12 +1161,12 @@ te_same_element (te_ctx *ctx, int nw, const te_loop *w, te_node *index,
   if (nw != nr)
     return NULL;
   for (int k = 0; k < nw; k++)
-    if (rename_counters (ctx, w[k].extent, nw, w, r) != r[k].extent)
+    if (te_rename_counters (ctx, w[k].extent, nw, w, r) != r[k].extent)
       return NULL;
-  if (te_canon_int (ctx, rename_counters (ctx, index, nw, w, r))
+  if (te_canon_int (ctx, te_rename_counters (ctx, index, nw, w, r))
       != te_canon_int (ctx, read_index))
     return NULL;
-  return rename_counters (ctx, value, nw, w, r);
+  return te_rename_counters (ctx, value, nw, w, r);
 }
 
 static void

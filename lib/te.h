@@ -406,6 +406,18 @@ bool te_uses_var_free (const te_node *n, int var);
 /* Does canonical polynomial N (te_canon_int) have a negative coefficient:
    a subtraction, a negation or a negative constant?  */
 bool te_poly_negative (const te_node *n);
+/* Is integer N zero or more, its parameters being sizes (canonicalized
+   here; te_poly_negative finds no negative coefficient)?  */
+bool te_non_negative (te_ctx *ctx, te_node *n);
+/* The loops that index R, read in VALUE inside stage S, ranges over: S's
+   loops from the SKIP-th on, and the reductions of VALUE that bind R's
+   other counters.  Their number into LOOPS (room for 2 * TE_MAX_LOOPS),
+   or -1 when a counter of R is bound nowhere.  */
+int te_read_loops (int nvars, const te_stage *s, int skip,
+                   const te_node *value, const te_node *r, te_loop *loops);
+/* Does INDEX, written by stage S, write in the order of S's iterations
+   (INDEX less its first element is their row-major number)?  */
+bool te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index);
 /* INDEX with every counter of NLOOPS LOOPS at its last value (MAX) or at
    0, innermost first: INDEX's extremes over the loops when
    te_index_monotone holds and every loop runs.  Canonical.  */
@@ -436,10 +448,14 @@ te_node *te_exact_index (te_ctx *ctx, te_node *n);
    put an expression for a counter).  */
 te_node *te_canon_loads (te_ctx *ctx, te_node *n);
 /* The loop of a reduction in N that binds counter VAR, or NULL.  */
-const te_loop *te_binding_loop (te_node *n, int var);
+const te_loop *te_binding_loop (const te_node *n, int var);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
    their number, or -1 if there are more.  */
 int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);
+/* N with the counters of the NLOOPS loops FROM renamed to those of
+   loops TO, all at once (swapped names cannot collide).  */
+te_node *te_rename_counters (te_ctx *ctx, te_node *n, int nloops,
+                             const te_loop *from, const te_loop *to);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 
@@ -449,6 +465,8 @@ bool te_stage_writes (const te_stage *s, const te_tensor *t);
 bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
 /* Is stage S empty: no statement and no call?  */
 bool te_stage_empty (const te_stage *s);
+/* Drop P's empty stages.  */
+void te_program_drop_empty (te_program *p);
 
 /* Call FN on each distinct node of N, operands first (post-order).  */
 void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);
