@@ -130,10 +130,16 @@ tg_check_near_ (double a, double b, double rtol, double atol, const char *ea,
 	     NULL, 0)
 
 /* Print the summary; return the exit status of the test: 0 when every
-   check passed, 1 otherwise.  */
+   check passed, 1 otherwise, and when there was none (a test that checks
+   nothing must not pass).  */
 static inline int
 tg_exit (void)
 {
+  if (!tg_checks)
+    {
+      fprintf (stderr, "tg: no check ran\n");
+      return 1;
+    }
   if (tg_failures)
     fprintf (stderr, "tg: %d of %d checks FAILED\n", tg_failures, tg_checks);
   else

@@ -4,7 +4,7 @@
    the expected signature.  */
 
 void affine_grad (int n, double a, const double *x, double *y, double *d_a, double *d_x); /* { dg-error "prototype of .affine_grad. does not match the gradient of .affine." } */
-/* { dg-message "expected" "" { target *-*-* } 6 } */
+/* { dg-message "expected .void ?\\(int, +double, +const double \\*, double \\*, double \\*, double \\*, double \\*\\)." "" { target *-*-* } 6 } */
 
 __attribute__ ((differentiable))
 void

@@ -3,7 +3,7 @@
    float * shadows for a double kernel.  */
 
 void twice_grad (int n, const double *x, double *y, float *d_x, float *d_y); /* { dg-error "prototype of .twice_grad. does not match the gradient of .twice." } */
-/* { dg-message "expected" "" { target *-*-* } 5 } */
+/* { dg-message "expected .void ?\\(int, +const double \\*, double \\*, double \\*, double \\*\\)." "" { target *-*-* } 5 } */
 
 __attribute__ ((differentiable))
 void

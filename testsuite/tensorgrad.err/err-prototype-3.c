@@ -3,7 +3,7 @@
    the scalar's shadow by value (double d_a) instead of double *d_a.  */
 
 void axpy_grad (int n, double a, const double *x, double *y, double d_a, double *d_x, double *d_y); /* { dg-error "prototype of .axpy_grad. does not match the gradient of .axpy." } */
-/* { dg-message "expected" "" { target *-*-* } 5 } */
+/* { dg-message "expected .void ?\\(int, +double, +const double \\*, double \\*, double \\*, double \\*, double \\*\\)." "" { target *-*-* } 5 } */
 
 __attribute__ ((differentiable))
 void

@@ -2,9 +2,9 @@
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* A kernel whose gradient the user wrote, softplus with a hand-written
    softplus_grad, called from another differentiable kernel: the caller's
-   gradient calls softplus_grad (it does not differentiate softplus's
-   body, which here even gives a deliberately different result: the
-   hand-written gradient is taken at its word).  Around the call: a local
+   gradient calls softplus_grad, not a gradient of softplus's body (the
+   dump scan below shows the call; the hand-written gradient is exact, so
+   central differences alone could not tell).  Around the call: a local
    array written before it and read by it, a scalar argument computed
    from the caller's parameter a, a local array it writes and a later nest
    reads, and its float result.  Checked against central differences,

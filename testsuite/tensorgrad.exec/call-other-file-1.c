@@ -79,9 +79,14 @@ main (void)
   double *pb1 = tg_dup (d_b1, H), *pw2 = tg_dup (d_w2, H * 2);
   double *pb2 = tg_dup (d_b2, 2);
   double *x0 = tg_dup (x, N), *w10 = tg_dup (w1, N * H);
+  double *b10 = tg_dup (b1, H), *w20 = tg_dup (w2, H * 2);
+  double *b20 = tg_dup (b2, 2);
   mlp_grad (N, H, x, w1, b1, w2, b2, d_x, d_w1, d_b1, d_w2, d_b2, 0.5);
   CHECK_SAME (x, x0, N * sizeof *x);
   CHECK_SAME (w1, w10, N * H * sizeof *w1);
+  CHECK_SAME (b1, b10, H * sizeof *b1);
+  CHECK_SAME (w2, w20, H * 2 * sizeof *w2);
+  CHECK_SAME (b2, b20, 2 * sizeof *b2);
   struct ctx k = { N, H, x, w1, b1, w2, b2 };
   check ("x", x, N, &k, d_x, px);
   check ("w1", w1, N * H, &k, d_w1, pw1);

@@ -65,7 +65,9 @@ running (int n, int m, const double *x, double *y)
     }
 }
 
-/* { dg-final { scan-tensorgrad-dump-not "loop-carried" } } */
+/* The running product as an array: its entry value, then one element per
+   iteration.  */
+/* { dg-final { scan-tensorgrad-dump "p\\\[0\\\] = 1;\n  stage 1: for i < n:\n    p\\\[1 \\+ i\\\] = p\\\[i\\\] \\* x\\\[i\\\];" } } */
 
 enum { N = 2, M = 3, S = N * M };
 

@@ -92,7 +92,10 @@ main (void)
   for (int i = 0; i < N; i++)
     d_x[i] = pre[i];
   three (N, x, y);
+  double *w0 = tg_dup (y, N), *dw0 = tg_dup (dy, N);
   three_grad (N, x, y, d_x, dy);
+  CHECK_SAME (y, w0, sizeof y);
+  CHECK_SAME (dy, dw0, N * sizeof *dy);
   tg_sub (d_x, d_x, pre, N);
   tg_fd_check ("three x", x, N, loss_three, &k, d_x, TG_RTOL, TG_ATOL);
   return tg_exit ();

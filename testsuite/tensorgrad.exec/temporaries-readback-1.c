@@ -33,6 +33,7 @@ int main(void) {
   chain_grad(n, k.a, k.b, k.c, x, y, &da, &db, &dc, dx, dy);
   tg_fd_check("x", x, n, loss, &k, dx, 1e-6, 1e-7);
   tg_fd_check("a", &k.a, 1, loss, &k, &da, 1e-6, 1e-7);
+  tg_fd_check("b", &k.b, 1, loss, &k, &db, 1e-6, 1e-7);
   tg_fd_check("c", &k.c, 1, loss, &k, &dc, 1e-6, 1e-7);
   double z[7]; memset(dx, 0, sizeof dx);
   readback(n, x, y, z);
