@@ -137,9 +137,10 @@ tensor_base (emitter *e, const te_tensor *t)
   return NULL_TREE;
 }
 
-/* Address of element INDEX of tensor T.  */
+/* Address of element INDEX of tensor T, or NULL (reported) when T has
+   no storage.  */
 static tree
-element (emitter *e, const te_tensor *t, const te_node *index)
+element_address (emitter *e, const te_tensor *t, const te_node *index)
 {
   tree elem = te_tree_type (t->type);
   tree base = tensor_base (e, t);
@@ -150,13 +151,22 @@ element (emitter *e, const te_tensor *t, const te_node *index)
                           "storage",
                   t->name);
       e->failed = true;
-      return build_zero_cst (elem);
+      return NULL_TREE;
     }
   tree ptr = fold_convert (build_pointer_type (elem), base);
   tree off = fold_build2 (MULT_EXPR, sizetype,
                           fold_convert (sizetype, expr (e, index)),
                           TYPE_SIZE_UNIT (elem));
-  return build_fold_indirect_ref (fold_build_pointer_plus (ptr, off));
+  return fold_build_pointer_plus (ptr, off);
+}
+
+/* Element INDEX of tensor T.  */
+static tree
+element (emitter *e, const te_tensor *t, const te_node *index)
+{
+  tree addr = element_address (e, t, index);
+  return addr ? build_fold_indirect_ref (addr)
+              : build_zero_cst (te_tree_type (t->type));
 }
 
 static tree
@@ -438,8 +448,8 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
   return stmts;
 }
 
-/* The location of the code for statement ST: its place in the kernel,
-   without the kernel's BLOCK.  The lifter took it from the kernel's
+/* The location of the code for a statement or call at LOC: its place in
+   the kernel, without the kernel's BLOCK.  The lifter took it from the kernel's
    lowered GIMPLE, where it carries one of the kernel's lexical blocks.
    Lowering the gradient gives each of its statements the gradient's
    block (gimple_set_block), but not the operands the gimplifier stamps
@@ -451,18 +461,18 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
    gradient's block tree, never reaches it, and crashes (change_scope).
    Like the C front end's, our locations carry no block.  */
 static location_t
-stmt_location (emitter *e, const te_stmt *st)
+stmt_location (emitter *e, te_loc loc)
 {
-  if (!st->loc)
+  if (!loc)
     return DECL_SOURCE_LOCATION (e->fndecl);
-  return set_block ((location_t) st->loc, NULL_TREE);
+  return set_block ((location_t) loc, NULL_TREE);
 }
 
 /* Statement ST of stage S as a guarded loop nest.  */
 static tree
 stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
 {
-  e->loc = stmt_location (e, st);
+  e->loc = stmt_location (e, st->loc);
   /* A NULL shadow the value vanishes with skips the statement; one it
      does not vanish with is read as zeros.  */
   nullable_set ns, reads;
@@ -616,7 +626,7 @@ fused_nest (emitter *e, const te_stage *s)
         te_walk (s->stmts[k].guard, collect_nullable, &all);
     }
   tree body = alloc_stmt_list ();
-  e->loc = stmt_location (e, &s->stmts[0]);
+  e->loc = stmt_location (e, s->stmts[0].loc);
   bind_shared (e, s, &body);
   for (int k = 0; k < s->nstmts; k++)
     append_to_statement_list (store (e, &s->stmts[k]), &body);
@@ -641,24 +651,12 @@ static tree
 call_pointer (emitter *e, const te_tensor *t, const te_node *offset,
               tree type)
 {
-  if (!t)
+  tree addr = t ? element_address (e, t, offset) : NULL_TREE;
+  if (!addr)
     return build_zero_cst (type);
-  tree elem = te_tree_type (t->type);
-  tree base = tensor_base (e, t);
-  if (!base)
-    {
-      element (e, t, offset); /* reports the error */
-      return build_zero_cst (type);
-    }
-  tree off = fold_build2 (MULT_EXPR, sizetype,
-                          fold_convert (sizetype, expr (e, offset)),
-                          TYPE_SIZE_UNIT (elem));
-  tree ptr = fold_convert (type, fold_build_pointer_plus (
-                                     fold_convert (build_pointer_type (elem),
-                                                   base),
-                                     off));
+  tree ptr = fold_convert (type, addr);
   if (t->nullable)
-    ptr = fold_build3 (COND_EXPR, type, nonnull (base), ptr,
+    ptr = fold_build3 (COND_EXPR, type, nonnull (tensor_base (e, t)), ptr,
                        build_zero_cst (type));
   return ptr;
 }
@@ -831,8 +829,7 @@ emit_gradient (tree fndecl, const te_program *p)
       const te_stage *st = &p->stages[s];
       if (st->call)
         {
-          e.loc = st->loc ? (location_t) st->loc
-                          : DECL_SOURCE_LOCATION (fndecl);
+          e.loc = stmt_location (&e, st->loc);
           append_to_statement_list (call_stmt (&e, st->call), &body);
           continue;
         }
