@@ -235,7 +235,6 @@ subst (sweep *w, te_node *x)
   return x;
 }
 
-
 /* R's home: the loops of L whose counters it uses, their iteration
    number and count.  False if R uses another counter or if the home
    loops' extents use counters outside them.  */
@@ -693,18 +692,6 @@ make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
     }
 }
 
-
-/* One past the largest element INDEX reaches over LOOPS, when every
-   coefficient of the counters is non-negative; NULL otherwise.  */
-static te_node *
-index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
-{
-  if (!te_index_monotone (ctx, index, nloops, loops))
-    return NULL;
-  return te_add (ctx, te_index_extreme (ctx, index, nloops, loops, true),
-                 te_int (ctx, 1));
-}
-
 /* The zeroed adjoint of T, a local array of the forward recomputed in
    the gradient's prologue by WHAT.  */
 static void
@@ -804,7 +791,7 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
           else if (t->read_back && t->shadow)
             {
               /* Large enough for the elements every writer writes.  */
-              te_node *size = index_bound (ctx, st->index, fs->nloops,
+              te_node *size = te_index_bound (ctx, st->index, fs->nloops,
                                            fs->loops);
               if (!size)
                 return te_diag_set (diag, TE_DIAG_USER, st->loc,

@@ -1105,6 +1105,16 @@ te_read_loops (int nvars, const te_stage *s, int skip, const te_node *value,
   return n;
 }
 
+te_node *
+te_index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
+{
+  if (!te_index_monotone (ctx, index, nloops, loops))
+    return NULL;
+  return te_canon_int (ctx, te_add (ctx, te_index_extreme (ctx, index, nloops,
+                                                           loops, true),
+                                    te_int (ctx, 1)));
+}
+
 bool
 te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index)
 {

@@ -423,6 +423,10 @@ bool te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index);
    te_index_monotone holds and every loop runs.  Canonical.  */
 te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
                            const te_loop *loops, bool max);
+/* One past the largest element INDEX reaches over NLOOPS LOOPS, when it
+   grows with every counter (te_index_monotone); NULL otherwise.  */
+te_node *te_index_bound (te_ctx *ctx, te_node *index, int nloops,
+                         const te_loop *loops);
 /* Does INDEX grow or stay with every counter of LOOPS: no negative
    coefficient in its dependence on them?  */
 bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,

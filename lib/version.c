@@ -89,12 +89,7 @@ version_size (te_program *p, const te_tensor *t, const te_stage *s0,
 {
   if (t->kind == TE_TK_LOCAL)
     return t->size;
-  if (!te_index_monotone (p->ctx, w->index, s0->nloops, s0->loops))
-    return NULL;
-  return te_canon_int (
-      p->ctx, te_add (p->ctx, te_index_extreme (p->ctx, w->index, s0->nloops,
-                                                s0->loops, true),
-                      te_int (p->ctx, 1)));
+  return te_index_bound (p->ctx, w->index, s0->nloops, s0->loops);
 }
 
 #define MAX_LOADS 64
