@@ -121,15 +121,19 @@ position (const adjoints *a, const te_node *n)
   return -1;
 }
 
-/* The one place where adjoints are summed: add C to the adjoint of N.  */
-static void
-add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c)
+/* The one place where adjoints are summed: add C to the adjoint of N.
+   False (an internal error in DIAG) if N is not a node of the expression:
+   its adjoint would be lost.  */
+static bool
+add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c,
+                  te_diag *diag)
 {
   int i = position (a, n);
-  te_assert (i >= 0);
   if (i < 0)
-    return;
+    return te_diag_set (diag, TE_DIAG_INTERNAL, 0, "the reverse sweep lost "
+                        "the adjoint of a '%s' node", te_op_name (n->op));
   a->sums[i] = a->sums[i] ? te_binary (ctx, TE_ADD, a->sums[i], c) : c;
+  return true;
 }
 
 /* The contribution of node N to the adjoint of its operand K, given N's
@@ -170,7 +174,8 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
            te_diag *diag)
 {
   te_walk (e, collect_node, a);
-  add_contribution (ctx, a, e, seed);
+  if (!add_contribution (ctx, a, e, seed, diag))
+    return false;
   for (int i = a->n - 1; i >= 0; i--)
     {
       te_node *n = a->nodes[i], *adj = a->sums[i];
@@ -183,9 +188,10 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
           if (!te_type_is_float (arg->type))
             continue;
           te_node *c = share (ctx, n, k, adj, diag);
-          if (!c)
+          if (!c
+              || !add_contribution (ctx, a, arg, te_cast (ctx, arg->type, c),
+                                    diag))
             return false;
-          add_contribution (ctx, a, arg, te_cast (ctx, arg->type, c));
         }
     }
   return true;
@@ -516,12 +522,15 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
       else if (n->op == TE_REDUCE)
         {
           red_info *ri = find_red (w, n);
-          te_assert (ri);
-          if (ri)
+          if (!ri)
             {
-              dst = ri->adj;
-              index = ri->lin;
+              ok = te_diag_set (w->diag, TE_DIAG_INTERNAL, st->loc,
+                                "the reverse sweep lost the adjoint of a "
+                                "reduction");
+              break;
             }
+          dst = ri->adj;
+          index = ri->lin;
         }
       if (!dst)
         continue;

@@ -28,6 +28,8 @@ typedef struct te_diag
   te_loc loc;
   char msg[512];
   char note[512]; /* optional: what to write instead; empty if none */
+  char where[96];  /* an internal error: the pass it was found in or after
+                      ("after pass 'fuse'"); empty if not known */
 } te_diag;
 
 /* Fill DIAG (if it is still empty) with KIND at LOC and a printf-style

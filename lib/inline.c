@@ -35,6 +35,7 @@ typedef struct inliner
   const te_node **memo_from;
   te_node **memo_to;
   int nmemo, capmemo;
+  bool copy;             /* te_program_copy: node for node, same numbers */
 } inliner;
 
 static te_node *translate (inliner *in, const te_node *n);
@@ -66,12 +67,16 @@ translate_1 (inliner *in, const te_node *n)
         return te_bool (ctx, n->u.i != 0);
       return te_cast (ctx, n->type, te_int (ctx, n->u.i));
     case TE_PARAM:
+      if (in->copy)
+        return te_param_ref (ctx, n->type, n->u.index);
       return te_cast (ctx, n->type, in->params[n->u.index]);
     case TE_VAR:
       return te_var (ctx, in->vars[n->u.index]);
     case TE_LOAD:
       {
         const te_tensor *t = n->u.tensor;
+        if (in->copy)
+          return te_load (ctx, in->tensors[t->id], a[0]);
         if (t->kind == TE_TK_SCALAR)
           return te_cast (ctx, n->type, in->params[t->param]);
         te_node *idx = te_add (ctx, a[0], in->offsets[t->id]);
@@ -248,4 +253,91 @@ te_program_inline_value (te_program *dst, const te_program *src,
   free (in.memo_from);
   free (in.memo_to);
   return r;
+}
+
+/* The call C of a program being copied by IN, in the copy.  */
+static te_call *
+copy_call (inliner *in, const te_call *c)
+{
+  te_ctx *ctx = in->dst->ctx;
+  te_call *r = te_alloc (ctx, sizeof *r);
+  *r = *c;
+  r->name = te_strdup (ctx, c->name);
+  r->grad_name = c->grad_name ? te_strdup (ctx, c->grad_name) : NULL;
+  r->args = te_alloc (ctx, (c->nargs + 1) * sizeof *r->args);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      te_call_arg *b = &r->args[i];
+      *b = *a;
+      b->value = a->value ? translate (in, a->value) : NULL;
+      b->offset = a->offset ? translate (in, a->offset) : NULL;
+      b->tensor = a->tensor ? in->tensors[a->tensor->id] : NULL;
+      b->adj = a->adj ? in->tensors[a->adj->id] : NULL;
+    }
+  r->ret = c->ret ? in->tensors[c->ret->id] : NULL;
+  r->d_return = c->d_return ? translate (in, c->d_return) : NULL;
+  return r;
+}
+
+te_program *
+te_program_copy (const te_program *src)
+{
+  te_ctx *ctx = te_ctx_new ();
+  te_program *dst = te_program_new (ctx, src->name);
+  for (int i = 0; i < src->nparams; i++)
+    {
+      const te_param *q = &src->params[i];
+      te_program_add_param (dst, q->name, q->kind, q->type, q->loc);
+      dst->params[i].shadow = q->shadow;
+    }
+  inliner in;
+  start (&in, dst, src, NULL);
+  in.copy = true;
+  for (int i = 0; i < src->ntensors; i++)
+    {
+      const te_tensor *t = src->tensors[i];
+      te_tensor *d = te_program_add_tensor (dst, t->name, t->type, t->kind,
+                                            t->param, t->loc);
+      d->role = t->role;
+      d->nullable = t->nullable;
+      d->read_back = t->read_back;
+      in.tensors[t->id] = d;
+    }
+  for (int i = 0; i < src->ntensors; i++)
+    {
+      const te_tensor *t = src->tensors[i];
+      if (t->size)
+        in.tensors[t->id]->size = translate (&in, t->size);
+    }
+  dst->ret_type = src->ret_type;
+  dst->ret = src->ret ? in.tensors[src->ret->id] : NULL;
+  for (int s = 0; s < src->nstages; s++)
+    {
+      const te_stage *ss = &src->stages[s];
+      te_stage *ds = te_program_add_stage (dst, ss->loc);
+      *ds = *ss;
+      for (int k = 0; k < ss->nloops; k++)
+        ds->loops[k] = translate_loop (&in, &ss->loops[k]);
+      ds->call = ss->call ? copy_call (&in, ss->call) : NULL;
+      ds->nstmts = 0;
+      ds->stmts = NULL;
+      for (int k = 0; k < ss->nstmts; k++)
+        {
+          const te_stmt *st = &ss->stmts[k];
+          ds = &dst->stages[s];
+          te_stmt *d = te_stage_add_stmt (
+              dst, ds, in.tensors[st->dst->id], translate (&in, st->index),
+              st->op, translate (&in, st->value),
+              st->guard ? translate (&in, st->guard) : NULL, st->loc);
+          d->ninner = st->ninner;
+          d->inner = st->ninner ? te_alloc (ctx, st->ninner * sizeof *d->inner)
+                                : NULL;
+          for (int j = 0; j < st->ninner; j++)
+            d->inner[j] = translate_loop (&in, &st->inner[j]);
+        }
+    }
+  free (in.memo_from);
+  free (in.memo_to);
+  return dst;
 }

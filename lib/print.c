@@ -328,7 +328,21 @@ role_name (te_role r)
 }
 
 void
+te_program_dump_notes (FILE *f, const te_program *p, int from)
+{
+  for (int i = from; i < p->nnotes; i++)
+    fprintf (f, "  %s\n", p->notes[i]);
+}
+
+void
 te_program_dump (FILE *f, const te_program *p)
+{
+  te_program_dump_body (f, p);
+  te_program_dump_notes (f, p, 0);
+}
+
+void
+te_program_dump_body (FILE *f, const te_program *p)
 {
   fprintf (f, "program %s (", p->name);
   for (int i = 0; i < p->nparams; i++)
@@ -358,6 +372,4 @@ te_program_dump (FILE *f, const te_program *p)
       fprintf (f, "  stage %d: ", i);
       te_stage_dump (f, p, &p->stages[i]);
     }
-  for (int i = 0; i < p->nnotes; i++)
-    fprintf (f, "  %s\n", p->notes[i]);
 }

@@ -44,6 +44,7 @@ te_diag_set (te_diag *diag, te_diag_kind kind, te_loc loc, const char *fmt,
   vsnprintf (diag->msg, sizeof diag->msg, fmt, ap);
   va_end (ap);
   diag->note[0] = 0;
+  diag->where[0] = 0;
   return false;
 }
 
@@ -74,6 +75,12 @@ te_ctx_new (void)
       return NULL;
     }
   return ctx;
+}
+
+int
+te_ctx_node_count (const te_ctx *ctx)
+{
+  return ctx->next_id;
 }
 
 void

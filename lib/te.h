@@ -335,6 +335,8 @@ typedef struct te_program
 
 te_ctx *te_ctx_new (void);
 void te_ctx_free (te_ctx *ctx);
+/* How many nodes CTX made: every node id is below it.  */
+int te_ctx_node_count (const te_ctx *ctx);
 /* Zeroed memory that lives as long as CTX.  */
 void *te_alloc (te_ctx *ctx, size_t size);
 char *te_strdup (te_ctx *ctx, const char *s);
@@ -511,6 +513,11 @@ te_tensor *te_program_inline (te_program *dst, const te_program *src,
 te_node *te_program_inline_value (te_program *dst, const te_program *src,
                                   te_node **args);
 
+/* inline.c: a copy of SRC, node for node, in a context of its own (which
+   te_ctx_free (copy->ctx) frees): the same parameters, tensors (with their
+   roles, without shadows), counters and stages.  */
+te_program *te_program_copy (const te_program *src);
+
 /* rolling.c: give a local array indexed modulo a constant (a rolling
    buffer) one slot per step, so the gradient has every step.  */
 bool te_program_unroll_rolling (te_program *p, te_diag *diag);
@@ -569,6 +576,9 @@ te_node *te_tensor_extent (te_program *p, const te_tensor *t);
 void te_node_dump (FILE *f, const te_program *p, const te_node *n);
 void te_stage_dump (FILE *f, const te_program *p, const te_stage *s);
 void te_program_dump (FILE *f, const te_program *p);
+/* P's dump without its notes; its notes from number FROM on.  */
+void te_program_dump_body (FILE *f, const te_program *p);
+void te_program_dump_notes (FILE *f, const te_program *p, int from);
 
 /* cgen.c: write P, the backward program of kernel FWD, to F as a C11
    function with the gradient ABI (option dump-c).  PARAM_CTYPES (may be

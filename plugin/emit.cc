@@ -147,7 +147,7 @@ element_address (emitter *e, const te_tensor *t, const te_node *index)
   if (!base)
     {
       if (!e->failed)
-        error_at (e->loc, "internal error in tensorgrad: tensor %qs has no "
+        error_at (e->loc, "tensorgrad: internal error: tensor %qs has no "
                           "storage",
                   t->name);
       e->failed = true;
@@ -281,7 +281,7 @@ expr (emitter *e, const te_node *n)
       break;
     }
   if (!e->failed)
-    error_at (e->loc, "internal error in tensorgrad: cannot emit operation "
+    error_at (e->loc, "tensorgrad: internal error: cannot emit operation "
                       "%qs",
               te_op_name (n->op));
   e->failed = true;

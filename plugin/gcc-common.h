@@ -49,6 +49,7 @@
 extern "C" {
 #include "te.h"
 #include "ad.h"
+#include "pipeline.h"
 }
 
 #endif /* TG_GCC_COMMON_H */

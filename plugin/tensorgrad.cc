@@ -5,11 +5,17 @@
    the "ssa" pass (so at every -O level, before any optimization changes
    the loops):
      1. lift its GIMPLE to a TE program (lift.cc);
-     2. decide the roles of its tensors and the shadows (lib/roles.c);
-     3. differentiate it in reverse mode (lib/ad.c);
-     4. emit <name>_grad as a new function of the translation unit
-        (emit.cc), which then goes through GCC's whole pipeline.
-   The dump file (option dump) shows both programs.  */
+     2. run the pipeline, lib/pipeline.c's table of passes: the forward
+        canonicalizations, roles and shadows, the reverse sweep, the
+        backward optimizations (verified after each pass in a checking
+        build);
+     3. emit <name>_grad as a new function of the translation unit
+        (emit.cc), which then goes through GCC's whole pipeline, and its
+        descriptor, dump-c and header entries.
+   A kernel whose <name>_grad the user wrote stops before the reverse
+   sweep; with the check option its gradient is checked (check.cc).
+   The dump file (option dump) shows the program as lifted and after each
+   pass that changed it.  */
 
 #include "gcc-common.h"
 #include "plugin-version.h"
@@ -111,8 +117,11 @@ static void
 report (const te_diag *diag, location_t fallback)
 {
   location_t loc = diag->loc ? (location_t) diag->loc : fallback;
-  if (diag->kind == TE_DIAG_INTERNAL)
-    error_at (loc, "internal error in tensorgrad: %s", diag->msg);
+  if (diag->kind == TE_DIAG_INTERNAL && diag->where[0])
+    error_at (loc, "tensorgrad: internal error %s: %s", diag->where,
+              diag->msg);
+  else if (diag->kind == TE_DIAG_INTERNAL)
+    error_at (loc, "tensorgrad: internal error: %s", diag->msg);
   else
     error_at (loc, "%s", diag->msg);
   if (diag->note[0])
@@ -356,7 +365,7 @@ lift_custom (function *fun, tree kernel)
   check_custom (c);
 }
 
-/* Steps 1-4 for kernel FUN.  */
+/* Lift kernel FUN, run the pipeline (lib/pipeline.c), emit its gradient.  */
 static void
 differentiate (function *fun)
 {
@@ -375,39 +384,26 @@ differentiate (function *fun)
 
   te_diag diag;
   memset (&diag, 0, sizeof diag);
-  te_program *bwd = NULL;
-  bool ok = fwd && te_program_unroll_rolling (fwd, &diag)
-            && te_program_peel (fwd, &diag)
-            && te_program_reductions (fwd, &diag)
-            && te_program_hoist (fwd, &diag)
-            && te_program_version (fwd, &diag)
-            && te_program_merge_siblings (fwd, &diag);
-  /* Callers of this kernel inline its program (lift.cc), so it stays.  */
-  bool remembered = ok;
-  if (ok)
-    lift_remember (fun->decl, fwd);
-  ok = ok && (tg_no_opt || te_program_fuse (fwd, &diag))
-       && te_program_roles (fwd, &diag);
+  te_pipeline pl;
+  memset (&pl, 0, sizeof pl);
+  pl.opt = !tg_no_opt;
+  pl.forward_only = user_grad;
+#ifdef TG_CHECKING
+  pl.verify = true;
+#endif
+  pl.dump = dump_file;
+  bool ok = fwd && te_pipeline_run (&pl, fwd, &diag);
+  /* Callers of this kernel inline the snapshot (lift.cc).  */
+  if (pl.callee)
+    lift_remember (fun->decl, pl.callee);
+  te_program *bwd = ok ? pl.bwd : NULL;
+  bool keep_ctx = false;
   if (ok && user_grad)
     {
       custom *c = find_custom (fun->decl);
       c->fwd = fwd;
+      keep_ctx = true; /* until the user's gradient is lifted */
       check_custom (c);
-    }
-  else if (ok)
-    {
-      if (dump_file)
-        {
-          fprintf (dump_file, "\n;; tensorgrad: lifted program\n");
-          te_program_dump (dump_file, fwd);
-        }
-      bwd = ad_reverse (fwd, !tg_no_opt, &diag);
-      if (bwd && !tg_no_opt)
-        {
-          te_program_materialize (bwd, &diag);
-          te_program_schedule (bwd, &diag);
-          te_program_shrink (bwd, &diag);
-        }
     }
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
@@ -415,11 +411,6 @@ differentiate (function *fun)
     check_gradient (fun->decl, fwd, bwd, &tg_check);
   if (bwd)
     {
-      if (dump_file)
-        {
-          fprintf (dump_file, "\n;; tensorgrad: backward program\n");
-          te_program_dump (dump_file, bwd);
-        }
       DECL_EXTERNAL (decl) = 0;
       TREE_STATIC (decl) = 1;
       TREE_PUBLIC (decl) = TREE_PUBLIC (fun->decl);
@@ -447,8 +438,7 @@ differentiate (function *fun)
             write_prototype (fun->decl, decl, bwd);
         }
     }
-  /* A remembered program stays for the kernel's callers.  */
-  if (!remembered)
+  if (!keep_ctx)
     te_ctx_free (ctx);
 }
 

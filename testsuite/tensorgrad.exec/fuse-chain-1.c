@@ -65,5 +65,7 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump "fuse: t1 into its 1 reader" } } */
 /* { dg-final { scan-tensorgrad-dump "fuse: t2 into its 1 reader" } } */
 /* { dg-final { scan-tensorgrad-dump "fuse: t3 into its 1 reader" } } */
-/* { dg-final { scan-tensorgrad-dump-not "stage 1:" } } */
-/* { dg-final { scan-tensorgrad-dump-not "temporary" } } */
+/* { dg-final { scan-tensorgrad-after fuse "stage 0:" } } */
+/* { dg-final { scan-tensorgrad-after-not fuse "stage 1:" } } */
+/* { dg-final { scan-tensorgrad-backward-not "stage 1:" } } */
+/* { dg-final { scan-tensorgrad-backward-not "temporary" } } */

@@ -30,7 +30,7 @@ leaky (int T, int H, double a, const double *W, const double *x,
 
 /* { dg-final { scan-tensorgrad-dump-times "shrink: \[dv\]\[0-9\]+ to one element" 2 } } */
 /* { dg-final { scan-tensorgrad-dump "shrink: e_h to two steps of H elements" } } */
-/* { dg-final { scan-tensorgrad-dump-not "temporary, size \[^\n\]*T" } } */
+/* { dg-final { scan-tensorgrad-backward-not "temporary, size \[^\n\]*T" } } */
 
 struct ctx
 {
