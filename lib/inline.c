@@ -123,6 +123,36 @@ translate (inliner *in, const te_node *n)
   return r;
 }
 
+/* The call C of the program IN inlines or copies, in IN's program: its
+   arrays are IN's, from their offsets on.  */
+static te_call *
+copy_call (inliner *in, const te_call *c)
+{
+  te_ctx *ctx = in->dst->ctx;
+  te_call *r = te_alloc (ctx, sizeof *r);
+  *r = *c;
+  r->name = te_strdup (ctx, c->name);
+  r->grad_name = c->grad_name ? te_strdup (ctx, c->grad_name) : NULL;
+  r->args = te_alloc (ctx, (c->nargs + 1) * sizeof *r->args);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      te_call_arg *b = &r->args[i];
+      *b = *a;
+      b->value = a->value ? translate (in, a->value) : NULL;
+      b->offset = a->offset ? translate (in, a->offset) : NULL;
+      if (a->tensor && !in->copy)
+        b->offset = te_canon_int (
+            ctx, te_add (ctx, b->offset ? b->offset : te_int (ctx, 0),
+                         in->offsets[a->tensor->id]));
+      b->tensor = a->tensor ? in->tensors[a->tensor->id] : NULL;
+      b->adj = a->adj ? in->tensors[a->adj->id] : NULL;
+    }
+  r->ret = c->ret ? in->tensors[c->ret->id] : NULL;
+  r->d_return = c->d_return ? translate (in, c->d_return) : NULL;
+  return r;
+}
+
 /* Start inlining SRC into DST with scalar arguments ARGS: fresh
    counters for SRC's, room for its tensors.  */
 static void
@@ -199,8 +229,21 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
   for (int s = 0; s < src->nstages; s++)
     {
       const te_stage *ss = &src->stages[s];
+      if (ss->call && outer.nloops)
+        {
+          te_diag_set (diag, TE_DIAG_USER, loc, "a call to '%s', whose "
+                       "gradient is a function of its own, inside a loop "
+                       "is not supported yet (it is called in '%s')",
+                       ss->call->name, src->name);
+          break;
+        }
       te_stage *ds = te_program_add_stage (dst, ss->loc);
       ds->nest = outer_stage ? outer.nest : -1000 - dst->nstages;
+      if (ss->call)
+        {
+          ds->call = copy_call (&in, ss->call);
+          continue;
+        }
       if (outer.nloops + ss->nloops > TE_MAX_LOOPS)
         {
           te_diag_set (diag, TE_DIAG_USER, loc, "loop nest too deep");
@@ -252,31 +295,6 @@ te_program_inline_value (te_program *dst, const te_program *src,
   te_node *r = translate (&in, st->value);
   free (in.memo_from);
   free (in.memo_to);
-  return r;
-}
-
-/* The call C of a program being copied by IN, in the copy.  */
-static te_call *
-copy_call (inliner *in, const te_call *c)
-{
-  te_ctx *ctx = in->dst->ctx;
-  te_call *r = te_alloc (ctx, sizeof *r);
-  *r = *c;
-  r->name = te_strdup (ctx, c->name);
-  r->grad_name = c->grad_name ? te_strdup (ctx, c->grad_name) : NULL;
-  r->args = te_alloc (ctx, (c->nargs + 1) * sizeof *r->args);
-  for (int i = 0; i < c->nargs; i++)
-    {
-      const te_call_arg *a = &c->args[i];
-      te_call_arg *b = &r->args[i];
-      *b = *a;
-      b->value = a->value ? translate (in, a->value) : NULL;
-      b->offset = a->offset ? translate (in, a->offset) : NULL;
-      b->tensor = a->tensor ? in->tensors[a->tensor->id] : NULL;
-      b->adj = a->adj ? in->tensors[a->adj->id] : NULL;
-    }
-  r->ret = c->ret ? in->tensors[c->ret->id] : NULL;
-  r->d_return = c->d_return ? translate (in, c->d_return) : NULL;
   return r;
 }
 
