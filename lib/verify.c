@@ -23,7 +23,8 @@
       PARAM tensor of its element type, a by-value float a SCALAR one),
       a local array has an integer size; in a forward program (which
       lib/inline.c copies by tensor id) ids are distinct.
-   3. Stages: at most TE_MAX_LOOPS distinct counters, integer extents
+   3. Stages: no two share their statements or call (a stage copied by
+      value and kept twice), at most TE_MAX_LOOPS distinct counters, integer extents
       that use only outer counters and parameters, statements whose
       counters (free in index, value and guard) the stage or the
       statement's inner loops bind, values of the destination's type,
@@ -32,7 +33,8 @@
    4. With roles decided: every parameter tensor has a role, active
       parameters a shadow number in the gradient's list.
    5. A backward program of FWD (the gradient ABI, DESIGN.md section 2):
-      it writes no tensor of the forward's parameters, never the shadow
+      the shadow of each active parameter listed, as the parameter of
+      the gradient its shadow number says; it writes no tensor of the forward's parameters, never the shadow
       of an output (f_grad leaves an output's adjoint unchanged), and
       only adds (+=) to the shadow of an input.
 
@@ -666,10 +668,57 @@ check_call (verifier *v, const te_stage *s)
   return true;
 }
 
+/* Stages refer to one another only by number; a stage copied by value
+   and kept beside its original would share their statements or call, and
+   a change to one would change the other.  */
+static bool
+check_no_sharing (verifier *v)
+{
+  const te_program *p = v->p;
+  for (int i = 0; i < p->nstages; i++)
+    for (int j = 0; j < i; j++)
+      {
+        const te_stage *a = &p->stages[i], *b = &p->stages[j];
+        if ((a->nstmts && a->stmts == b->stmts)
+            || (a->call && a->call == b->call))
+          {
+            char what[64];
+            snprintf (what, sizeof what, "%d and %d", j, i);
+            return fail (v, a->loc, "stages %s share their %s", what,
+                         a->call ? "call" : "statements");
+          }
+      }
+  return true;
+}
+
+/* The shadows of backward program P's forward: each active parameter's
+   tensor has its shadow listed in P, as the parameter its number says.  */
+static bool
+check_shadows (verifier *v)
+{
+  const te_program *fwd = v->fwd;
+  for (int i = 0; i < fwd->nparams; i++)
+    {
+      const te_param *q = &fwd->params[i];
+      const te_tensor *t = q->tensor;
+      if (!t || !t->shadow || q->shadow < 0)
+        continue;
+      if (!listed (v->p, t->shadow))
+        return fail (v, q->loc, "the shadow of '%s' is not listed", q->name,
+                     NULL);
+      if (q->shadow >= v->p->nparams || t->shadow->param != q->shadow)
+        return fail (v, q->loc, "the shadow of '%s' is not the gradient's "
+                     "parameter its number says", q->name, NULL);
+    }
+  return true;
+}
+
 static bool
 check_stages (verifier *v)
 {
   const te_program *p = v->p;
+  if (!check_no_sharing (v) || (v->fwd && !check_shadows (v)))
+    return false;
   for (int i = 0; i < p->nstages; i++)
     {
       const te_stage *s = &p->stages[i];
