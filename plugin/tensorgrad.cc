@@ -154,6 +154,14 @@ finish_parse_function (void *gcc_data, void *)
   abi_declare_grad ((tree) gcc_data);
 }
 
+/* The early passes have visited every function: the gradients made
+   meanwhile join the call graph (emit.cc, step 4).  */
+static void
+early_gimple_passes_end (void *, void *)
+{
+  emit_hand_over ();
+}
+
 /* ---- dump-c and header ------------------------------------------------- */
 
 /* The C spelling of parameter types of FNDECL, for lib/cgen.c.  */
@@ -578,6 +586,10 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) abi_gc_roots);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) emit_gc_roots);
+  register_callback (info->base_name, PLUGIN_EARLY_GIMPLE_PASSES_END,
+                     early_gimple_passes_end, NULL);
   struct register_pass_info pass;
   pass.pass = new tg_pass (g);
   pass.reference_pass_name = "ssa";
