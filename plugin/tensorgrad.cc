@@ -154,6 +154,15 @@ finish_parse_function (void *gcc_data, void *)
   abi_declare_grad ((tree) gcc_data);
 }
 
+/* The front end is about to genericize FNDECL (lift-exit.cc).  */
+static void
+pre_genericize (void *gcc_data, void *)
+{
+  tree fndecl = (tree) gcc_data;
+  if (abi_is_kernel (fndecl))
+    lift_record_exits (fndecl);
+}
+
 /* The early passes have visited every function: the gradients made
    meanwhile join the call graph (emit.cc, step 4).  */
 static void
@@ -580,6 +589,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     return 0;
   register_callback (info->base_name, PLUGIN_INFO, NULL, &tg_info);
   register_callback (info->base_name, PLUGIN_ATTRIBUTES, register_attributes,
+                     NULL);
+  register_callback (info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize,
                      NULL);
   register_callback (info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
                      finish_parse_function, NULL);
