@@ -446,7 +446,8 @@ differentiate (function *fun)
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
       /* GCC wrote the early debug information before this pass, with an
-         entry for the gradient only if the file calls it; inlining or
+         entry for the gradient only if the file refers to it (calls it,
+         or takes its address, as an operator table does); inlining or
          splitting a function without one fails an assertion (in
          dwarf2out_abstract_function).  Such a gradient gets no debug
          information, like every function GCC itself makes this late.  */
