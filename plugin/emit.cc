@@ -17,11 +17,26 @@
    3. Translate expressions node by node; math functions become calls of
       GCC's builtin declarations, so GCC folds and vectorizes them.
    4. Gimplify, and hand the function to the call graph, which runs the
-      whole optimization pipeline on it at the user's -O level.  */
+      whole optimization pipeline on it at the user's -O level.  It is
+      handed over when the early passes' walk of the call graph ends
+      (emit_hand_over), not at once: a file that takes the gradient's
+      address in an initializer (an operator table) made its cgraph node
+      before the walk began, so the walk would still visit it, now a
+      definition, and run the early passes on a body without a CFG.  */
 
 #include "emit.h"
 
 #include <string.h>
+
+/* Gradients with a body, not yet handed to the call graph: a TREE_LIST
+   of their declarations, newest first.  */
+static tree pending;
+
+const struct ggc_root_tab emit_gc_roots[] = {
+  { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
 
 struct emitter
 {
@@ -887,6 +902,15 @@ emit_gradient (tree fndecl, const te_program *p)
   e.bound_vars.release ();
   if (e.failed)
     return false;
-  cgraph_node::add_new_function (fndecl, false);
+  pending = tree_cons (NULL_TREE, fndecl, pending);
   return true;
+}
+
+void
+emit_hand_over (void)
+{
+  tree list = nreverse (pending);
+  pending = NULL_TREE;
+  for (tree l = list; l; l = TREE_CHAIN (l))
+    cgraph_node::add_new_function (TREE_VALUE (l), false);
 }

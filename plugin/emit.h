@@ -6,8 +6,17 @@
 #include "gcc-common.h"
 
 /* Give FNDECL, the gradient's declaration, a body computing backward
-   program P, gimplify it and add it to the call graph.  */
+   program P and gimplify it; emit_hand_over adds it to the call graph.  */
 bool emit_gradient (tree fndecl, const te_program *p);
+
+/* Add the gradients emit_gradient made to the call graph, in the order
+   they were made.  Called when a walk of the call graph by a list of
+   GIMPLE passes ends (PLUGIN_EARLY_GIMPLE_PASSES_END), before the call
+   graph processes its new functions.  */
+void emit_hand_over (void);
+
+/* GC roots of the gradients waiting for emit_hand_over.  */
+extern const struct ggc_root_tab emit_gc_roots[];
 
 /* Integer expression N, whose parameter nodes stand for PARAM_VALUES,
    as a tree; NULL if it holds what only a gradient's body can hold.  */

@@ -4,7 +4,8 @@
                  calls of other kernels, the kernel's signature;
    lift-index.cc integers and addresses: counters, SCEV, tensors, indices;
    lift-value.cc floating values: arithmetic, math calls, loads,
-                 reductions, and the path conditions of selects and guards.
+                 reductions, and the path conditions of selects and guards;
+   lift-exit.cc  loops that leave early, reported at the jump.
 
    Everything here is in namespace tg_lift, so that no name can clash
    with one of GCC's.  */
@@ -91,6 +92,9 @@ te_node *edge_condition (lifter *l, edge e);
 te_node *block_guard (lifter *l, basic_block bb, basic_block top);
 te_node *lift_phi (lifter *l, gphi *phi);
 location_t loop_location (class loop *loop);
+/* Report that LOOP has more than one exit, at the break, goto or return
+   that leaves it early (lift-exit.cc).  */
+te_node *fail_early_exit (lifter *l, class loop *loop);
 te_node *counted_extent (lifter *l, class loop *loop, edge exit);
 te_node *loop_extent (lifter *l, class loop *loop, basic_block bb);
 bool enter_stage (lifter *l, basic_block bb, location_t loc);

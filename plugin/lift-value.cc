@@ -401,13 +401,13 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
   class loop *loop = gimple_bb (phi)->loop_father;
   location_t saved = l->loc;
   edge exit = single_exit (loop);
-  if (!exit || exit->src != loop->header)
+  if (!exit)
+    return fail_early_exit (l, loop);
+  if (exit->src != loop->header)
     {
       l->loc = loop_location (loop);
-      return fail (l, exit ? "a reduction over a loop whose exit test "
-                             "follows its body is not supported"
-                           : "loop with more than one exit cannot be "
-                             "differentiated");
+      return fail (l, "a reduction over a loop whose exit test follows its "
+                      "body is not supported");
     }
   if (l->nred == TE_MAX_LOOPS)
     return fail (l, "reductions nested too deeply");

@@ -36,7 +36,9 @@
 
    Limits: loop-carried scalars other than reductions, switch statements,
    inline assembly, OpenMP regions are refused, and so are calls under a
-   condition, and inside loops calls stages or values returned.  */
+   condition, and inside loops calls stages or values returned, and loops
+   with more than one exit (refused at the break, goto or return that
+   leaves early, lift-exit.cc).  */
 
 #include "lift-internal.h"
 
@@ -137,7 +139,7 @@ loop_extent (lifter *l, class loop *loop, basic_block bb)
   location_t saved = l->loc;
   l->loc = loop_location (loop);
   if (!exit)
-    return fail (l, "loop with more than one exit cannot be differentiated");
+    return fail_early_exit (l, loop);
   bool exit_first
       = exit->src != bb && dominated_by_p (CDI_DOMINATORS, bb, exit->src);
   if (exit_first && exit->src == loop->header)

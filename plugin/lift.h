@@ -17,6 +17,13 @@ te_program *lift_function (function *fun, te_ctx *ctx, bool nonnull);
    adjoint of a tie goes to the first operand as written.  */
 void lift_record_operand_order (function *fun);
 
+/* Before the C front end genericizes kernel FNDECL, whose break
+   statements then become jumps the gimplifier may merge into the
+   conditions that take them, record where each break, goto and return
+   at the end of an if's arm is: an error about a loop that leaves early
+   points at it.  */
+void lift_record_exits (tree fndecl);
+
 /* Keep P, the lifted program of kernel FNDECL, for its callers in this
    file (lift_function inlines it at each call).  */
 void lift_remember (tree fndecl, te_program *p);

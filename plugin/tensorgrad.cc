@@ -163,6 +163,23 @@ finish_parse_function (void *gcc_data, void *)
   abi_declare_grad ((tree) gcc_data);
 }
 
+/* The front end is about to genericize FNDECL (lift-exit.cc).  */
+static void
+pre_genericize (void *gcc_data, void *)
+{
+  tree fndecl = (tree) gcc_data;
+  if (abi_is_kernel (fndecl))
+    lift_record_exits (fndecl);
+}
+
+/* The early passes have visited every function: the gradients made
+   meanwhile join the call graph (emit.cc, step 4).  */
+static void
+early_gimple_passes_end (void *, void *)
+{
+  emit_hand_over ();
+}
+
 /* ---- dump-c and header ------------------------------------------------- */
 
 /* The C spelling of parameter types of FNDECL, for lib/cgen.c.  */
@@ -420,7 +437,8 @@ differentiate (function *fun)
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
       /* GCC wrote the early debug information before this pass, with an
-         entry for the gradient only if the file calls it; inlining or
+         entry for the gradient only if the file refers to it (calls it,
+         or takes its address, as an operator table does); inlining or
          splitting a function without one fails an assertion (in
          dwarf2out_abstract_function).  Such a gradient gets no debug
          information, like every function GCC itself makes this late.  */
@@ -563,11 +581,17 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_INFO, NULL, &tg_info);
   register_callback (info->base_name, PLUGIN_ATTRIBUTES, register_attributes,
                      NULL);
+  register_callback (info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize,
+                     NULL);
   register_callback (info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
                      finish_parse_function, NULL);
   register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) abi_gc_roots);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) emit_gc_roots);
+  register_callback (info->base_name, PLUGIN_EARLY_GIMPLE_PASSES_END,
+                     early_gimple_passes_end, NULL);
   struct register_pass_info pass;
   pass.pass = new tg_pass (g);
   pass.reference_pass_name = "ssa";

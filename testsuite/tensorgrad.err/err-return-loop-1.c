@@ -1,0 +1,15 @@
+/* { dg-do compile } */
+/* A return inside a loop is a second exit of the loop: the error points
+   at the return, the note at the loop.  */
+
+__attribute__ ((differentiable))
+void
+copy_until_negative (int n, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++) /* { dg-message "in this loop" } */
+    {
+      if (x[i] < 0)
+	return; /* { dg-error ".return. leaves the loop early: a loop with more than one exit cannot be differentiated" } */
+      y[i] = x[i];
+    }
+}
