@@ -30,7 +30,8 @@
       statement's inner loops bind, values of the destination's type,
       boolean guards; a reduction never rebinds a counter of its stage.
       A call stage has no loops and no statements.
-   4. With roles decided: every parameter tensor has a role, active
+   4. With roles decided: every parameter tensor has a role (unused is
+      one: an array passed on to a kernel that never reads it), active
       parameters a shadow number in the gradient's list.
    5. A backward program of FWD (the gradient ABI, DESIGN.md section 2):
       the shadow of each active parameter listed, as the parameter of
@@ -518,8 +519,7 @@ check_params (verifier *v, bool roles)
                      q->name, NULL);
       if (!roles || v->fwd)
         continue;
-      if (q->tensor && q->tensor->role == TE_ROLE_UNUSED
-          && q->kind == TE_PK_PTR_FLOAT)
+      if (q->tensor && (unsigned) q->tensor->role > TE_ROLE_TEMP)
         return fail (v, q->loc, "parameter '%s' has no role", q->name, NULL);
       bool active = q->kind == TE_PK_FLOAT || q->kind == TE_PK_PTR_FLOAT;
       if (active != (q->shadow >= 0))

@@ -132,6 +132,16 @@ main (void)
   expect_ok ("backward restored", b, p, true);
   te_ctx_free (ctx);
 
+  /* A parameter array the kernel never reads (passed on to a kernel that
+     ignores it) is unused: a role like the others.  */
+  p = kernel ();
+  int pu = te_program_add_param (p, "u", TE_PK_PTR_FLOAT, TE_F64, 0);
+  te_program_add_tensor (p, "u", TE_F64, TE_TK_PARAM, pu, 0);
+  CHECK (te_program_roles (p, &diag));
+  CHECK (p->params[pu].tensor->role == TE_ROLE_UNUSED);
+  expect_ok ("unused", p, NULL, true);
+  te_ctx_free (ctx);
+
   /* A non-affine index: x[i*i].  */
   p = kernel ();
   te_node *i = te_var (ctx, vi);
