@@ -106,11 +106,13 @@ dump_after (te_pipeline *pl, const te_pass *pass, const te_program *p,
   *text = now;
 }
 
-/* Check P after PASS (NULL: as lifted), when PL->verify.  */
+/* Check P after PASS (NULL: as lifted), when PL->verify: a forward
+   program, or the backward program of PL->fwd.  */
 static bool
 verify (te_pipeline *pl, const te_pass *pass, const te_program *p,
         bool roles, te_diag *diag)
 {
+  bool backward = p == pl->bwd;
   if (!pl->verify)
     return true;
   char what[128];
@@ -118,8 +120,7 @@ verify (te_pipeline *pl, const te_pass *pass, const te_program *p,
     snprintf (what, sizeof what, "after pass '%s'", pass->name);
   else
     snprintf (what, sizeof what, "as lifted");
-  return te_program_verify (p, p == pl->fwd ? NULL : pl->fwd, roles, what,
-                            diag);
+  return te_program_verify (p, backward ? pl->fwd : NULL, roles, what, diag);
 }
 
 bool
