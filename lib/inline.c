@@ -275,21 +275,34 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
   return ret;
 }
 
-te_node *
-te_program_inline_value (te_program *dst, const te_program *src,
-                         te_node **args)
+bool
+te_program_is_value (const te_program *src)
 {
   if (src->nstages != 1 || !src->ret || src->stages[0].nloops
-      || src->stages[0].nstmts != 1 || src->stages[0].stmts[0].dst != src->ret
+      || src->stages[0].call || src->stages[0].nstmts != 1
+      || src->stages[0].stmts[0].dst != src->ret
       || src->stages[0].stmts[0].guard)
-    return NULL;
+    return false;
+  for (int i = 0; i < src->nparams; i++)
+    if (src->params[i].kind != TE_PK_INT && src->params[i].kind != TE_PK_FLOAT)
+      return false;
   const te_stmt *st = &src->stages[0].stmts[0];
   for (int i = 0; i < src->ntensors; i++)
     {
       const te_tensor *t = src->tensors[i];
       if (t != src->ret && t->kind != TE_TK_SCALAR && te_reads (st->value, t))
-        return NULL;
+        return false;
     }
+  return true;
+}
+
+te_node *
+te_program_inline_value (te_program *dst, const te_program *src,
+                         te_node **args)
+{
+  if (!te_program_is_value (src))
+    return NULL;
+  const te_stmt *st = &src->stages[0].stmts[0];
   inliner in;
   start (&in, dst, src, args);
   te_node *r = translate (&in, st->value);

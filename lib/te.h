@@ -512,6 +512,9 @@ te_tensor *te_program_inline (te_program *dst, const te_program *src,
    kernel.  */
 te_node *te_program_inline_value (te_program *dst, const te_program *src,
                                   te_node **args);
+/* Is SRC such a kernel: scalar parameters, one statement that sets its
+   return value from them?  */
+bool te_program_is_value (const te_program *src);
 
 /* inline.c: a copy of SRC, node for node, in a context of its own (which
    te_ctx_free (copy->ctx) frees): the same parameters, tensors (with their

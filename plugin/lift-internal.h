@@ -81,6 +81,10 @@ void walk_stmts_record (gimple_seq seq);
 bool operands_swapped (gcall *call);
 te_node *refuse_call (lifter *l, tree fn, const char *name);
 te_node *lift_call (lifter *l, gcall *call);
+/* The value of CALL, a call of a helper kernel of this file (one that
+   returns an expression of its scalar parameters), with its arguments
+   lifted in the current stage; NULL for any other call.  */
+te_node *lift_helper_call (lifter *l, gcall *call);
 te_node *lift_load (lifter *l, tree ref, unsigned uid);
 te_node *lift_float_assign (lifter *l, gassign *def);
 te_node *lift_float (lifter *l, tree t);

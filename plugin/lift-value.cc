@@ -354,7 +354,11 @@ lift_float (lifter *l, tree t)
       if (is_gimple_assign (def))
         r = lift_float_assign (l, as_a<gassign *> (def));
       else if (is_gimple_call (def))
-        r = lift_call (l, as_a<gcall *> (def));
+        {
+          r = lift_helper_call (l, as_a<gcall *> (def));
+          if (!r && !l->failed)
+            r = lift_call (l, as_a<gcall *> (def));
+        }
       else if (gimple_code (def) == GIMPLE_PHI)
         r = lift_phi (l, as_a<gphi *> (def));
       else

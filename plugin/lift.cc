@@ -549,11 +549,57 @@ lift_kernel_call (lifter *l, gcall *call, tree callee)
     l->call_results->put (lhs, te_float (l->ctx, TE_F64, 0));
 }
 
+/* The remembered program of CALLEE when it is a helper: a kernel without
+   a gradient of its own that returns an expression of its scalar
+   parameters (a sigmoid); NULL otherwise.  */
+static const te_program *
+helper_program (tree callee)
+{
+  te_program **sp = kernel_programs ? kernel_programs->get (callee) : NULL;
+  if (!sp || !*sp || custom_gradient (callee) || !te_program_is_value (*sp))
+    return NULL;
+  return *sp;
+}
+
+te_node *
+lift_helper_call (lifter *l, gcall *call)
+{
+  tree callee = gimple_call_fndecl (call);
+  const te_program *src = callee ? helper_program (callee) : NULL;
+  if (!src || (int) gimple_call_num_args (call) != src->nparams)
+    return NULL;
+  int n = src->nparams;
+  te_node **args = XCNEWVEC (te_node *, n + 1);
+  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
+  te_node **offsets = XCNEWVEC (te_node *, n + 1);
+  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
+  te_type *types = XCNEWVEC (te_type, n + 1);
+  for (int i = 0; i < n; i++)
+    {
+      kinds[i] = src->params[i].kind;
+      types[i] = src->params[i].type;
+    }
+  te_node *v = NULL;
+  if (lift_call_args (l, call, kinds, types, args, tensors, offsets))
+    v = te_program_inline_value (l->p, src, args);
+  XDELETEVEC (args);
+  XDELETEVEC (tensors);
+  XDELETEVEC (offsets);
+  XDELETEVEC (kinds);
+  XDELETEVEC (types);
+  return v;
+}
+
 static void
 lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
 {
   basic_block bb = gimple_bb (call);
   bool in_loop = bb->loop_father != current_loops->tree_root;
+  /* A helper's value is substituted where it is used (lift-value.cc), in
+     the stage of its user, whose counters its arguments use.  */
+  tree lhs0 = gimple_call_lhs (call);
+  if (lhs0 && TREE_CODE (lhs0) == SSA_NAME && helper_program (callee))
+    return;
   /* Inside loops: the stage of those loops, whose counters the
      arguments use and whose loops run around the callee's stages.  */
   if (in_loop && !enter_stage (l, bb, l->loc))
@@ -579,45 +625,6 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
                 callee);
       l->failed = true;
       return;
-    }
-  /* A kernel that returns an expression of its scalar parameters (a
-     sigmoid): its value, anywhere.  */
-  te_program **sp = kernel_programs ? kernel_programs->get (callee) : NULL;
-  tree lhs = gimple_call_lhs (call);
-  if (!grad && sp && *sp && lhs && TREE_CODE (lhs) == SSA_NAME)
-    {
-      const te_program *src = *sp;
-      int n = gimple_call_num_args (call);
-      bool scalars = n == src->nparams;
-      for (int i = 0; i < src->nparams && scalars; i++)
-        scalars = src->params[i].kind == TE_PK_INT
-                  || src->params[i].kind == TE_PK_FLOAT;
-      te_node **args = XCNEWVEC (te_node *, n + 1);
-      te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-      te_node **offsets = XCNEWVEC (te_node *, n + 1);
-      te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-      te_type *types = XCNEWVEC (te_type, n + 1);
-      for (int i = 0; i < n && scalars; i++)
-        {
-          kinds[i] = src->params[i].kind;
-          types[i] = src->params[i].type;
-        }
-      te_node *v = NULL;
-      if (scalars
-          && lift_call_args (l, call, kinds, types, args, tensors, offsets))
-        v = te_program_inline_value (l->p, src, args);
-      XDELETEVEC (args);
-      XDELETEVEC (tensors);
-      XDELETEVEC (offsets);
-      XDELETEVEC (kinds);
-      XDELETEVEC (types);
-      if (v)
-        {
-          l->call_results->put (lhs, v);
-          return;
-        }
-      if (l->failed)
-        return;
     }
   /* Any other call has effects: it must always run.  */
   te_node *g = in_loop ? stmt_guard (l, bb)
