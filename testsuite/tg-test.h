@@ -384,7 +384,9 @@ tg_sub_f (float *out, const float *after, const float *prefill, int n)
    the exact sums allow it), tg_gradcheck's own for a float kernel (1e-2
    and 1e-3, tighter than TG_RTOL_F and TG_ATOL_F).  It counts one check
    per compared element and one for the ABI; on a failure it prints
-   file:line and the report to stderr and counts one failure.
+   file:line and the report to stderr and counts one failure (with the
+   environment variable TG_VERBOSE set, the report of a pass goes to
+   stdout: it lists how many elements of each shadow were compared).
 
    TG_GRADCHECK_OPTS (f, opts, args...) takes a tg_check_opts * instead
    (a zero field: tg_gradcheck's default), e.g. the step and tolerances
@@ -455,12 +457,17 @@ tg_gradcheck_ok_ (const tg_kernel *k, const void *const *args,
 		  const char *expr, const char *file, int line)
 {
   tg_check_opts o = { 0, 0, 0, 0, 0 };
-  tg_kernel kk = *k;
-  tg_param *p = (tg_param *) calloc (k->nparams + 1, sizeof *p);
-  long *count = (long *) calloc (k->nparams + 1, sizeof *count);
-  void **saved = (void **) calloc (k->nparams + 1, sizeof *saved);
+  tg_kernel kk;
+  tg_param *p;
+  long *count;
+  void **saved;
   tg_report r;
   int status, ok = 1, named = 0;
+  tg_checks++;
+  kk = *k;
+  p = (tg_param *) calloc (k->nparams + 1, sizeof *p);
+  count = (long *) calloc (k->nparams + 1, sizeof *count);
+  saved = (void **) calloc (k->nparams + 1, sizeof *saved);
   if (!p || !count || !saved)
     abort ();
   if (opts)
@@ -501,7 +508,6 @@ tg_gradcheck_ok_ (const tg_kernel *k, const void *const *args,
       ok = 0;
     }
   status = tg_gradcheck (&kk, args, &o, &r);
-  tg_checks++;
   for (int s = 0; s < r.nshadows; s++)
     tg_checks += r.shadows[s].count;
   if (status != 0)
@@ -525,6 +531,8 @@ tg_gradcheck_ok_ (const tg_kernel *k, const void *const *args,
       fprintf (stderr, "%s:%d: FAIL: %s\n", file, line, expr);
       tg_report_print (stderr, &r);
     }
+  else if (getenv ("TG_VERBOSE"))
+    tg_report_print (stdout, &r);
   tg_report_free (&r);
   free (p);
   free (count);
@@ -533,7 +541,9 @@ tg_gradcheck_ok_ (const tg_kernel *k, const void *const *args,
 }
 
 /* Each declares the descriptor f_gradcheck (TG_DECLARE_GRADCHECK) in a
-   block of its own, so a test need not.  */
+   block of its own, so a test need not.  A kernel without one (the dump
+   says "no descriptor") fails the link: undefined reference to
+   f_gradcheck.  */
 #define TG_GRADCHECK_(f, opts, nulls, expr, ...)                              \
   __extension__ ({                                                            \
     TG_DECLARE_GRADCHECK (f);                                                 \
