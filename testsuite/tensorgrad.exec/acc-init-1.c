@@ -4,8 +4,8 @@
    double acc = b[j]; for (p < k) acc += x[p] * w[p*m+j]; y[j] = acc;
    d_b[j] += d_y[j]; d_x[p] += sum_j d_y[j] w[p*m+j];
    d_w[p*m+j] += d_y[j] x[p].  TG_GRADCHECK checks every d_x, d_w and d_b
-   against central differences, accumulation into pre-filled shadows, and that
-   x, w, b, y, d_y are untouched.  */
+   against central differences, accumulation into pre-filled shadows, and
+   that x, w, b, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

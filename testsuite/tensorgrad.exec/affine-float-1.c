@@ -2,9 +2,9 @@
 /* Float by-value scalars, unary minus and a constant, 1-D:
    y[i] = -(a * x[i]) + b * 0.5f, a and b float by value, shadows float
    *d_a, *d_b.  *d_a += -sum d_y x; *d_b += 0.5 sum d_y; d_x += -a d_y.
-   TG_GRADCHECK checks d_a, d_b and every d_x against central differences (in
-   float precision: tg_gradcheck's float step and tolerances), accumulation
-   into the shadows, and that x, y, d_y are untouched.  */
+   TG_GRADCHECK checks d_a, d_b and every d_x against central differences
+   (in float precision: tg_gradcheck's float step and tolerances),
+   accumulation into the shadows, and that x, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -6,9 +6,9 @@
    mu = mean_i x[i*c+j]; var = mean_i (x - mu)^2; r = 1 / sqrt (var + eps);
    y[i*c+j] = g[j] (x[i*c+j] - mu) r + b[j].  With xh = (x - mu) r and
    dxh = d_y g[j]: d_g[j] += sum_i d_y xh; d_b[j] += sum_i d_y;
-   d_x += r (dxh - mean_i dxh - xh mean_i (dxh xh)).  TG_GRADCHECK checks every
-   d_x, d_g and d_b against central differences, accumulation into pre-filled
-   shadows, and that x, g, b, y, d_y are untouched.  */
+   d_x += r (dxh - mean_i dxh - xh mean_i (dxh xh)).  TG_GRADCHECK checks
+   every d_x, d_g and d_b against central differences, accumulation into
+   pre-filled shadows, and that x, g, b, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

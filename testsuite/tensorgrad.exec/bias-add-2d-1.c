@@ -3,8 +3,8 @@
    y[i*m+j] = x[i*m+j] + b[j].  d_x[i*m+j] += d_y[i*m+j];
    d_b[j] += sum_i d_y[i*m+j] (the broadcast's adjoint sums over i).
    TG_GRADCHECK checks every d_x and d_b against central differences,
-   accumulation into the shadows, and that x, b, y, d_y are untouched; then d_b
-   is checked against the exact column sums.  */
+   accumulation into the shadows, and that x, b, y, d_y are untouched; then
+   d_b is checked against the exact column sums.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -4,8 +4,8 @@
 	   double y[n][m]);  y[i][j] = x[i][j] + b[j].
    Shadows are VLAs too: double d_x[n][m], double d_b[m], double d_y[n][m].
    d_b[j] += sum_i d_y[i][j].  TG_GRADCHECK checks every d_x and d_b against
-   central differences, accumulation into pre-filled shadows, and that x, b, y,
-   d_y are untouched.  */
+   central differences, accumulation into pre-filled shadows, and that x, b,
+   y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

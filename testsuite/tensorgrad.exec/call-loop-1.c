@@ -3,8 +3,8 @@
    around their nests: a batch loop applies a per-sample layer, y_b = tanh
    (W x_b + c), to each row of a batch through offset pointers, then a
    per-sample normalisation kernel on each output row in the same loop.
-   The loss weights every output.  TG_GRADCHECK checks d_x, d_W and d_c against
-   central differences with pre-filled shadows.  */
+   The loss weights every output.  TG_GRADCHECK checks d_x, d_W and d_c
+   against central differences with pre-filled shadows.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -10,8 +10,8 @@
    Gradient void mlp_grad (n, d, h, c, x, W1, b1, W2, b2, y, d_x, d_W1,
    d_b1, d_W2, d_b2, d_y): with dz1 = (d_y W2^T) (1 - a1^2),
    d_W2 += a1^T d_y, d_b2 += colsum d_y, d_W1 += x^T dz1,
-   d_b1 += colsum dz1, d_x += dz1 W1^T.  TG_GRADCHECK checks every component of
-   every shadow against central differences, accumulation into pre-filled
+   d_b1 += colsum dz1, d_x += dz1 W1^T.  TG_GRADCHECK checks every component
+   of every shadow against central differences, accumulation into pre-filled
    shadows, and that the inputs, y and d_y are untouched.  */
 
 #include <math.h>

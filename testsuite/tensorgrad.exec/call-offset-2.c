@@ -8,7 +8,8 @@
    d_x[n+i] += d_y[i] a exp (x[n+i]); d_x[i] += d_y[n+i] 2a exp (x[i]);
    *d_a += sum_i d_y[i] exp (x[n+i]) + 2 d_y[n+i] exp (x[i]).
    TG_GRADCHECK checks every d_x and d_a against central differences,
-   accumulation into pre-filled shadows, and that x, y, d_y are untouched.  */
+   accumulation into pre-filled shadows, and that x, y, d_y are
+   untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

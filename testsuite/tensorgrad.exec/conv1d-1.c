@@ -8,8 +8,8 @@
    double *d_b, double *d_y).
    d_x[i+t] += d_y[i] w[t]; d_w[t] += sum_i d_y[i] x[i+t];
    *d_b += sum_i d_y[i].  TG_GRADCHECK checks every d_x, d_w and d_b against
-   central differences, accumulation into pre-filled shadows, and that x, w, y,
-   d_y are untouched.  */
+   central differences, accumulation into pre-filled shadows, and that x, w,
+   y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

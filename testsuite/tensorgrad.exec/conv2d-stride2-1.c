@@ -10,9 +10,9 @@
    d_x[i][c][2*oy+r][2*ox+s] += d_y f[o][c][r][s];
    d_f[o][c][r][s] += sum_{i,oy,ox} d_y x[...]; d_b[o] += sum d_y.
    TG_GRADCHECK checks every d_x (up to the last one a window reads), d_f
-   and d_b against central differences, accumulation into the shadows,
-   and that x, f, b, y, d_y are untouched; then that column 5 of d_x
-   gets exactly nothing.  */
+   and d_b against central differences, accumulation into the shadows, and
+   that x, f, b, y, d_y are untouched; then that column 5 of d_x gets
+   exactly nothing.  */
 
 #include <math.h>
 #include "tg-test.h"

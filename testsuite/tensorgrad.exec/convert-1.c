@@ -4,10 +4,10 @@
    z[i] = (float) (w[i] * w[i]) + x[i].  Each shadow has its parameter's
    type: float *d_x, double *d_w, double *d_y, float *d_z.
    d_x += (float) (d_y w) + d_z; d_w += d_y x + 2 w d_z.  TG_GRADCHECK
-   checks every d_x and d_w against central differences (in float
-   precision, tg_gradcheck's float step and tolerances: the float output
-   rounds), accumulation into the shadows, and that x, w, y, z, d_y, d_z
-   are untouched; then d_w against its formula to double precision.  */
+   checks every d_x and d_w against central differences (in float precision,
+   tg_gradcheck's float step and tolerances: the float output rounds),
+   accumulation into the shadows, and that x, w, y, z, d_y, d_z are
+   untouched; then d_w against its formula to double precision.  */
 
 #include <math.h>
 #include "tg-test.h"

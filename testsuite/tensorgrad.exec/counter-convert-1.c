@@ -6,8 +6,8 @@
    same double input through a conversion).
    d_x += d_y (i + 1) + (double) (d_z j).  TG_GRADCHECK checks every d_x
    against central differences (in float precision, as z is float: a
-   float-sized step), accumulation into d_x, and that x, y, z, d_y, d_z
-   are untouched; then d_x against the exact formula.  */
+   float-sized step), accumulation into d_x, and that x, y, z, d_y, d_z are
+   untouched; then d_x against the exact formula.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -5,8 +5,8 @@
    With g_i the adjoint of y[i] including later steps, backwards:
      g_i = d_y[i] + g_{i+1} x[i+1];
      d_x[i] += g_i y[i-1] (i > 0), d_x[0] += g_0.
-   TG_GRADCHECK checks every d_x against central differences, accumulation into
-   a pre-filled d_x, and that x, y, d_y are untouched.  */
+   TG_GRADCHECK checks every d_x against central differences, accumulation
+   into a pre-filled d_x, and that x, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

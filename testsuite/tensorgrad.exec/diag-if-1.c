@@ -2,8 +2,8 @@
 /* if/else on loop counters (i == j) in a 2-D flat-indexed nest, n x n at
    run time: the diagonal is 3 x, the rest x * x.
    d_x += d_y * (i == j ? 3 : 2 x).  TG_GRADCHECK checks every d_x against
-   central differences, accumulation into a pre-filled d_x, and that x, y, d_y
-   are untouched.  */
+   central differences, accumulation into a pre-filled d_x, and that x, y,
+   d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -2,8 +2,9 @@
 /* Two reads of one input at different indices: the forward difference
    y[i] = x[i] - x[i+1] for i < n - 1, x of run-time length n = 5.
    d_x[i] += d_y[i]; d_x[i+1] -= d_y[i] (both ends get one term, the
-   interior two).  TG_GRADCHECK checks every d_x against central differences,
-   accumulation into a pre-filled d_x, and that x, y, d_y are untouched.  */
+   interior two).  TG_GRADCHECK checks every d_x against central
+   differences, accumulation into a pre-filled d_x, and that x, y, d_y are
+   untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -5,8 +5,8 @@
    compiles that file (with the gradient renamed dense_relu_grad_c) and
    this test checks that it computes what the injected gradient does,
    including with a NULL shadow; TG_GRADCHECK checks the injected one
-   against central differences, accumulation and the ABI.  The kernel has a reduction, a select and a returned
-   loss.  */
+   against central differences, accumulation and the ABI.  The kernel has a
+   reduction, a select and a returned loss.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -2,10 +2,11 @@
 /* fabs over a 2-D flat-indexed nest (n x m at run time):
    y[i*m+j] = fabs (x[i*m+j]) * w[i*m+j]; d_x += d_y w sign (x),
    d_w += d_y |x|.  Away from the kink (no |x| below 1e-3) TG_GRADCHECK
-   checks every d_x and d_w against central differences, accumulation
-   into the shadows, and that x, w, y, d_y are untouched.  Then the documented convention at the kink, exactly:
-   d|x|/dx = 0 at x = +0.0 and at x = -0.0, so d_x gets nothing there,
-   while d_w still gets d_y * |x| = 0 and the other elements d_y w sign x.  */
+   checks every d_x and d_w against central differences, accumulation into
+   the shadows, and that x, w, y, d_y are untouched.  Then the documented
+   convention at the kink, exactly: d|x|/dx = 0 at x = +0.0 and at x = -0.0,
+   so d_x gets nothing there, while d_w still gets d_y * |x| = 0 and the
+   other elements d_y w sign x.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -1,12 +1,12 @@
 /* { dg-do run } */
 /* fmax and fmin of two inputs, 1-D of run-time length:
    y[i] = fmax (x[i], w[i]), z[i] = fmin (x[i], w[i]).  The adjoint goes to
-   the chosen operand.  Away from ties (|x - w| >= 1e-3) TG_GRADCHECK
-   checks every d_x and d_w against central differences, accumulation
-   into the shadows, and that x, w, y, z, d_y, d_z are untouched.  Then the
-   documented tie convention, exactly: where x[i] == w[i] both fmax and
-   fmin send the adjoint to the first operand, so d_x[i] gets
-   d_y[i] + d_z[i] and d_w[i] nothing.  */
+   the chosen operand.  Away from ties (|x - w| >= 1e-3) TG_GRADCHECK checks
+   every d_x and d_w against central differences, accumulation into the
+   shadows, and that x, w, y, z, d_y, d_z are untouched.  Then the
+   documented tie convention, exactly: where x[i] == w[i] both fmax and fmin
+   send the adjoint to the first operand, so d_x[i] gets d_y[i] + d_z[i] and
+   d_w[i] nothing.  */
 
 #include <math.h>
 #include "tg-test.h"

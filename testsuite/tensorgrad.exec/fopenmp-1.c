@@ -4,8 +4,8 @@
    its gradient is made as usual.  A normalization with two reductions:
    with s = sqrt (v / n + 1e-3), y = (x - mean) / s,
    d_x[i] += (d_y[i] - mean (d_y) - y[i] mean (d_y y)) / s.
-   TG_GRADCHECK checks every d_x against central differences,
-   accumulation into d_x, and that x, y and d_y are untouched.  */
+   TG_GRADCHECK checks every d_x against central differences, accumulation
+   into d_x, and that x, y and d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -5,9 +5,9 @@
    one loop nest with no temporary array; the dump shows each fusion.
    With s = sigmoid (a x + b) and e = d_y (1 - y^2) c s (1 - s):
    d_x += a e; *d_a += sum e x; *d_b += sum e;
-   *d_c += sum d_y (1 - y^2) s.  TG_GRADCHECK checks every gradient
-   against central differences, accumulation into the shadows, and that
-   x, y and d_y are untouched.  */
+   *d_c += sum d_y (1 - y^2) s.  TG_GRADCHECK checks every gradient against
+   central differences, accumulation into the shadows, and that x, y and d_y
+   are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

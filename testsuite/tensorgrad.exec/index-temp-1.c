@@ -1,9 +1,9 @@
 /* { dg-do run } */
 /* long loop counters and an index temporary: k = i * m + j computed in a
    local, then y[k] = x[k] * x[k] * b[j], n x m at run time.
-   d_x[k] += 2 d_y x b[j]; d_b[j] += sum_i d_y x^2.  TG_GRADCHECK checks every d_x and
-   d_b against central differences, accumulation into pre-filled shadows,
-   and that x, b, y, d_y are untouched.  */
+   d_x[k] += 2 d_y x b[j]; d_b[j] += sum_i d_y x^2.  TG_GRADCHECK checks
+   every d_x and d_b against central differences, accumulation into
+   pre-filled shadows, and that x, b, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

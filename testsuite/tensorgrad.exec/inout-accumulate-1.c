@@ -2,9 +2,9 @@
 /* Accumulation into an in-out array: y[i] += sum_j x[i*k+j]^2 with no
    zeroing, so y is in-out: d_y (the adjoint of the final y) is also the
    adjoint of the entry y, and d_x[i*k+j] += 2 x[i*k+j] d_y[i].
-   TG_GRADCHECK checks d_x and the returned d_y against central
-   differences (to atol 1e-8), accumulation into d_x, and that x and the
-   final y are untouched.  */
+   TG_GRADCHECK checks d_x and the returned d_y against central differences
+   (to atol 1e-8), accumulation into d_x, and that x and the final y are
+   untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -5,8 +5,8 @@
    y, 2 d_y (replaced, not accumulated); d_x += d_y cos x is accumulated.
    TG_GRADCHECK checks every d_x and returned d_y against central
    differences with respect to x and the entry values of y, accumulation
-   into d_x, and that x and the final y are untouched; then the exact
-   2 d_y.  */
+   into d_x, and that x and the final y are untouched; then the exact 2
+   d_y.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -9,9 +9,9 @@
    two-layer network that applies it in place to its hidden temporary:
    with a = tanh (W x), o = v . a, r = o^2 and e[j] = 2 o d_r v[j]
    (1 - a[j]^2): d_v += 2 o d_r a; d_W[j*n+i] += e[j] x[i];
-   d_x[i] += sum_j e[j] W[j*n+i].  TG_GRADCHECK checks both against
-   central differences, accumulation, and that the inputs (and act's
-   final y) are untouched.  */
+   d_x[i] += sum_j e[j] W[j*n+i].  TG_GRADCHECK checks both against central
+   differences, accumulation, and that the inputs (and act's final y) are
+   untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

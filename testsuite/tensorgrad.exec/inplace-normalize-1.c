@@ -9,8 +9,8 @@
    rows: y = p sin (p + x); with u = d_y (sin (p + x) + p cos (p + x)),
    d_x[j] += d_y[j] p[j] cos (p[j] + x[j]) + p[j] (u[j] - sum_k p[k] u[k]);
    whole: e = -sum p log p; d_x[i] += -d_r p[i] (log p[i] + e).
-   TG_GRADCHECK checks d_x against central differences, accumulation
-   into d_x, and that x and y are untouched.  */
+   TG_GRADCHECK checks d_x against central differences, accumulation into
+   d_x, and that x and y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -4,9 +4,9 @@
    mu = mean_j x[i*m+j]; var = mean_j (x - mu)^2; r = 1 / sqrt (var + eps);
    y[i*m+j] = g[j] (x[i*m+j] - mu) r + b[j].  With xh = (x - mu) r and
    dxh = d_y g[j]: d_g[j] += sum_i d_y xh; d_b[j] += sum_i d_y;
-   d_x += r (dxh - mean_j dxh - xh mean_j (dxh xh)).  TG_GRADCHECK checks every
-   d_x, d_g and d_b against central differences, accumulation into pre-filled
-   shadows, and that x, g, b, y, d_y are untouched.  */
+   d_x += r (dxh - mean_j dxh - xh mean_j (dxh xh)).  TG_GRADCHECK checks
+   every d_x, d_g and d_b against central differences, accumulation into
+   pre-filled shadows, and that x, g, b, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -2,11 +2,10 @@
 /* Leaky relu in float, 1-D of run-time length:
    y[i] = x[i] > 0 ? x[i] : 0.01f * x[i].
    d_x[i] += d_y[i] * (x[i] > 0 ? 1 : 0.01).  With no |x| below 0.05 (the
-   float finite-difference step stays on one side) TG_GRADCHECK checks
-   every d_x against central differences (in float precision),
-   accumulation into d_x, and that x, y, d_y are untouched; then the
-   negative side tightly, and the slope 0.01f of the chosen arm at
-   x = 0.0f.  */
+   float finite-difference step stays on one side) TG_GRADCHECK checks every
+   d_x against central differences (in float precision), accumulation into
+   d_x, and that x, y, d_y are untouched; then the negative side tightly,
+   and the slope 0.01f of the chosen arm at x = 0.0f.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -7,8 +7,9 @@
    including later steps, backwards: g_i = d_y[i] + a g_{i+1};
    d_x[i] += (1 - a) g_i (i > 0), d_x[0] += g_0;
    *d_a += sum_{i>0} g_i (y[i-1] - x[i]).
-   TG_GRADCHECK checks every d_x and d_a against central differences, accumulation
-   into pre-filled shadows, and that x, y, d_y are untouched.  */
+   TG_GRADCHECK checks every d_x and d_a against central differences,
+   accumulation into pre-filled shadows, and that x, y, d_y are
+   untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -4,10 +4,10 @@
    type, a a by-value float (d_a a float *), n = 9 at run time:
      y[0] = x[0];  y[i] = a y[i-1] + (1 - a) x[i].
    g_i = d_y[i] + a g_{i+1}; d_x[i] += (1 - a) g_i (i > 0), d_x[0] += g_0;
-   *d_a += sum_{i>0} g_i (y[i-1] - x[i]).  TG_GRADCHECK checks every d_x
-   and d_a against central differences in float precision (tg_gradcheck's
-   float step and tolerances), accumulation into the shadows, and that x,
-   y, d_y are untouched.  */
+   *d_a += sum_{i>0} g_i (y[i-1] - x[i]).  TG_GRADCHECK checks every d_x and
+   d_a against central differences in float precision (tg_gradcheck's float
+   step and tolerances), accumulation into the shadows, and that x, y, d_y
+   are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -2,9 +2,9 @@
 /* Row log-softmax in one kernel, n x m = 5 x 4 at run time:
    mx = max_j x[i*m+j] (fmax); s = sum_j exp (x - mx);
    y[i*m+j] = x[i*m+j] - mx - log (s).  With p = exp (y):
-   d_x[i*m+j] += d_y[i*m+j] - p[i*m+j] sum_k d_y[i*m+k].  TG_GRADCHECK checks every d_x
-   against central differences, accumulation into a pre-filled d_x, and
-   that x, y, d_y are untouched.  */
+   d_x[i*m+j] += d_y[i*m+j] - p[i*m+j] sum_k d_y[i*m+k].  TG_GRADCHECK
+   checks every d_x against central differences, accumulation into a
+   pre-filled d_x, and that x, y, d_y are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -17,8 +17,8 @@
      d_b[kH+i] += da_k; d_U[kH+i] += da_k x[t]; d_x[t] += sum_i da_k U[kH+i];
      d_W[(kH+i)H+j] += da_k h[t][j]; dh[t][j] += sum_i da_k W[(kH+i)H+j];
    and d_h0 += dh[0].  TG_GRADCHECK checks d_W, d_U, d_b, d_x and d_h0
-   against central differences, accumulation into the shadows, and that
-   the inputs, h, c and their shadows are untouched.  */
+   against central differences, accumulation into the shadows, and that the
+   inputs, h, c and their shadows are untouched.  */
 
 #include <math.h>
 #include "tg-test.h"
