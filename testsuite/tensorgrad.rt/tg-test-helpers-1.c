@@ -40,7 +40,7 @@ scale_grad (int n, double a, double *x, double *y, double *d_a, double *d_x,
       if (d_x)
 	d_x[i] += a * g * (mode == 1 ? 1 + 4e-6 : 1);
       else if (mode == 4)
-	x[i] = -x[i];
+	x[i] += 1;
     }
 }
 
