@@ -543,7 +543,9 @@ tg_gradcheck_ok_ (const tg_kernel *k, const void *const *args,
 /* Each declares the descriptor f_gradcheck (TG_DECLARE_GRADCHECK) in a
    block of its own, so a test need not.  A kernel without one (the dump
    says "no descriptor") fails the link: undefined reference to
-   f_gradcheck.  */
+   f_gradcheck.  The plugin defines a declared descriptor with the
+   declaration's linkage, so a static kernel's becomes global (its
+   gradient stays static).  */
 #define TG_GRADCHECK_(f, opts, nulls, expr, ...)                              \
   __extension__ ({                                                            \
     TG_DECLARE_GRADCHECK (f);                                                 \
