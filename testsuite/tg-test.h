@@ -1,18 +1,42 @@
 /* Shared helpers of the tensorgrad execution tests.
 
    Header-only C99; every function is static inline so a test that does not
-   use one gets no warning.  A test typically:
+   use one gets no warning.  A test is its kernel, the formula of the
+   gradient in a comment, and one call through the descriptor
+   <name>_gradcheck that the plugin generates for the kernel:
 
-     1. fills its inputs with tg_fill (deterministic, seeded) and the
+     int n = 7;
+     double x[7], y[7];
+     tg_fill (x, n, 1, -2.5, 2.5);
+     TG_GRADCHECK (act_tanh, &n, x, y);
+     return tg_exit ();
+
+   TG_GRADCHECK runs libtensorgrad's tg_gradcheck (link with
+   -ltensorgrad, as the exec tests do) at the caller's arguments, one per
+   parameter: the address of a scalar, the pointer itself for an array.
+   They are the point of evaluation, so fill them as the kernel needs
+   (away from the kinks of fabs and max, positive for log and sqrt).  It
+   checks every element of every input, in-out array and floating scalar
+   against central differences of L = sum c_k out_k (+ c_ret * ret),
+   summed exactly in MPFR; that the forward writes no input; that the
+   gradient writes nothing but the input and in-out shadows (inputs,
+   outputs and output adjoints unchanged) and adds to input shadows.
+   TG_GRADCHECK_NULL does the same with some shadows NULL.
+
+   A kernel without a descriptor (a gather; extents that depend on data:
+   the dump says "no descriptor"), and the few tests that check the
+   checker, do it by hand:
+
+     1. fill the inputs with tg_fill (deterministic, seeded) and the
         weights C of the loss L = sum_k C[k] * y[k] (+ c_ret * ret);
-     2. runs the forward kernel, copies inputs and outputs (tg_dup);
-     3. sets each output shadow to its weights, pre-fills the input
-        shadows with known values (the gradient must ADD to them), calls
+     2. run the forward kernel, copy inputs and outputs (tg_dup);
+     3. set each output shadow to its weights, pre-fill the input
+        shadows with known values (the gradient must ADD to them), call
         the generated f_grad;
-     4. checks with CHECK_SAME that f_grad wrote nothing but the shadows,
+     4. check with CHECK_SAME that f_grad wrote nothing but the shadows,
         and with tg_fd_check that GRAD_AFTER - PREFILL equals the central
         finite difference of L for every component;
-     5. returns tg_exit ().
+     5. return tg_exit ().
 
    CHECK and CHECK_NEAR print the expression, both values, file:line and,
    in their _AT forms, the index; failures are counted and tg_exit returns
@@ -25,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tensorgrad.h"
 
 /* Tolerances for comparing a gradient with central differences: double
    kernels (h about 1e-6 relative) and float kernels (h about 3e-3
@@ -349,5 +374,194 @@ tg_sub_f (float *out, const float *after, const float *prefill, int n)
   for (int i = 0; i < n; i++)
     out[i] = after[i] - prefill[i];
 }
+
+/* ---- Checking through the generated descriptor -----------------------
+
+   TG_GRADCHECK (f, args...) checks f_grad against the forward f with
+   tg_gradcheck (&f_gradcheck, TG_ARGS (args...), ...), as the comment at
+   the top of this file says.  Tolerances: TG_RTOL and TG_ATOL for a
+   double kernel (tighter than tg_gradcheck's defaults, 1e-5 and 1e-6:
+   the exact sums allow it), tg_gradcheck's own for a float kernel (1e-2
+   and 1e-3, tighter than TG_RTOL_F and TG_ATOL_F).  It counts one check
+   per compared element and one for the ABI; on a failure it prints
+   file:line and the report to stderr and counts one failure (with the
+   environment variable TG_VERBOSE set, the report of a pass goes to
+   stdout: it lists how many elements of each shadow were compared).
+
+   TG_GRADCHECK_OPTS (f, opts, args...) takes a tg_check_opts * instead
+   (a zero field: tg_gradcheck's default), e.g. the step and tolerances
+   of float for a double kernel that computes in float.
+
+   TG_GRADCHECK_NULL (f, "x w", args...) passes the shadows of the
+   parameters named in the space-separated list as NULL ("not wanted"):
+   f_grad must not crash; the remaining components are checked against
+   central differences as above, so they must be what they are with every
+   shadow; a NULL output shadow is a zero adjoint (that output leaves the
+   loss); the named inputs must stay untouched.  The kernel writes the
+   caller's array of a named output.  An in-out parameter cannot be named
+   (its entry values would not be restored between evaluations).  */
+
+/* Whether kernel K computes in float, as tg_gradcheck decides it.  */
+static inline int
+tg_kernel_is_float_ (const tg_kernel *k)
+{
+  if (k->ret == TG_FLOAT)
+    return 1;
+  for (int i = 0; i < k->nparams; i++)
+    if ((k->params[i].kind == TG_FLOAT || k->params[i].kind == TG_PTR_FLOAT)
+	&& k->params[i].role != TG_UNUSED)
+      return 1;
+  return 0;
+}
+
+/* Whether NAME is a word of the space-separated list LIST.  */
+static inline int
+tg_in_list_ (const char *list, const char *name)
+{
+  size_t len = strlen (name);
+  for (const char *p = list; *p;)
+    {
+      size_t w;
+      while (*p == ' ')
+	p++;
+      w = strcspn (p, " ");
+      if (w == len && w && strncmp (p, name, len) == 0)
+	return 1;
+      p += w;
+    }
+  return 0;
+}
+
+/* The number of words of the space-separated list LIST.  */
+static inline int
+tg_words_ (const char *list)
+{
+  int n = 0;
+  for (const char *p = list; *p;)
+    {
+      while (*p == ' ')
+	p++;
+      if (*p)
+	n++;
+      p += strcspn (p, " ");
+    }
+  return n;
+}
+
+/* Check kernel K at ARGS with OPTS (NULL: the tolerances above), the
+   shadows of the parameters in the list NULLS (NULL: none) passed as
+   NULL; EXPR, FILE, LINE for the report.  Returns 1 on success.  */
+static inline int
+tg_gradcheck_ok_ (const tg_kernel *k, const void *const *args,
+		  const tg_check_opts *opts, const char *nulls,
+		  const char *expr, const char *file, int line)
+{
+  tg_check_opts o = { 0, 0, 0, 0, 0 };
+  tg_kernel kk;
+  tg_param *p;
+  long *count;
+  void **saved;
+  tg_report r;
+  int status, ok = 1, named = 0;
+  tg_checks++;
+  kk = *k;
+  p = (tg_param *) calloc (k->nparams + 1, sizeof *p);
+  count = (long *) calloc (k->nparams + 1, sizeof *count);
+  saved = (void **) calloc (k->nparams + 1, sizeof *saved);
+  if (!p || !count || !saved)
+    abort ();
+  if (opts)
+    o = *opts;
+  else if (!tg_kernel_is_float_ (k))
+    o.rtol = TG_RTOL, o.atol = TG_ATOL;
+  memcpy (p, k->params, k->nparams * sizeof *p);
+  kk.params = p;
+  if (nulls && k->extents)
+    k->extents ((void *const *) args, count);
+  for (int i = 0; nulls && i < k->nparams; i++)
+    {
+      int ptr = p[i].kind == TG_PTR_FLOAT || p[i].kind == TG_PTR_DOUBLE;
+      size_t es = p[i].kind == TG_PTR_FLOAT ? sizeof (float) : sizeof (double);
+      if (!tg_in_list_ (nulls, p[i].name))
+	continue;
+      named++;
+      if ((p[i].kind != TG_FLOAT && p[i].kind != TG_DOUBLE && !ptr)
+	  || p[i].role == TG_INOUT || p[i].role == TG_UNUSED)
+	{
+	  fprintf (stderr, "%s:%d: FAIL: %s: '%s' has no shadow that may be "
+		   "NULL here\n", file, line, expr, p[i].name);
+	  ok = 0;
+	}
+      if (ptr && p[i].role == TG_IN && count[i] > 0)
+	{
+	  saved[i] = malloc (count[i] * es);
+	  if (!saved[i])
+	    abort ();
+	  memcpy (saved[i], args[i], count[i] * es);
+	}
+      p[i].role = TG_UNUSED;
+    }
+  if (nulls && named != tg_words_ (nulls))
+    {
+      fprintf (stderr, "%s:%d: FAIL: %s: a name in \"%s\" is not a "
+	       "parameter\n", file, line, expr, nulls);
+      ok = 0;
+    }
+  status = tg_gradcheck (&kk, args, &o, &r);
+  for (int s = 0; s < r.nshadows; s++)
+    tg_checks += r.shadows[s].count;
+  if (status != 0)
+    ok = 0;
+  for (int i = 0; i < k->nparams; i++)
+    if (saved[i])
+      {
+	size_t es = p[i].kind == TG_PTR_FLOAT ? sizeof (float) : sizeof (double);
+	tg_checks++;
+	if (memcmp (saved[i], args[i], count[i] * es) != 0)
+	  {
+	    fprintf (stderr, "%s:%d: FAIL: %s: input '%s' was written\n", file,
+		     line, expr, p[i].name);
+	    ok = 0;
+	  }
+	free (saved[i]);
+      }
+  if (!ok)
+    {
+      tg_report_failure ();
+      fprintf (stderr, "%s:%d: FAIL: %s\n", file, line, expr);
+      tg_report_print (stderr, &r);
+    }
+  else if (getenv ("TG_VERBOSE"))
+    tg_report_print (stdout, &r);
+  tg_report_free (&r);
+  free (p);
+  free (count);
+  free (saved);
+  return ok;
+}
+
+/* Each declares the descriptor f_gradcheck (TG_DECLARE_GRADCHECK) in a
+   block of its own, so a test need not.  A kernel without one (the dump
+   says "no descriptor") fails the link: undefined reference to
+   f_gradcheck.  The plugin defines a declared descriptor with the
+   declaration's linkage, so a static kernel's becomes global (its
+   gradient stays static).  */
+#define TG_GRADCHECK_(f, opts, nulls, expr, ...)                              \
+  __extension__ ({                                                            \
+    TG_DECLARE_GRADCHECK (f);                                                 \
+    tg_gradcheck_ok_ (&f##_gradcheck, TG_ARGS (__VA_ARGS__), (opts), (nulls), \
+		      expr, __FILE__, __LINE__);                              \
+  })
+#define TG_GRADCHECK(f, ...)                                                  \
+  TG_GRADCHECK_ (f, NULL, NULL, "TG_GRADCHECK (" #f ", " #__VA_ARGS__ ")",    \
+		 __VA_ARGS__)
+#define TG_GRADCHECK_OPTS(f, opts, ...)                                       \
+  TG_GRADCHECK_ (f, opts, NULL,                                               \
+		 "TG_GRADCHECK_OPTS (" #f ", " #opts ", " #__VA_ARGS__ ")",   \
+		 __VA_ARGS__)
+#define TG_GRADCHECK_NULL(f, nulls, ...)                                      \
+  TG_GRADCHECK_ (f, NULL, nulls,                                              \
+		 "TG_GRADCHECK_NULL (" #f ", " #nulls ", " #__VA_ARGS__ ")",  \
+		 __VA_ARGS__)
 
 #endif /* TG_TEST_H */

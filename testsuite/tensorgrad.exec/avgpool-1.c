@@ -4,9 +4,10 @@
    column 4 fall in no window and get nothing):
    double s = 0; for (r < 2) for (q < 2)
    s += x[(c*h + 2*oy+r)*w + 2*ox+q]; y[(c*oh+oy)*ow+ox] = 0.25 * s.
-   d_x[(c*h + 2*oy+r)*w + 2*ox+q] += 0.25 d_y.  Checks every d_x against
-   central differences, accumulation into a pre-filled d_x, and that x,
-   y, d_y are untouched.  */
+   d_x[(c*h + 2*oy+r)*w + 2*ox+q] += 0.25 d_y.  TG_GRADCHECK checks every
+   d_x up to the last one a window reads against central differences,
+   accumulation into d_x, and that x, y, d_y are untouched; then that the
+   rest of the last row gets nothing.  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -27,42 +28,23 @@ avgpool2 (int nc, int h, int w, int oh, int ow, const double *x, double *y)
 	}
 }
 
-struct ctx
-{
-  int nc, h, w, oh, ow;
-  double *x, *y, *c;
-};
-
-static double
-loss (void *v)
-{
-  struct ctx *t = v;
-  avgpool2 (t->nc, t->h, t->w, t->oh, t->ow, t->x, t->y);
-  return tg_dot (t->c, t->y, t->nc * t->oh * t->ow);
-}
-
 int
 main (void)
 {
   int nc = 2, h = 7, w = 5, oh = 3, ow = 2, nx = nc * h * w;
   int ny = nc * oh * ow;
-  double *x = tg_alloc (nx), *y = tg_alloc (ny), *c = tg_alloc (ny);
-  double *d_x = tg_alloc (nx), *g = tg_alloc (nx);
+  double *x = tg_alloc (nx), *y = tg_alloc (ny);
   tg_fill (x, nx, 1, -2, 2);
-  tg_fill (c, ny, 2, -1, 1);
-  tg_fill (d_x, nx, 3, -1, 1);
+  TG_GRADCHECK (avgpool2, &nc, &h, &w, &oh, &ow, x, y);
 
+  /* tg_gradcheck covers x up to the last element a window reads,
+     x[(1*h + 5)*w + 3]; past it, the rest of the last row gets nothing.  */
+  double *d_x = tg_alloc (nx), *d_y = tg_alloc (ny);
+  for (int i = 0; i < ny; i++)
+    d_y[i] = 1;
   avgpool2 (nc, h, w, oh, ow, x, y);
-  double *x0 = tg_dup (x, nx), *y0 = tg_dup (y, ny), *d_y = tg_dup (c, ny);
-  double *pre = tg_dup (d_x, nx);
-
   avgpool2_grad (nc, h, w, oh, ow, x, y, d_x, d_y);
-
-  CHECK_SAME (x, x0, nx * sizeof *x);
-  CHECK_SAME (y, y0, ny * sizeof *y);
-  CHECK_SAME (d_y, c, ny * sizeof *d_y);
-  tg_sub (g, d_x, pre, nx);
-  struct ctx t = { nc, h, w, oh, ow, x, y, c };
-  tg_fd_check ("x", x, nx, loss, &t, g, TG_RTOL, TG_ATOL);
+  for (int i = (1 * h + 5) * w + 4; i < nx; i++)
+    CHECK_AT (d_x[i] == 0, i);
   return tg_exit ();
 }

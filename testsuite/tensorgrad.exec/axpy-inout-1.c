@@ -6,7 +6,9 @@
    with y as the forward left it.  Checks d_a, every d_x and every
    returned d_y against central differences with respect to a, x and the
    entry values of y, accumulation into pre-filled *d_a and d_x, and that
-   x and the final y are untouched.  */
+   x and the final y are untouched.  Kept with its own central differences,
+   not tg_gradcheck's, so that the descriptor path is itself checked: an
+   in-out parameter and a scalar shadow.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -8,7 +8,8 @@
      z[i] = 2 * softplus (x[i + 1]),  d_x[i + 1] += 2 d_z[i] sigmoid (x[i + 1])
 
    Checks d_x against central differences, accumulation into a pre-filled
-   d_x, x, z and d_z untouched, and a NULL d_x.  */
+   d_x, x, z and d_z untouched, and a NULL d_x.  Checked by hand: a kernel
+   that calls a hand-written gradient gets no descriptor.  */
 
 #include <math.h>
 #include "tg-test.h"

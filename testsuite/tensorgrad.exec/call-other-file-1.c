@@ -8,7 +8,8 @@
    of them a VLA) around a tanh nest.  mlp's gradient calls dense_grad,
    compiled here.  Every component of mlp's gradient (x, both weights and
    biases) is checked against central differences, with pre-filled
-   shadows, and the inputs are checked untouched.  */
+   shadows, and the inputs are checked untouched.  Checked by hand: mlp
+   calls dense of another file, so it gets no descriptor.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -9,9 +9,10 @@
    x (ix = 5) is read by no window and must get exactly nothing.
    d_x[i][c][2*oy+r][2*ox+s] += d_y f[o][c][r][s];
    d_f[o][c][r][s] += sum_{i,oy,ox} d_y x[...]; d_b[o] += sum d_y.
-   Checks every d_x, d_f and d_b against central differences,
-   accumulation into pre-filled shadows, and that x, f, b, y, d_y are
-   untouched.  */
+   TG_GRADCHECK checks every d_x (up to the last one a window reads), d_f
+   and d_b against central differences, accumulation into the shadows, and
+   that x, f, b, y, d_y are untouched; then that column 5 of d_x gets
+   exactly nothing.  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -37,21 +38,6 @@ conv2d_s2 (int nb, int ci, int h, int w, int co, int kh, int kw, int oh,
 	  }
 }
 
-struct ctx
-{
-  int nb, ci, h, w, co, kh, kw, oh, ow;
-  double *x, *f, *b, *y, *c;
-};
-
-static double
-loss (void *v)
-{
-  struct ctx *t = v;
-  conv2d_s2 (t->nb, t->ci, t->h, t->w, t->co, t->kh, t->kw, t->oh, t->ow, t->x,
-             t->f, t->b, t->y);
-  return tg_dot (t->c, t->y, t->nb * t->co * t->oh * t->ow);
-}
-
 int
 main (void)
 {
@@ -59,37 +45,24 @@ main (void)
   int kh = 3, kw = 3, oh = 3, ow = 2;
   int nx = nb * ci * h * w, nf = co * ci * kh * kw, ny = nb * co * oh * ow;
   double *x = tg_alloc (nx), *f = tg_alloc (nf), *b = tg_alloc (co);
-  double *y = tg_alloc (ny), *c = tg_alloc (ny);
-  double *d_x = tg_alloc (nx), *d_f = tg_alloc (nf), *d_b = tg_alloc (co);
+  double *y = tg_alloc (ny);
   tg_fill (x, nx, 1, -2, 2);
   tg_fill (f, nf, 2, -1, 1);
   tg_fill (b, co, 3, -1, 1);
-  tg_fill (c, ny, 4, -1, 1);
-  tg_fill (d_x, nx, 5, -1, 1);
-  tg_fill (d_f, nf, 6, -1, 1);
-  tg_fill (d_b, co, 7, -1, 1);
+  TG_GRADCHECK (conv2d_s2, &nb, &ci, &h, &w, &co, &kh, &kw, &oh, &ow, x, f,
+		b, y);
 
+  /* The descriptor covers x up to the last element a window reads; the
+     very last one, in column 5, lies past it: it gets exactly nothing, as
+     column 5 of every row does.  */
+  double *d_x = tg_alloc (nx), *d_f = tg_alloc (nf), *d_b = tg_alloc (co);
+  double *d_y = tg_alloc (ny);
+  for (int i = 0; i < ny; i++)
+    d_y[i] = 1;
   conv2d_s2 (nb, ci, h, w, co, kh, kw, oh, ow, x, f, b, y);
-  double *x0 = tg_dup (x, nx), *f0 = tg_dup (f, nf), *b0 = tg_dup (b, co);
-  double *y0 = tg_dup (y, ny), *d_y = tg_dup (c, ny);
-  double *pre_x = tg_dup (d_x, nx), *pre_f = tg_dup (d_f, nf);
-  double *pre_b = tg_dup (d_b, co);
-
-  conv2d_s2_grad (nb, ci, h, w, co, kh, kw, oh, ow, x, f, b, y, d_x, d_f, d_b,
-                  d_y);
-
-  CHECK_SAME (x, x0, nx * sizeof *x);
-  CHECK_SAME (f, f0, nf * sizeof *f);
-  CHECK_SAME (b, b0, co * sizeof *b);
-  CHECK_SAME (y, y0, ny * sizeof *y);
-  CHECK_SAME (d_y, c, ny * sizeof *d_y);
-  double *g_x = tg_alloc (nx), *g_f = tg_alloc (nf), *g_b = tg_alloc (co);
-  tg_sub (g_x, d_x, pre_x, nx);
-  tg_sub (g_f, d_f, pre_f, nf);
-  tg_sub (g_b, d_b, pre_b, co);
-  struct ctx t = { nb, ci, h, w, co, kh, kw, oh, ow, x, f, b, y, c };
-  tg_fd_check ("x", x, nx, loss, &t, g_x, TG_RTOL, TG_ATOL);
-  tg_fd_check ("f", f, nf, loss, &t, g_f, TG_RTOL, TG_ATOL);
-  tg_fd_check ("b", b, co, loss, &t, g_b, TG_RTOL, TG_ATOL);
+  conv2d_s2_grad (nb, ci, h, w, co, kh, kw, oh, ow, x, f, b, y, d_x, d_f,
+		  d_b, d_y);
+  for (int i = w - 1; i < nx; i += w)
+    CHECK_AT (d_x[i] == 0, i);
   return tg_exit ();
 }

@@ -6,7 +6,8 @@
    splitting a function that has none failed an assertion in
    dwarf2out_abstract_function at -O2 -g; those gradients now get no debug
    information.  f's gradient, called below, is checked against central
-   differences.  */
+   differences.  Checked by hand: the direct call of f_grad from this file
+   is part of what is tested.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -8,7 +8,9 @@
    d_w[p*m+j] += sum_i x[i*k+p] dz[i*m+j]; d_b[j] += sum_i dz[i*m+j].
    Checks every d_x, d_w and d_b against central differences,
    accumulation into pre-filled shadows, and that x, w, b, y, d_y are
-   untouched.  */
+   untouched.  Kept with its own central differences, not tg_gradcheck's, so
+   that the descriptor path is itself checked: a float kernel (DESIGN.md's
+   example).  */
 
 #include <math.h>
 #include "tg-test.h"

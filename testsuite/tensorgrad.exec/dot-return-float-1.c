@@ -7,7 +7,8 @@
    d_x[i] += d_return w[i]; d_w[i] += d_return x[i].  Checks every d_x
    and d_w against central differences (float tolerances) with d_return
    = 0.75, accumulation into pre-filled shadows, and that x and w are
-   untouched.  */
+   untouched.  Kept with its own central differences, not tg_gradcheck's, so
+   that the descriptor path is itself checked: a float returned value.  */
 
 #include <math.h>
 #include "tg-test.h"

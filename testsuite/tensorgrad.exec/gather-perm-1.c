@@ -6,7 +6,8 @@
    d_x[perm[i]] += d_y[i], i.e. d_x[j] += d_y[perm^-1[j]].  Checks every
    d_x against central differences and the inverse-permutation formula,
    accumulation into a pre-filled d_x, and that x, perm, y, d_y are
-   untouched.  */
+   untouched.  Checked by hand: a gather gets no descriptor (the extents of
+   an array cannot be told).  */
 
 #include <math.h>
 #include "tg-test.h"

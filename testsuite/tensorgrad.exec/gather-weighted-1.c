@@ -9,7 +9,9 @@
      d_w[idx[i]] += d_y[i] x[i]   (a scatter-add: w[1] is used three times,
      w[0] three times, w[2] once);  d_x[i] += d_y[i] w[idx[i]].
    Checks every d_w and d_x against central differences, accumulation
-   into pre-filled shadows, and that idx, w, x, y, d_y are untouched.  */
+   into pre-filled shadows, and that idx, w, x, y, d_y are untouched.  Checked
+   by hand: a gather gets no descriptor (the extents of an array cannot be
+   told).  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -6,7 +6,9 @@
    d_A[i*K+k] += sum_j d_C[i*n+j] B[k*n+j];
    d_B[k*n+j] += sum_i A[i*K+k] d_C[i*n+j].  Checks every d_A and d_B
    against central differences, accumulation into pre-filled shadows,
-   and that A, B, C, d_C are untouched.  */
+   and that A, B, C, d_C are untouched.  Kept with its own central
+   differences, not tg_gradcheck's, so that the descriptor path is itself
+   checked: a product of two inputs.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -3,11 +3,11 @@
    at run time), initialised from the row's first element:
    double mx = x[i*m]; for (j = 1; j < m; j++) mx = fmax (mx, x[i*m+j]);
    y[i] = mx.  d_x[i*m+a] += d_y[i] where a is the first maximal element
-   of row i.  Away from ties checks every d_x against central
-   differences, accumulation into a pre-filled d_x, and that x, y, d_y
-   are untouched.  Then ties, exactly: row 1 with equal maxima at j = 1
-   and j = 3, row 3 at j = 0 (the initial value) and j = 2; only the
-   first one of each row gets d_y[i], every other d_x keeps its value.  */
+   of row i.  Away from ties TG_GRADCHECK checks every d_x against central
+   differences, accumulation into a pre-filled d_x, and that x, y, d_y are
+   untouched.  Then ties, exactly: row 1 with equal maxima at j = 1 and j =
+   3, row 3 at j = 0 (the initial value) and j = 2; only the first one of
+   each row gets d_y[i], every other d_x keeps its value.  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -25,48 +25,22 @@ rowmax (int n, int m, const double *x, double *y)
     }
 }
 
-struct ctx
-{
-  int n, m;
-  double *x, *y, *c;
-};
-
-static double
-loss (void *v)
-{
-  struct ctx *k = v;
-  rowmax (k->n, k->m, k->x, k->y);
-  return tg_dot (k->c, k->y, k->n);
-}
-
 int
 main (void)
 {
   int n = 5, m = 4, nm = n * m;
-  double *x = tg_alloc (nm), *y = tg_alloc (n), *c = tg_alloc (n);
-  double *d_x = tg_alloc (nm), *g = tg_alloc (nm);
+  double *x = tg_alloc (nm), *y = tg_alloc (n);
   tg_fill (x, nm, 1, -2, 2);
-  tg_fill (c, n, 2, -1, 1);
-  tg_fill (d_x, nm, 3, -1, 1);
-
-  rowmax (n, m, x, y);
-  double *x0 = tg_dup (x, nm), *y0 = tg_dup (y, n), *d_y = tg_dup (c, n);
-  double *pre = tg_dup (d_x, nm);
-
-  rowmax_grad (n, m, x, y, d_x, d_y);
-
-  CHECK_SAME (x, x0, nm * sizeof *x);
-  CHECK_SAME (y, y0, n * sizeof *y);
-  CHECK_SAME (d_y, c, n * sizeof *d_y);
-  tg_sub (g, d_x, pre, nm);
-  struct ctx k = { n, m, x, y, c };
-  tg_fd_check ("x", x, nm, loss, &k, g, TG_RTOL, TG_ATOL);
+  TG_GRADCHECK (rowmax, &n, &m, x, y);
 
   /* Ties.  */
+  double *d_y = tg_alloc (n), *pre = tg_alloc (nm), *d_x = tg_alloc (nm);
+  tg_fill (d_y, n, 2, -1, 1);
+  tg_fill (pre, nm, 3, -1, 1);
+  memcpy (d_x, pre, nm * sizeof *d_x);
   x[1 * m + 1] = x[1 * m + 3] = 2.5;
   x[3 * m + 0] = x[3 * m + 2] = 2.25;
   rowmax (n, m, x, y);
-  memcpy (d_x, pre, nm * sizeof *d_x);
   rowmax_grad (n, m, x, y, d_x, d_y);
   for (int i = 0; i < n; i++)
     {

@@ -3,9 +3,9 @@
    n x m matrix (5 x 3 at run time):
    double mx = x[j]; for (i = 1; i < n; i++) if (x[i*m+j] > mx)
    mx = x[i*m+j]; y[j] = mx.  d_x[a*m+j] += d_y[j] where a is the first
-   maximal row of column j.  Away from ties checks every d_x against
-   central differences, accumulation into a pre-filled d_x, and that x,
-   y, d_y are untouched.  Then ties, exactly: column 1 with equal maxima
+   maximal row of column j.  Away from ties TG_GRADCHECK checks every d_x
+   against central differences, accumulation into a pre-filled d_x, and that
+   x, y, d_y are untouched.  Then ties, exactly: column 1 with equal maxima
    in rows 1 and 4, column 2 in rows 0 and 3; only the first one gets
    d_y[j], every other d_x keeps its value.  */
 
@@ -26,48 +26,22 @@ colmax (int n, int m, const double *x, double *y)
     }
 }
 
-struct ctx
-{
-  int n, m;
-  double *x, *y, *c;
-};
-
-static double
-loss (void *v)
-{
-  struct ctx *k = v;
-  colmax (k->n, k->m, k->x, k->y);
-  return tg_dot (k->c, k->y, k->m);
-}
-
 int
 main (void)
 {
   int n = 5, m = 3, nm = n * m;
-  double *x = tg_alloc (nm), *y = tg_alloc (m), *c = tg_alloc (m);
-  double *d_x = tg_alloc (nm), *g = tg_alloc (nm);
+  double *x = tg_alloc (nm), *y = tg_alloc (m);
   tg_fill (x, nm, 1, -2, 2);
-  tg_fill (c, m, 2, -1, 1);
-  tg_fill (d_x, nm, 3, -1, 1);
-
-  colmax (n, m, x, y);
-  double *x0 = tg_dup (x, nm), *y0 = tg_dup (y, m), *d_y = tg_dup (c, m);
-  double *pre = tg_dup (d_x, nm);
-
-  colmax_grad (n, m, x, y, d_x, d_y);
-
-  CHECK_SAME (x, x0, nm * sizeof *x);
-  CHECK_SAME (y, y0, m * sizeof *y);
-  CHECK_SAME (d_y, c, m * sizeof *d_y);
-  tg_sub (g, d_x, pre, nm);
-  struct ctx k = { n, m, x, y, c };
-  tg_fd_check ("x", x, nm, loss, &k, g, TG_RTOL, TG_ATOL);
+  TG_GRADCHECK (colmax, &n, &m, x, y);
 
   /* Ties.  */
+  double *d_y = tg_alloc (m), *pre = tg_alloc (nm), *d_x = tg_alloc (nm);
+  tg_fill (d_y, m, 2, -1, 1);
+  tg_fill (pre, nm, 3, -1, 1);
+  memcpy (d_x, pre, nm * sizeof *d_x);
   x[1 * m + 1] = x[4 * m + 1] = 2.5;
   x[0 * m + 2] = x[3 * m + 2] = 2.25;
   colmax (n, m, x, y);
-  memcpy (d_x, pre, nm * sizeof *d_x);
   colmax_grad (n, m, x, y, d_x, d_y);
   for (int j = 0; j < m; j++)
     {

@@ -6,7 +6,8 @@
    float with a float s.  *d_s += sum d_y y / s; d_x += d_y y.  Checks d_s
    and every d_x against central differences (float tolerances),
    accumulation into pre-filled shadows, and that x, y, d_y are
-   untouched.  */
+   untouched.  Checked by hand: the direct call without a prototype is what
+   is tested.  */
 
 #include <math.h>
 #include "tg-test.h"

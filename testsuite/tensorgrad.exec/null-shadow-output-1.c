@@ -4,7 +4,10 @@
    only; f_grad (..., d_x, d_y, NULL) gives d_x += cos (x) d_y only; both
    NULL give nothing.  Checks d_x each time against central differences of
    the loss over the remaining output, accumulation into a pre-filled d_x,
-   and that x, y, z and the non-NULL output shadow are untouched.  */
+   and that x, y, z and the non-NULL output shadow are untouched.  Kept with
+   its own central differences, not tg_gradcheck's: it checks what
+   TG_GRADCHECK_NULL relies on, that a NULL output shadow is a zero
+   adjoint.  */
 
 #include <math.h>
 #include <stddef.h>

@@ -15,7 +15,8 @@
    Checks every gradient component against central differences of
    L = sum c[k] y[k] (or c * return) evaluated through the table,
    accumulation into pre-filled shadows, and that inputs, outputs and
-   output shadows are untouched.  */
+   output shadows are untouched.  Checked by hand: the calls through the
+   operator table are what is tested.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -6,7 +6,9 @@
    d_x[i] += sum_{k >= i} d_y[k] (the gradient runs the recurrence in
    reverse).  Checks every d_x against central differences and against
    the suffix-sum formula, accumulation into a pre-filled d_x, and that
-   x, y, d_y are untouched.  */
+   x, y, d_y are untouched.  Kept with its own central differences, not
+   tg_gradcheck's, so that the descriptor path is itself checked: a
+   recurrence.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -3,7 +3,8 @@
    before main, is accepted and the call goes to the generated function:
    y[i] = x[i] / (1 + x[i] * x[i]), 1-D.  d_x += d_y (1 - x^2) / (1 +
    x^2)^2.  Checks every d_x against central differences, accumulation
-   into a pre-filled d_x, and that x, y, d_y are untouched.  */
+   into a pre-filled d_x, and that x, y, d_y are untouched.  Checked by
+   hand: the call through the user's prototype is what is tested.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -5,7 +5,8 @@
    y[i] = a * x[i] * x[i], z[i] = x[i] - a.  *d_a += sum (d_y x^2 - d_z);
    d_x += d_y 2 a x + d_z.  Checks d_a and every d_x against central
    differences, accumulation into pre-filled shadows, and that x, y, z,
-   d_y, d_z are untouched.  */
+   d_y, d_z are untouched.  Checked by hand: the call through the user's
+   prototype is what is tested.  */
 
 #include <math.h>
 #include "tg-test.h"

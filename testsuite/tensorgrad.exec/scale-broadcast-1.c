@@ -3,7 +3,9 @@
    Shadow double *d_a, accumulated: *d_a += sum_i d_y[i] x[i];
    d_x[i] += a d_y[i].  Checks d_a and every d_x against central
    differences, accumulation into a pre-filled *d_a and d_x, and that x,
-   y, d_y are untouched.  */
+   y, d_y are untouched.  Kept with its own central differences, not
+   tg_gradcheck's, so that the descriptor path is itself checked: a by-value
+   scalar and its shadow.  */
 
 #include <math.h>
 #include "tg-test.h"

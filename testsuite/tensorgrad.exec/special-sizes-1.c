@@ -4,7 +4,9 @@
    untouched; sizes of one (n = m = 1) and a single row or column must
    give the central-difference gradient.  Checks, for each size, every
    d_x and d_b, accumulation into pre-filled shadows, and that x, b, y,
-   d_y are untouched (canaries past the used elements included).  */
+   d_y are untouched (canaries past the used elements included).  Checked by
+   hand: canaries past the used elements and zero-trip sizes lie outside
+   what a descriptor covers.  */
 
 #include <math.h>
 #include "tg-test.h"

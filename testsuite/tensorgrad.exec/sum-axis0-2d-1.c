@@ -4,7 +4,9 @@
    for (j < m) { double s = 0; for (i < n) s += x[i*m+j] * x[i*m+j];
    y[j] = s; }.  d_x[i*m+j] += 2 d_y[j] x[i*m+j].  Checks every d_x
    against central differences, accumulation into a pre-filled d_x, and
-   that x, y, d_y are untouched.  */
+   that x, y, d_y are untouched.  Kept with its own central differences, not
+   tg_gradcheck's, so that the descriptor path is itself checked: a
+   reduction.  */
 
 #include <math.h>
 #include "tg-test.h"

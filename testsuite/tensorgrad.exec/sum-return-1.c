@@ -7,7 +7,9 @@
    d_x[i] += d_return.  Checks every d_x against central differences of
    L = c * vsum (x) with c = d_return = -0.625, accumulation into a
    pre-filled d_x, that x is untouched, and that d_return = 0 adds
-   nothing.  */
+   nothing.  Kept with its own central differences, not tg_gradcheck's, so
+   that the descriptor path is itself checked: a returned value and
+   d_return.  */
 
 #include <math.h>
 #include "tg-test.h"

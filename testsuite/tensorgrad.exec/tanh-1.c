@@ -3,7 +3,9 @@
    y[i] = tanh (x[i]), so d_x[i] += d_y[i] * (1 - y[i]^2).
    Checks every d_x[i] against central differences of L = sum c[i] y[i],
    that the gradient is added to a pre-filled d_x, and that x, y and d_y
-   are untouched by act_tanh_grad.  */
+   are untouched by act_tanh_grad.  Kept with its own central differences,
+   not tg_gradcheck's, so that the descriptor path is itself checked: the
+   elementwise case.  */
 
 #include <math.h>
 #include "tg-test.h"

@@ -2,7 +2,9 @@
 /* A chain of four nests through two VLA temporaries and a fixed-size
    one, and an output read back by a later nest (also at a mirrored
    index): every gradient against central differences, and the output
-   shadow of the read-back output unchanged.  */
+   shadow of the read-back output unchanged.  Checked by hand: one of its
+   kernels gets no descriptor (its dump says the extents of an array cannot
+   be told).  */
 #include <math.h>
 #include "tg-test.h"
 __attribute__((differentiable))
