@@ -22,6 +22,7 @@
 
 #include "te.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct access
@@ -682,6 +683,8 @@ pure_poly (const te_node *n)
     }
 }
 
+#define MAX_TOPS 64
+
 typedef struct extent_query
 {
   te_program *p;
@@ -690,7 +693,71 @@ typedef struct extent_query
   const te_stmt *st;
   te_node *bound;
   bool unknown;
+  unsigned char *always; /* node id -> evaluated whatever the data */
+  bool guarded;          /* the access being folded may not run */
+  te_node *tops[MAX_TOPS]; /* the bounds of accesses that always run */
+  int ntops;
+  te_node *guarded_tops[MAX_TOPS];
+  int nguarded;
 } extent_query;
+
+/* Which nodes of a program are evaluated whatever the data: ALWAYS by
+   node id; REACH, the stamp of the last walk over a select's arm.  */
+typedef struct always_marks
+{
+  unsigned char *always;
+  int *reach;
+  int stamp;
+} always_marks;
+
+/* Stamp every node of N with STAMP in M->reach; with BOTH, the nodes
+   that already had STAMP - 1 (reached from the other arm) are marked
+   always instead.  */
+static void
+reach_arm (always_marks *m, te_node *n, int stamp, bool both);
+static void mark_always (always_marks *m, te_node *n);
+
+static void
+reach_arm (always_marks *m, te_node *n, int stamp, bool both)
+{
+  if (m->always[n->id] || m->reach[n->id] == stamp)
+    return;
+  if (both && m->reach[n->id] == stamp - 1)
+    {
+      mark_always (m, n);
+      return;
+    }
+  m->reach[n->id] = stamp;
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    reach_arm (m, n->args[k], stamp, both);
+}
+
+/* Mark the nodes of N that are evaluated whenever N is: not inside only
+   one arm of a select, nor the second operand of && or ||.  A node both
+   arms of a select evaluate is evaluated either way.  */
+static void
+mark_always (always_marks *m, te_node *n)
+{
+  if (m->always[n->id])
+    return;
+  m->always[n->id] = 1;
+  if (n->op == TE_AND || n->op == TE_OR)
+    {
+      mark_always (m, n->args[0]);
+      return;
+    }
+  if (n->op == TE_SELECT)
+    {
+      mark_always (m, n->args[0]);
+      m->stamp += 2;
+      reach_arm (m, n->args[1], m->stamp, false);
+      reach_arm (m, n->args[2], m->stamp + 1, true);
+      m->stamp += 2;
+      return;
+    }
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    mark_always (m, n->args[k]);
+}
 
 /* Fold access INDEX of Q's tensor, in Q's statement, into Q's bound.  */
 static void
@@ -713,7 +780,20 @@ extent_of_access (extent_query *q, te_node *index)
       }
   te_node *top = te_add (ctx, te_index_extreme (ctx, index, n, loops, true),
                          te_int (ctx, 1));
-  q->bound = te_binary (ctx, TE_MAX, q->bound, te_canon_int (ctx, top));
+  top = te_canon_int (ctx, top);
+  /* An access that may not run (a padded convolution's taps behind
+     iy < h) may reach past the array where it does not: it counts only
+     where an access that always runs reaches as far or further.  */
+  te_node **tops = q->guarded ? q->guarded_tops : q->tops;
+  int *ntops = q->guarded ? &q->nguarded : &q->ntops;
+  if (*ntops == MAX_TOPS)
+    {
+      q->unknown = true;
+      return;
+    }
+  tops[(*ntops)++] = top;
+  if (!q->guarded)
+    q->bound = te_binary (ctx, TE_MAX, q->bound, top);
 }
 
 static void
@@ -721,28 +801,86 @@ extent_of_load (te_node *n, void *data)
 {
   extent_query *q = data;
   if (n->op == TE_LOAD && n->u.tensor == q->t)
-    extent_of_access (q, n->args[0]);
+    {
+      q->guarded = q->st->guard || !q->always[n->id];
+      extent_of_access (q, n->args[0]);
+    }
+}
+
+/* Is A >= B whatever the integer parameters, each at least 1 (as every
+   loop runs at least once, the extents' assumption)?  */
+static bool
+at_least (te_program *p, te_node *a, te_node *b)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *d = te_canon_int (ctx, te_sub (ctx, a, b));
+  for (int i = 0; i < p->nparams; i++)
+    if (p->params[i].kind == TE_PK_INT)
+      {
+        te_node *q = te_param_ref (ctx, TE_I64, i);
+        d = te_replace (ctx, d, q, te_add (ctx, q, te_int (ctx, 1)));
+      }
+  return te_non_negative (ctx, d);
 }
 
 te_node *
 te_tensor_extent (te_program *p, const te_tensor *t)
 {
-  extent_query q = { p, t, NULL, NULL, te_int (p->ctx, 0), false };
+  extent_query q;
+  memset (&q, 0, sizeof q);
+  q.p = p;
+  q.t = t;
+  q.bound = te_int (p->ctx, 0);
   for (int s = 0; s < p->nstages; s++)
     if (te_call_passes (&p->stages[s], t, true)
         || te_call_passes (&p->stages[s], t, false))
       return NULL; /* a call does not say which elements it touches */
+  int nids = te_ctx_node_count (p->ctx) + 1;
+  always_marks m = { calloc (nids, 1), calloc (nids, sizeof (int)), 0 };
+  if (!m.always || !m.reach)
+    {
+      free (m.always);
+      free (m.reach);
+      return NULL;
+    }
+  q.always = m.always;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        mark_always (&m, st->guard ? st->guard : st->value);
+      }
   for (int s = 0; s < p->nstages && !q.unknown; s++)
     for (int k = 0; k < p->stages[s].nstmts && !q.unknown; k++)
       {
         q.s = &p->stages[s];
         q.st = &p->stages[s].stmts[k];
         if (q.st->dst == t)
-          extent_of_access (&q, q.st->index);
+          {
+            q.guarded = q.st->guard != NULL;
+            extent_of_access (&q, q.st->index);
+          }
         te_walk (q.st->value, extent_of_load, &q);
         if (q.st->guard)
-          te_walk (q.st->guard, extent_of_load, &q);
+          {
+            /* The guard itself always runs.  */
+            const te_stmt *st = q.st;
+            te_stmt plain = *st;
+            plain.guard = NULL;
+            q.st = &plain;
+            te_walk (st->guard, extent_of_load, &q);
+            q.st = st;
+          }
       }
+  for (int g = 0; g < q.nguarded && !q.unknown; g++)
+    {
+      bool covered = false;
+      for (int u = 0; u < q.ntops && !covered; u++)
+        covered = at_least (p, q.tops[u], q.guarded_tops[g]);
+      q.unknown = !covered;
+    }
+  free (m.always);
+  free (m.reach);
   return q.unknown ? NULL : q.bound;
 }
 

@@ -571,7 +571,9 @@ const char *te_node_string (const te_program *p, const te_node *n);
 /* One more than the largest element of T that program P accesses, as an
    expression of P's integer parameters (with every loop running at least
    once; a max over all accesses), or NULL when it cannot be told (a
-   gather, an index that is not a polynomial growing with the counters).  */
+   gather, an index that is not a polynomial growing with the counters,
+   an access behind a condition that may reach further than every access
+   that always runs: x[i + 1] behind i + 1 < n).  */
 te_node *te_tensor_extent (te_program *p, const te_tensor *t);
 
 /* ---- printing ---------------------------------------------------------- */
