@@ -48,8 +48,8 @@ PRELUDE = "#include <math.h>\n#include <stddef.h>\n"
 OPTS = None
 
 
-def kernel_choices(seed, k):
-    return tggen.Choices(random.Random("tgfuzz:%s:%d" % (seed, k)))
+def kernel_rng(seed, k):
+    return random.Random("tgfuzz:%s:%d" % (seed, k))
 
 
 def run(cmd, timeout, cwd):
@@ -215,8 +215,7 @@ def drop_term(d):
 def one(args):
     """Worker: kernel K of SEED."""
     seed, k, keep = args
-    ch = kernel_choices(seed, k)
-    kern = tggen.generate(ch)
+    kern = tggen.generate(kernel_rng(seed, k))
     d = tempfile.mkdtemp(prefix="tgfuzz-", dir=OPTS.tmpdir)
     t0 = time.time()
     try:
@@ -311,7 +310,7 @@ def show_one(opts):
     global OPTS
     OPTS = opts
     r = one((opts.seed, opts.one, opts.keep))
-    kern = tggen.generate(kernel_choices(opts.seed, opts.one))
+    kern = tggen.generate(kernel_rng(opts.seed, opts.one))
     print(tggen.render(tggen.kernel_text(kern), kern.real))
     print("tags: " + " ".join(r["tags"]))
     for n, (c, dt) in r["configs"].items():
@@ -336,15 +335,69 @@ def signature_of(r):
     return (r["class"], "")
 
 
+def plan_size(plan):
+    seqs = [plan["sink"]] + [q for _, q in plan["stages"]]
+    return (len(plan["stages"]), sum(len(q) for q in seqs),
+            sum(sum(q) for q in seqs), plan["real"])
+
+
+def strip(seq):
+    while seq and seq[-1] == 0:
+        seq = seq[:-1]
+    return seq
+
+
+def shrink_candidates(plan):
+    """Smaller plans than PLAN, the most promising first: without a stage;
+    double for float; then, in each stage's draws, chunks deleted and
+    values lowered."""
+    P = tggen.copy_plan
+    for i in range(len(plan["stages"])):
+        c = P(plan)
+        del c["stages"][i]
+        if c["stages"]:
+            yield c
+    if plan["real"]:
+        c = P(plan)
+        c["real"] = 0
+        yield c
+    slots = [("sink", None)] + [("stage", i)
+                                for i in range(len(plan["stages"]))]
+    for size in (8, 4, 2, 1):
+        for kind, i in slots:
+            seq = plan["sink"] if kind == "sink" else plan["stages"][i][1]
+            for j in range(0, len(seq), size):
+                new = seq[:j] + seq[j + size:]
+                c = P(plan)
+                if kind == "sink":
+                    c["sink"] = new
+                else:
+                    c["stages"][i][1] = new
+                yield c
+    for kind, i in slots:
+        seq = plan["sink"] if kind == "sink" else plan["stages"][i][1]
+        for j, v in enumerate(seq):
+            for w in ([0, v // 2] if v > 1 else [0] if v else []):
+                new = seq[:j] + [w] + seq[j + 1:]
+                c = P(plan)
+                if kind == "sink":
+                    c["sink"] = new
+                else:
+                    c["stages"][i][1] = new
+                yield c
+
+
 def reduce_kernel(opts):
+    """Shrink the failing kernel S:K: greedy over the plan (drop stages,
+    then delete and lower the draws of each stage), keeping a candidate
+    when it fails the same way (signature_of) with the configurations
+    that failed."""
     global OPTS
     OPTS = opts
     seed, k = opts.reduce.split(":") if ":" in opts.reduce else \
         (str(opts.seed), opts.reduce)
     k = int(k)
-    ch = kernel_choices(seed, k)
-    kern = tggen.generate(ch)
-    seq = ch.rec
+    kern = tggen.generate(kernel_rng(seed, k))
     d = tempfile.mkdtemp(prefix="tgfuzz-red-", dir=opts.tmpdir)
     stext = "%s:%d" % (seed, k)
     try:
@@ -358,52 +411,35 @@ def reduce_kernel(opts):
                 want[0]] or CONFIGS
         if want == ("ICE", "inconsistent"):
             cfgs = CONFIGS
-        print("tgfuzz: reducing %s:%d (%s %s) over %d choices" %
-              (seed, k, want[0], want[1], len(seq)), flush=True)
-        tries = [0]
-
-        def fails(s):
-            tries[0] += 1
-            c = tggen.Choices(seq=s)
-            kk = tggen.generate(c)
-            rr = test_kernel(kk, d, stext, cfgs)
-            return signature_of(rr) == want, c.rec
-
+        best = tggen.copy_plan(kern.plan)
+        print("tgfuzz: reducing %s:%d (%s %s), %d stages" %
+              (seed, k, want[0], want[1], len(best["stages"])), flush=True)
+        tries = 0
         deadline = time.time() + opts.reduce_time
-        best = list(seq)
         improved = True
         while improved and time.time() < deadline:
             improved = False
-            for size in (16, 8, 4, 2, 1):
-                i = 0
-                while i < len(best) and time.time() < deadline:
-                    cand = best[:i] + best[i + size:]
-                    ok, rec = fails(cand)
-                    if ok and len(rec) <= len(best):
-                        best = rec
-                        improved = True
-                    else:
-                        i += size
-            for i in range(len(best)):
+            for cand in shrink_candidates(best):
                 if time.time() > deadline:
                     break
-                for v in ([0, best[i] // 2] if best[i] > 1 else [0]):
-                    if best[i] == 0 or v == best[i]:
-                        continue
-                    cand = best[:i] + [v] + best[i + 1:]
-                    ok, rec = fails(cand)
-                    if ok:
-                        best = rec + best[len(rec):] if len(rec) < len(best) \
-                            else rec
-                        best = rec
-                        improved = True
-                        break
-        c = tggen.Choices(seq=best)
-        kk = tggen.generate(c)
+                tries += 1
+                kk = tggen.generate(plan=cand)
+                norm = kk.plan
+                for st in norm["stages"]:
+                    st[1] = strip(st[1])
+                norm["sink"] = strip(norm["sink"])
+                if plan_size(norm) >= plan_size(best):
+                    continue
+                rr = test_kernel(kk, d, stext, cfgs)
+                if signature_of(rr) == want:
+                    best = tggen.copy_plan(norm)
+                    improved = True
+                    break
+        kk = tggen.generate(plan=tggen.copy_plan(best))
         rr = test_kernel(kk, d, stext, cfgs)
-        print("tgfuzz: reduced after %d tries to %d choices: %s %s" %
-              (tries[0], len(best), rr["class"], rr["detail"][:400]))
-        print("tgfuzz: choices %s" % ",".join(map(str, best)))
+        print("tgfuzz: reduced in %d tries to %d stages: %s %s" %
+              (tries, len(best["stages"]), rr["class"], rr["detail"][:400]))
+        print("tgfuzz: plan %r" % (best,))
         print(tggen.render(tggen.kernel_text(kk), kk.real))
         if opts.keep:
             os.makedirs(opts.keep, exist_ok=True)
@@ -461,8 +497,7 @@ def self_test(opts):
         # generated kernels: the planted 1.001 on double kernels, = for +=
         # and the output adjoint on any that compile
         for k in range(opts.self_count):
-            ch = kernel_choices("self", k)
-            kern = tggen.generate(ch)
+            kern = tggen.generate(kernel_rng("self", k))
             base = test_kernel(kern, d, "self:%d" % k, cfg)
             if base["class"] != "OK":
                 continue

@@ -121,21 +121,17 @@ class Kernel:
 
 
 class Gen:
-    def __init__(self, ch, force_refused=None):
-        self.ch = ch
+    def __init__(self, rng=None, plan=None):
+        self.rng = rng
+        self.plan = plan
+        self.ch = None
         self.k = Kernel()
-        self.k.real = "double" if ch.draw(3) != 2 else "float"
-        if self.k.real == "float":
-            self.tag("float")
-        else:
-            self.tag("double")
         self.pool = []          # readable arrays
         self.scalars = []       # readable scalars: (text, lo, hi)
         self.dims = []
         self.count = 0
         self.nhelper = 0
         self.has_out = False
-        self.force_refused = force_refused
 
     # -- names, tags, parameters -----------------------------------------
     def fresh(self, p):
@@ -1032,13 +1028,8 @@ class Gen:
                                              y.name)])
 
     # -- constructs the plugin refuses today -----------------------------
-    def st_refused(self):
+    def st_refused(self, kind):
         ch = self.ch
-        kind = self.force_refused or ch.pick(
-            ["reverse-loop", "reverse-recurrence", "break", "while-data",
-             "scratch-per-iteration", "if-in-reduce", "null-test", "openmp",
-             "switch", "carried-scalar-inner", "partial-overwrite",
-             "scatter-store", "rolling-mod3", "goto"])
         self.tag("R:" + kind)
         n = self.new_dim(minv=2)
         x = self.get_array([n])
@@ -1157,33 +1148,60 @@ class Gen:
                        "done:;"])
 
     # -- the kernel ------------------------------------------------------
-    STAGES = ["elementwise", "reduce", "matmul", "window", "gather",
-              "triangular", "recurrence", "rolling", "version", "inout",
-              "call", "nested"]
+    STAGE_WEIGHTS = [("elementwise", 6), ("reduce", 5), ("matmul", 3),
+                     ("window", 3), ("gather", 2), ("triangular", 1),
+                     ("recurrence", 3), ("rolling", 2), ("version", 2),
+                     ("inout", 1), ("call", 2), ("nested", 2)]
+    REFUSED = ["reverse-loop", "reverse-recurrence", "break", "while-data",
+               "scratch-per-iteration", "if-in-reduce", "null-test",
+               "openmp", "switch", "carried-scalar-inner",
+               "partial-overwrite", "scatter-store", "rolling-mod3", "goto"]
+
+    def new_plan(self):
+        """The kernel's outline from the RNG: its type and its stages (the
+        draws of each stage are recorded while it is generated)."""
+        rng = self.rng
+        plan = {"real": 0 if rng.randrange(3) != 2 else 1, "stages": [],
+                "sink": None}
+        total = sum(w for _, w in self.STAGE_WEIGHTS)
+        for _ in range(1 + rng.randrange(3)):
+            v = rng.randrange(total)
+            for kind, w in self.STAGE_WEIGHTS:
+                if v < w:
+                    break
+                v -= w
+            plan["stages"].append([kind, None])
+        if rng.random() < 0.22:
+            plan["stages"].insert(rng.randrange(len(plan["stages"]) + 1),
+                                  ["R:" + rng.choice(self.REFUSED), None])
+        return plan
+
+    def sub(self, seq):
+        return Choices(self.rng) if seq is None else Choices(seq=seq)
 
     def generate(self):
-        ch = self.ch
-        nst = 1 + ch.draw(3)
-        refused_at = -1
-        if self.force_refused or ch.chance(0.22):
-            refused_at = ch.draw(nst + 1)
+        if self.plan is None:
+            self.plan = self.new_plan()
+        plan = self.plan
+        self.k.real = ["double", "float"][plan["real"]]
+        self.tag(self.k.real)
         used_inout = False
-        for s in range(nst + 1):
-            if s == refused_at:
-                self.st_refused()
-            if s == nst:
-                break
-            st = ch.weighted([("elementwise", 6), ("reduce", 5),
-                              ("matmul", 3), ("window", 3), ("gather", 2),
-                              ("triangular", 1), ("recurrence", 3),
-                              ("rolling", 2), ("version", 2), ("inout", 1),
-                              ("call", 2), ("nested", 2)])
-            if st == "inout":
-                if used_inout:
-                    st = "elementwise"
-                used_inout = True
-            getattr(self, "st_" + st)()
+        for st in plan["stages"]:
+            kind, seq = st
+            self.ch = self.sub(seq)
+            if kind.startswith("R:"):
+                self.st_refused(kind[2:])
+            else:
+                if kind == "inout":
+                    if used_inout:
+                        kind = st[0] = "elementwise"
+                    used_inout = True
+                getattr(self, "st_" + kind)()
+            st[1] = self.ch.rec
+        self.ch = self.sub(plan["sink"])
         self.sink()
+        plan["sink"] = self.ch.rec
+        self.k.plan = plan
         return self.finish()
 
     def sink(self):
@@ -1270,6 +1288,12 @@ def render(text, real, ref=False):
     return text
 
 
-def generate(ch, force_refused=None):
-    g = Gen(ch, force_refused)
-    return g.generate()
+def generate(rng=None, plan=None):
+    """A kernel from RNG, or replayed from PLAN (a plan a kernel recorded,
+    possibly shrunk): the kernel's plan is in its field plan."""
+    return Gen(rng, plan).generate()
+
+
+def copy_plan(plan):
+    return {"real": plan["real"], "sink": list(plan["sink"] or []),
+            "stages": [[k, list(s or [])] for k, s in plan["stages"]]}
