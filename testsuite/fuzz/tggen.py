@@ -554,6 +554,7 @@ class Gen:
         lo, hi = self.red_range(op, term, red.v)
         post = ch.chance(0.3)
         if post:
+            self.leaves = [("@@", lo, hi)]
             pe = self.unary(("@@", lo, hi))
             lo, hi = pe[1], pe[2]
         dest = self.new_dest([keep], lo, hi)
