@@ -191,16 +191,21 @@ def drop_term(d):
     except OSError:
         return None
     lines = text.split("\n")
+    start = [i for i, l in enumerate(lines) if l.startswith("kern_grad (")]
+    if not start:
+        return None
     for i, l in enumerate(lines):
+        if i < start[0]:
+            continue        # a callee's own gradient, not called
         m = re.match(r"^(\s*d_\w+\[[^]]*\] \+= )(.*);$", l)
         if not m:
             continue
         rhs = m.group(2)
         depth, cut = 0, -1
         for j, ch in enumerate(rhs):
-            if ch == "(":
+            if ch in "([":
                 depth += 1
-            elif ch == ")":
+            elif ch in ")]":
                 depth -= 1
             elif depth == 0 and rhs[j:j + 3] == " + ":
                 cut = j
@@ -495,7 +500,8 @@ def self_test(opts):
                       ("PASS" if ok else "FAIL", what, real, r["class"],
                        r["detail"][:200]))
         # generated kernels: the planted 1.001 on double kernels, = for +=
-        # and the output adjoint on any that compile
+        # and the output adjoint on any that compile, a dropped term
+        drops = {True: 0, False: 0}
         for k in range(opts.self_count):
             kern = tggen.generate(kernel_rng("self", k))
             base = test_kernel(kern, d, "self:%d" % k, cfg)
@@ -515,6 +521,21 @@ def self_test(opts):
                 bad += not ok
                 print("%s: self-test plant %d on generated kernel self:%d: %s"
                       % ("PASS" if ok else "FAIL", plant, k, r["class"]))
+            r = test_kernel(kern, d, "self:%d" % k, cfg, 0, True)
+            if r["configs"].get(cfg[0][0], ("", ""))[1] == "no term to drop":
+                continue
+            # a dropped term can be zero at the sizes drawn (a recurrence's
+            # carried adjoint over two steps): most, not all, must be caught
+            ok = r["class"] == "WRONG"
+            drops[ok] += 1
+            print("%s: self-test dropped term on generated kernel self:%d: %s"
+                  " %s" % ("PASS" if ok else "NOTE", k, r["class"],
+                           r["detail"][:200]))
+        ok = drops[True] >= 0.8 * (drops[True] + drops[False])
+        bad += not ok
+        print("%s: self-test dropped terms caught in %d of %d generated kernels"
+              % ("PASS" if ok else "FAIL", drops[True],
+                 drops[True] + drops[False]))
     finally:
         shutil.rmtree(d, ignore_errors=True)
     print("tgfuzz: self-test %s" % ("passed" if not bad else

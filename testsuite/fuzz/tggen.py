@@ -79,9 +79,17 @@ class Arr:
     """An array the kernel can read: NAME, extents DIMS (Dim list), values
     in [LO, HI], KIND in, out, tmp, inout."""
 
-    def __init__(self, name, dims, lo, hi, kind):
+    def __init__(self, name, dims, lo, hi, kind, vla=False):
         self.name, self.dims, self.lo, self.hi, self.kind = \
             name, dims, lo, hi, kind
+        self.vla = vla
+
+    def at(self, idx):
+        """The element at IDX (index texts): x[i][j] for a VLA parameter,
+        else row-major flat."""
+        if self.vla:
+            return self.name + "".join("[%s]" % i for i in idx)
+        return self.name + "[" + flat(self.dims, idx) + "]"
 
     def numel(self):
         n = 1
@@ -160,7 +168,7 @@ class Gen:
         self.dims.append(d)
         return d
 
-    def new_input(self, dims, dom=None):
+    def new_input(self, dims, dom=None, vla=False):
         ch = self.ch
         lo, hi = dom or ch.pick([(-1.0, 1.0), (0.25, 2.0), (-2.0, 2.0),
                                  (-1.5, -0.25)])
@@ -170,15 +178,18 @@ class Gen:
             n *= d.v
         self.k.params.append({"kind": "in", "name": name, "n": n,
                               "lo": lo, "hi": hi})
-        a = Arr(name, dims, lo, hi, "in")
+        if vla:
+            self.k.params[-1]["vla"] = "".join("[%s]" % d.text for d in dims)
+            self.tag("vla-param")
+        a = Arr(name, dims, lo, hi, "in", vla)
         self.pool.append(a)
         return a
 
-    def get_array(self, dims, dom=None):
+    def get_array(self, dims, dom=None, vla_ok=False):
         """An array of extents DIMS to read: one the kernel has, or a new
-        input."""
+        input (VLA_OK: maybe a VLA parameter T x[n][m], read as x[i][j])."""
         cand = [a for a in self.pool
-                if len(a.dims) == len(dims)
+                if len(a.dims) == len(dims) and (vla_ok or not a.vla)
                 and all(x is y for x, y in zip(a.dims, dims))]
         if dom:
             cand = [a for a in cand if a.lo >= dom[0] and a.hi <= dom[1]]
@@ -189,7 +200,8 @@ class Gen:
             if a.kind == "tmp":
                 self.tag("local-array")
             return a
-        return self.new_input(dims, dom)
+        vla = vla_ok and len(dims) == 2 and self.ch.chance(0.25)
+        return self.new_input(dims, dom, vla)
 
     def scalar_param(self, lo=-1.5, hi=1.5):
         name = self.fresh("a")
@@ -416,11 +428,11 @@ class Gen:
         broadcasts of one axis, scalars."""
         ch = self.ch
         leaves = []
-        a = self.get_array(dims)
-        leaves.append((a.name + "[" + flat(dims, idx) + "]", a.lo, a.hi))
+        a = self.get_array(dims, vla_ok=True)
+        leaves.append((a.at(idx), a.lo, a.hi))
         if ch.chance(0.4):
-            b = self.get_array(dims)
-            leaves.append((b.name + "[" + flat(dims, idx) + "]", b.lo, b.hi))
+            b = self.get_array(dims, vla_ok=True)
+            leaves.append((b.at(idx), b.lo, b.hi))
         if len(dims) == 2 and ch.chance(0.4):
             ax = ch.draw(2)
             b = self.get_array([dims[ax]])
@@ -456,7 +468,7 @@ class Gen:
         idx = ["i", "j"][:rank]
         leaves = self.leaves_for(dims, idx)
         rowptr = None
-        if rank == 2 and ch.chance(0.3):
+        if rank == 2 and "][" not in leaves[0][0] and ch.chance(0.3):
             # a pointer to the row of the first leaf's array
             name = leaves[0][0].split("[")[0]
             rowptr = self.fresh("r")
@@ -640,7 +652,7 @@ class Gen:
         order = ch.pick(["ijp", "ipj", "pij", "jip", "jpi", "pji"])
         self.tag("matmul-" + order)
         n, kk, m = self.new_dim(), self.new_dim(), self.new_dim()
-        A = self.get_array([n, kk])
+        A = self.get_array([n, kk], vla_ok=True)
         trans = ch.chance(0.25)
         if trans:
             B = self.get_array([m, kk])
@@ -649,7 +661,7 @@ class Gen:
         else:
             B = self.get_array([kk, m])
             bacc = "%s[%s]" % (B.name, flat([kk, m], ["p", "j"]))
-        aacc = "%s[%s]" % (A.name, flat([n, kk], ["i", "p"]))
+        aacc = A.at(["i", "p"])
         term = ("%s * %s" % (aacc, bacc), *ival_mul((A.lo, A.hi),
                                                   (B.lo, B.hi)))
         if ch.chance(0.2):
@@ -851,7 +863,7 @@ class Gen:
             y = self.new_dest([n], -bound, bound, allow_tmp=ch.chance(0.3))
             ys = y.name
             if kind == "array":
-                t0 = t[0].replace("[i]", "[0]").replace("w%s" % "", "")
+                t0 = t[0].replace("[i]", "[0]")
                 self.emit(["  %s[0] = %s;" % (ys, t0)])
                 self.emit(["  for (int i = 1; i < %s; i++)" % n.text,
                            "    %s[i] = %s[i-1] * %s + %s;" % (ys, ys, a,
@@ -1240,13 +1252,15 @@ class Gen:
         return k
 
 
-def signature(k, ref=False):
+def signature(k, flat_arrays=False):
     parts = []
     for p in k.params:
         if p["kind"] == "int":
             parts.append("int " + p["name"])
         elif p["kind"] == "scal":
             parts.append("$T " + p["name"])
+        elif p["kind"] == "in" and p.get("vla") and not flat_arrays:
+            parts.append("const $T %s%s" % (p["name"], p["vla"]))
         elif p["kind"] == "in":
             parts.append("const $T *" + p["name"])
         elif p["kind"] == "idx":

@@ -448,7 +448,7 @@ def harness(k, seed_text):
     # the reference
     out.append(tggen.render(tggen.kernel_text(k), "double", ref=True))
     # prototypes of the kernel and its gradient
-    rt, sig = tggen.signature(k)
+    rt, sig = tggen.signature(k, flat_arrays=True)
     proto = tggen.render(rt + " " + sig, real)
     out.append(proto + ";")
     shadows = ["real *d_" + p["name"] for p in k.params
@@ -473,7 +473,7 @@ def harness(k, seed_text):
             elif kd == "scal":
                 a.append("%s[%d][0]" % (src, j))
             else:
-                a.append("%s[%d]" % (src, j))
+                a.append("(void *) %s[%d]" % (src, j))
         return a
     fa = ", ".join(args("A", None))
     ra = ", ".join(args("W", None))
