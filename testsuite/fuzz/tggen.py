@@ -288,8 +288,25 @@ class Gen:
             return f + "("
         return f + "$("
 
+    def scalar_helper(self, e):
+        """A differentiable helper of the file returning an expression of
+        its scalar parameter, called on E."""
+        self.tag("scalar-helper")
+        self.nhelper += 1
+        hn = "sg%d" % self.nhelper
+        t, lo, hi = self.fix_bounded(e, 4.0)
+        body, r = self.ch.pick([("1.0$ / (1.0$ + exp$(-a))", (0.0, 1.0)),
+                                ("a * tanh$(a)", (0.0, 4.0)),
+                                ("a / (1.0$ + fabs$(a))", (-1.0, 1.0))])
+        self.k.helpers.append(["__attribute__((differentiable))",
+                               "static $T", "$K%s($T a)" % hn, "{",
+                               "  return %s;" % body, "}", ""])
+        return ("$K%s(%s)" % (hn, t),) + r
+
     def unary(self, e):
         ch = self.ch
+        if ch.chance(0.04):
+            return self.scalar_helper(e)
         f = ch.pick(["tanh", "exp", "sin", "log", "sqrt", "cos", "fabs",
                      "erf", "expm1", "log1p", "pow", "atan", "sinh",
                      "cosh", "erfc", "cbrt", "exp2", "log2", "log10",
@@ -507,6 +524,9 @@ class Gen:
     def reduce_parts(self, op, acc, term, style):
         """Init and update statements of reduction OP of TERM into ACC."""
         if op == "sum":
+            if self.ch.chance(0.15):
+                self.tag("reduce-minus")
+                return "0.0$", ["%s -= %s;" % (acc, term)]
             return "0.0$", ["%s += %s;" % (acc, term)]
         if op == "prod":
             return "1.0$", ["%s *= %s;" % (acc, term)]
@@ -594,7 +614,11 @@ class Gen:
         acc = self.fresh("s")
         init, upd = self.reduce_parts(op, acc, term[0], style)
         fin = pe[0].replace("@@", acc) if post else acc
-        inner = ["$T %s = %s;" % (acc, init)] + \
+        at = "$T"
+        if self.k.real == "float" and ch.chance(0.25):
+            at = "double"
+            self.tag("double-accumulator")
+        inner = ["%s %s = %s;" % (at, acc, init)] + \
             self.loops([(rv, red.text)], upd, 0) + \
             ["%s = %s;" % (store, fin)]
         self.emit(self.loops([(kv, keep.text)], inner))
@@ -948,6 +972,75 @@ class Gen:
         self.emit(self.loops([("i", H.text)], ["%s[i] = %s[%s %% %d][i];" %
                                                (y.name, h, T.text, mod)]))
 
+    def st_access(self):
+        """Other affine accesses and loop forms: shifts, a reversed index,
+        strided reads, a transposed read, a stencil, a loop of step 2,
+        other counter types, loops that skip the ends."""
+        ch = self.ch
+        kind = ch.pick(["shift", "reverse-index", "stride-read",
+                        "transpose-read", "stencil", "step2", "counter-type",
+                        "skip-ends"])
+        self.tag("access-" + kind)
+        n = self.new_dim(minv=2 if kind == "skip-ends" else 1)
+        ctr = "int"
+        loop = "for (%s i = 0; i < %s; i++)"
+        readable = True
+        if kind == "shift":
+            c = ch.pick([1, 2])
+            m = self.new_dim(n.v + c, reuse=False)
+            x = self.get_array([m])
+            leaves = [("%s[i + %d]" % (x.name, c), x.lo, x.hi),
+                      ("%s[i]" % x.name, x.lo, x.hi)]
+        elif kind == "reverse-index":
+            x = self.get_array([n])
+            leaves = [("%s[%s - 1 - i]" % (x.name, n.text), x.lo, x.hi)]
+            if ch.chance(0.5):
+                leaves.append(("%s[i]" % x.name, x.lo, x.hi))
+        elif kind == "stride-read":
+            m = self.new_dim(2 * n.v + 1, reuse=False)
+            x = self.get_array([m])
+            leaves = [("%s[2*i + 1]" % x.name, x.lo, x.hi),
+                      ("%s[2*i]" % x.name, x.lo, x.hi)]
+        elif kind == "transpose-read":
+            d1 = self.new_dim()
+            x = self.get_array([d1, n])
+            e = self.body_expr([("%s[j*%s + i]" % (x.name, n.text), x.lo,
+                                 x.hi)])
+            y = self.new_dest([n, d1], e[1], e[2])
+            self.emit(self.loops([("i", n.text), ("j", d1.text)],
+                                 ["%s[i*%s + j] = %s;" % (y.name, d1.text,
+                                                          e[0])]))
+            return
+        elif kind == "stencil":
+            m = self.new_dim(n.v + 2, reuse=False)
+            x = self.get_array([m])
+            leaves = [("(%s[i] - 2.0$*%s[i + 1] + %s[i + 2])" %
+                       ((x.name,) * 3), 4 * x.lo - 4 * x.hi,
+                       4 * x.hi - 4 * x.lo),
+                      ("%s[i + 1]" % x.name, x.lo, x.hi)]
+        else:
+            x = self.get_array([n])
+            leaves = [("%s[i]" % x.name, x.lo, x.hi)]
+            if kind == "step2":
+                loop = "for (%s i = 0; i < %s; i += 2)"
+                readable = False
+            elif kind == "skip-ends":
+                loop = "for (%s i = 1; i < %s - 1; i++)"
+                readable = False
+                leaves += [("%s[i - 1]" % x.name, x.lo, x.hi),
+                           ("%s[i + 1]" % x.name, x.lo, x.hi)]
+            else:
+                ctr = ch.pick(["long", "unsigned", "size_t", "short",
+                               "unsigned long"])
+                loop = "for (%s i = 0; i < %s; i++)"
+        e = self.body_expr(leaves)
+        if readable:
+            y = self.new_dest([n], e[1], e[2])
+            yn = y.name
+        else:
+            yn = self.out_param(n.v)
+        self.emit(["  " + loop % (ctr, n.text), "    %s[i] = %s;" % (yn, e[0])])
+
     def st_version(self):
         ch = self.ch
         self.tag("version")
@@ -1164,7 +1257,8 @@ class Gen:
     STAGE_WEIGHTS = [("elementwise", 6), ("reduce", 5), ("matmul", 3),
                      ("window", 3), ("gather", 2), ("triangular", 1),
                      ("recurrence", 3), ("rolling", 2), ("version", 2),
-                     ("inout", 1), ("call", 2), ("nested", 2)]
+                     ("inout", 1), ("call", 2), ("nested", 2),
+                     ("access", 4)]
     REFUSED = ["reverse-loop", "reverse-recurrence", "break", "while-data",
                "scratch-per-iteration", "if-in-reduce", "null-test",
                "openmp", "switch", "carried-scalar-inner",
