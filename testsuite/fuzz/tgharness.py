@@ -35,9 +35,9 @@ fail (const char *what, const char *p, long i, double got, double want)
 """
 
 MAIN = r"""
-static real *A[NP], *S[NP], *SNAP[NP];
-static int *IW[NP];
-static double *W[NP], *XD[NP], *G[NP], *GZ[NP], *FD[NP];
+static real *SNAP[NP];
+static double *XD[NP], *G[NP], *GZ[NP], *FD[NP];
+static double call_ref_last;
 static const real SENT = (real) 1234.5;
 
 static real *
@@ -111,6 +111,7 @@ loss (void)
     else if (kind[p] == P_INOUT || kind[p] == P_IN || kind[p] == P_SCAL)
       memcpy (W[p], XD[p], len[p] * sizeof (double));
   double r = call_ref ();
+  call_ref_last = r;
   double l = HAS_RET ? CRET * r : 0;
   for (int p = 0; p < NP; p++)
     if (kind[p] == P_OUT || kind[p] == P_INOUT)
@@ -275,7 +276,7 @@ main (void)
 	if (A[p][i] != (real) X0[p][i])
 	  fail ("input-written-by-forward", pname[p], i, A[p][i], X0[p][i]);
   loss ();
-  double rr = call_ref_again ();
+  double rr = call_ref_last;
   double fscale = 1;
   for (int p = 0; p < NP; p++)
     if (kind[p] == P_OUT || kind[p] == P_INOUT)
@@ -460,7 +461,6 @@ def harness(k, seed_text):
     gsig = gsig[:-1] + (", " if shadows and gsig[-2] != "(" else "") + \
         ", ".join(shadows) + ")"
     out.append("void " + gsig + ";")
-    out.append("static double *A_ptr[NP];")
 
     def args(src, ints_from):
         a = []
@@ -485,11 +485,6 @@ def harness(k, seed_text):
     out.append("static real *A[NP], *S[NP];")
     out.append("static double *W[NP];")
     out.append("static int *IW[NP];")
-    body = MAIN.replace("static real *A[NP], *S[NP], *SNAP[NP];",
-                        "static real *SNAP[NP];")
-    body = body.replace("static int *IW[NP];\n", "")
-    body = body.replace("static double *W[NP], *XD[NP]",
-                        "static double *XD[NP]")
     if k.ret is not None:
         out.append("static real call_f (void) { return %s(%s); }" %
                    (k.name, fa))
@@ -500,20 +495,6 @@ def harness(k, seed_text):
                    (k.name, fa))
         out.append("static double call_ref (void) { ref_%s(%s); return 0; }"
                    % (k.name, ra))
-    out.append("static double call_ref_again (void) { return loss (), "
-               "call_ref_last; }")
     out.append("static void call_grad (real dret) { (void) dret; %s_grad(%s); }"
                % (k.name, ga))
-    text = "\n".join(out)
-    # loss() must be defined before call_ref_again: keep the last result
-    text = text.replace("static double call_ref_again (void) { return loss (), "
-                        "call_ref_last; }", "")
-    body = body.replace("  double r = call_ref ();\n  double l = HAS_RET",
-                        "  double r = call_ref ();\n  call_ref_last = r;\n"
-                        "  double l = HAS_RET")
-    body = body.replace("static double\nloss (void)",
-                        "static double call_ref_last;\nstatic double\n"
-                        "loss (void)")
-    body = body.replace("  loss ();\n  double rr = call_ref_again ();",
-                        "  loss ();\n  double rr = call_ref_last;")
-    return text + "\n" + body
+    return "\n".join(out) + "\n" + MAIN
