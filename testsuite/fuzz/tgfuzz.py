@@ -220,7 +220,7 @@ def drop_term(d):
 def one(args):
     """Worker: kernel K of SEED."""
     seed, k, keep = args
-    kern = tggen.generate(kernel_rng(seed, k))
+    kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages)
     d = tempfile.mkdtemp(prefix="tgfuzz-", dir=OPTS.tmpdir)
     t0 = time.time()
     try:
@@ -315,7 +315,7 @@ def show_one(opts):
     global OPTS
     OPTS = opts
     r = one((opts.seed, opts.one, opts.keep))
-    kern = tggen.generate(kernel_rng(opts.seed, opts.one))
+    kern = tggen.generate(kernel_rng(opts.seed, opts.one), only=opts.stages)
     print(tggen.render(tggen.kernel_text(kern), kern.real))
     print("tags: " + " ".join(r["tags"]))
     for n, (c, dt) in r["configs"].items():
@@ -402,7 +402,7 @@ def reduce_kernel(opts):
     seed, k = opts.reduce.split(":") if ":" in opts.reduce else \
         (str(opts.seed), opts.reduce)
     k = int(k)
-    kern = tggen.generate(kernel_rng(seed, k))
+    kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages)
     d = tempfile.mkdtemp(prefix="tgfuzz-red-", dir=opts.tmpdir)
     stext = "%s:%d" % (seed, k)
     try:
@@ -564,7 +564,17 @@ def main():
     ap.add_argument("--run-timeout", type=float, default=20)
     ap.add_argument("--tmpdir", default=None)
     ap.add_argument("--progress", type=int, default=0)
+    ap.add_argument("--stages", help="only these stage kinds, comma-"
+                    "separated (also R:kind); reproduce with the same list")
     opts = ap.parse_args()
+    if opts.stages:
+        opts.stages = opts.stages.split(",")
+        bad = [s for s in opts.stages if s not in tggen.stage_kinds()]
+        if bad:
+            print("tgfuzz: unknown stage kind %s; known: %s" %
+                  (", ".join(bad), " ".join(tggen.stage_kinds())),
+                  file=sys.stderr)
+            return 2
     opts.plugin = os.path.abspath(opts.plugin)
     if not os.path.exists(opts.plugin):
         print("tgfuzz: no plugin at %s (--plugin)" % opts.plugin,

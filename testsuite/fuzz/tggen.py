@@ -43,9 +43,10 @@ class Kernel:
 
 
 class Gen(Exprs, Refused):
-    def __init__(self, rng=None, plan=None):
+    def __init__(self, rng=None, plan=None, only=None):
         self.rng = rng
         self.plan = plan
+        self.only = only
         self.ch = None
         self.k = Kernel()
         self.pool = []          # readable arrays
@@ -870,15 +871,18 @@ class Gen(Exprs, Refused):
         rng = self.rng
         plan = {"real": 0 if rng.randrange(3) != 2 else 1, "stages": [],
                 "sink": None}
-        total = sum(w for _, w in self.STAGE_WEIGHTS)
+        weights = self.STAGE_WEIGHTS
+        if self.only:
+            weights = [(k, 1) for k in self.only]
+        total = sum(w for _, w in weights)
         for _ in range(1 + rng.randrange(3)):
             v = rng.randrange(total)
-            for kind, w in self.STAGE_WEIGHTS:
+            for kind, w in weights:
                 if v < w:
                     break
                 v -= w
             plan["stages"].append([kind, None])
-        if rng.random() < 0.22:
+        if not self.only and rng.random() < 0.22:
             plan["stages"].insert(rng.randrange(len(plan["stages"]) + 1),
                                   ["R:" + rng.choice(self.REFUSED), None])
         return plan
@@ -997,10 +1001,17 @@ def render(text, real, ref=False):
     return text
 
 
-def generate(rng=None, plan=None):
+def generate(rng=None, plan=None, only=None):
     """A kernel from RNG, or replayed from PLAN (a plan a kernel recorded,
-    possibly shrunk): the kernel's plan is in its field plan."""
-    return Gen(rng, plan).generate()
+    possibly shrunk): the kernel's plan is in its field plan.  ONLY, a
+    list of stage kinds (R:kind for a refused construct), restricts the
+    stages drawn."""
+    return Gen(rng, plan, only).generate()
+
+
+def stage_kinds():
+    return [k for k, _ in Gen.STAGE_WEIGHTS] + ["R:" + k
+                                                for k in Gen.REFUSED]
 
 
 def copy_plan(plan):

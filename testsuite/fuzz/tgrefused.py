@@ -2,8 +2,6 @@
 refusal rate of each is measured (a mixin of tggen.Gen)."""
 
 
-
-
 class Refused:
 
     # -- constructs the plugin refuses today -----------------------------
