@@ -261,6 +261,23 @@ def report(results, elapsed, out=sys.stdout):
     print("tgfuzz: " + "  ".join("%s %d" % (c, counts[c])
                                  for c in CLASSES + ["GENBUG"]
                                  if c in CLASSES or counts[c]), file=out)
+    checked = skipped = 0
+    many = []
+    for r in results:
+        for n, (c, dt) in r.get("configs", {}).items():
+            m = re.search(r"checked (\d+) components, (\d+) skipped", dt)
+            if m:
+                checked += int(m.group(1))
+                skipped += int(m.group(2))
+                if int(m.group(2)) * 4 > int(m.group(1)) and \
+                        "%s:%d" % (r["seed"], r["k"]) not in many:
+                    many.append("%s:%d" % (r["seed"], r["k"]))
+    print("tgfuzz: %d gradient components checked, %d skipped at kinks "
+          "(%.2f%%)" % (checked, skipped, 100.0 * skipped / max(checked, 1)),
+          file=out)
+    if many:
+        print("tgfuzz: more than a quarter skipped in %s" % " ".join(many),
+              file=out)
     tags = {}
     for r in results:
         for t in r["tags"]:
