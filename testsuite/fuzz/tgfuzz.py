@@ -315,6 +315,17 @@ def report(results, elapsed, out=sys.stdout):
 
 
 def fuzz(opts):
+    """Run the kernels, in one temporary directory removed at the end
+    (also of workers stopped by the time limit)."""
+    base = tempfile.mkdtemp(prefix="tgfuzz-run-", dir=opts.tmpdir)
+    opts.tmpdir = base
+    try:
+        return fuzz_in(opts)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def fuzz_in(opts):
     t0 = time.time()
     work = [(opts.seed, k, None) for k in range(opts.start,
                                                  opts.start + opts.count)]
@@ -323,6 +334,11 @@ def fuzz(opts):
                               maxtasksperchild=50) as pool:
         for r in pool.imap_unordered(one, work):
             results.append(r)
+            if opts.time_limit and time.time() - t0 > opts.time_limit:
+                print("tgfuzz: time limit of %g s reached after %d kernels"
+                      % (opts.time_limit, len(results)), flush=True)
+                pool.terminate()
+                break
             if r["class"] in ("WRONG", "CRASH", "ICE", "GENBUG"):
                 print("tgfuzz: %s %s:%d %s" % (r["class"], r["seed"], r["k"],
                                              r["detail"][:200]), flush=True)
@@ -587,6 +603,9 @@ def main():
     ap.add_argument("--run-timeout", type=float, default=20)
     ap.add_argument("--tmpdir", default=None)
     ap.add_argument("--progress", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, default=0,
+                    help="stop after this many seconds (the kernels done"
+                    " so far are reported)")
     ap.add_argument("--configs", help="the configurations, comma-separated"
                     " (default O0,O2,O3,O2-no-opt; also " +
                     ",".join(n for n, _ in MORE_CONFIGS) + ")")
