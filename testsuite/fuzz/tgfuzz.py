@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tggen  # noqa: E402
@@ -226,11 +227,19 @@ def drop_term(d):
 def one(args):
     """Worker: kernel K of SEED."""
     seed, k, keep = args
-    kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages)
-    d = tempfile.mkdtemp(prefix="tgfuzz-", dir=OPTS.tmpdir)
     t0 = time.time()
     try:
+        kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages)
+    except Exception:           # a bug of the generator, not the plugin's
+        return {"class": "GENBUG", "detail": traceback.format_exc()[-600:],
+                "configs": {}, "k": k, "seed": seed, "tags": [],
+                "time": time.time() - t0}
+    d = tempfile.mkdtemp(prefix="tgfuzz-", dir=OPTS.tmpdir)
+    try:
         r = test_kernel(kern, d, "%s:%d" % (seed, k))
+    except Exception:
+        r = {"class": "GENBUG", "detail": traceback.format_exc()[-600:],
+             "configs": {}}
     finally:
         if keep:
             os.makedirs(keep, exist_ok=True)
