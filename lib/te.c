@@ -27,6 +27,7 @@ struct te_ctx
   te_node **buckets;
   size_t nbuckets, nnodes;
   int next_id;
+  long walks[TE_NUM_WALKS];
 };
 
 /* ---- diagnostics ------------------------------------------------------- */
@@ -56,6 +57,68 @@ te_diag_note (te_diag *diag, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (diag->note, sizeof diag->note, fmt, ap);
   va_end (ap);
+}
+
+/* ---- walk statistics -------------------------------------------------- */
+
+int
+te_ctx_ids (const te_ctx *ctx)
+{
+  return ctx->next_id;
+}
+
+bool
+te_ctx_full (const te_ctx *ctx)
+{
+  return ctx->nnodes > TE_MAX_NODES;
+}
+
+void
+te_walk_count (te_ctx *ctx, te_walk_kind kind, long n)
+{
+  if (ctx && kind < TE_NUM_WALKS)
+    ctx->walks[kind] += n;
+}
+
+long
+te_walk_visits (const te_ctx *ctx, te_walk_kind kind)
+{
+  return kind < TE_NUM_WALKS ? ctx->walks[kind] : 0;
+}
+
+const char *
+te_walk_name (te_walk_kind kind)
+{
+  switch (kind)
+    {
+    case TE_WALK_QUERY:
+      return "query";
+    case TE_WALK_REWRITE:
+      return "rewrite";
+    case TE_WALK_DERIV:
+      return "deriv";
+    case TE_WALK_EMIT:
+      return "emit";
+    case TE_WALK_PRINT:
+      return "print";
+    case TE_WALK_CGEN:
+      return "cgen";
+    case TE_WALK_INTERP:
+      return "interp";
+    case TE_NUM_WALKS:
+      break;
+    }
+  return "?";
+}
+
+void
+te_walk_stats_dump (FILE *f, const te_ctx *ctx)
+{
+  fprintf (f, ";; tensorgrad: walks:");
+  for (int k = 0; k < TE_NUM_WALKS; k++)
+    fprintf (f, " %s %ld nodes,", te_walk_name ((te_walk_kind) k),
+             ctx->walks[k]);
+  fprintf (f, " distinct nodes %zu\n", ctx->nnodes);
 }
 
 /* ---- memory ------------------------------------------------------------ */

@@ -335,6 +335,48 @@ typedef struct te_program
 
 te_ctx *te_ctx_new (void);
 void te_ctx_free (te_ctx *ctx);
+/* One more than the largest node id of CTX: a table indexed by node id
+   (a walk's memo) needs this many slots.  */
+int te_ctx_ids (const te_ctx *ctx);
+
+/* ---- walk statistics ----------------------------------------------------
+
+   Every walk of the IR visits each distinct node of what it walks once
+   (a memo or a visited mark keyed by node id), so its cost is linear in
+   the DAG, not in the expression tree it stands for (which can be
+   exponentially larger).  Each walk counts the nodes it visits, per
+   kind, in its context; the dump prints the counts beside the number of
+   distinct nodes, and tests compare them.  */
+typedef enum te_walk_kind
+{
+  TE_WALK_QUERY,  /* te_walk and the queries built on it */
+  TE_WALK_REWRITE, /* te_replace, te_rename_counters, te_canon_loads */
+  TE_WALK_DERIV,  /* ad.c's propagation through local derivatives */
+  TE_WALK_EMIT,   /* plugin/emit.cc */
+  TE_WALK_PRINT,  /* print.c */
+  TE_WALK_CGEN,   /* cgen*.c (dump-c) */
+  TE_WALK_INTERP, /* the MPFR interpreter */
+  TE_NUM_WALKS
+} te_walk_kind;
+
+/* Count N visits of walk KIND in CTX.  */
+void te_walk_count (te_ctx *ctx, te_walk_kind kind, long n);
+/* The visits of walk KIND counted in CTX so far.  */
+long te_walk_visits (const te_ctx *ctx, te_walk_kind kind);
+/* The name of KIND as the dump prints it.  */
+const char *te_walk_name (te_walk_kind kind);
+/* Print the counts of CTX under the heading tests match:
+   ";; tensorgrad: walks: query N nodes, ..., distinct nodes D".  */
+void te_walk_stats_dump (FILE *f, const te_ctx *ctx);
+
+/* The most nodes a context may hold: a kernel whose lifted program or
+   gradient would need more is refused (te_ctx_full), never compiled
+   for minutes.  Real kernels need a few thousand.  */
+#define TE_MAX_NODES 200000
+/* Has CTX more than TE_MAX_NODES nodes?  Constructors keep working past
+   the limit (lib/ never aborts on a user's input); the passes and the
+   plugin test this between steps and refuse the kernel.  */
+bool te_ctx_full (const te_ctx *ctx);
 /* Zeroed memory that lives as long as CTX.  */
 void *te_alloc (te_ctx *ctx, size_t size);
 char *te_strdup (te_ctx *ctx, const char *s);
