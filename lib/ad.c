@@ -50,6 +50,7 @@ typedef struct adjoints
   te_node **nodes; /* post-order: operands before users */
   te_node **sums;  /* adjoint of nodes[i] so far, or NULL */
   int n, cap;
+  te_memo pos;     /* node -> its position plus one */
 } adjoints;
 
 /* A reduction of the statement being differentiated.  */
@@ -110,15 +111,14 @@ collect_node (te_node *n, void *data)
     }
   a->nodes[a->n] = n;
   a->sums[a->n++] = NULL;
+  te_memo_put (&a->pos, n, (void *) (intptr_t) a->n);
+  te_walk_count (n->ctx, TE_WALK_DERIV, 1);
 }
 
 static int
 position (const adjoints *a, const te_node *n)
 {
-  for (int i = 0; i < a->n; i++)
-    if (a->nodes[i] == n)
-      return i;
-  return -1;
+  return (int) (intptr_t) te_memo_get (&a->pos, n) - 1;
 }
 
 /* The one place where adjoints are summed: add C to the adjoint of N.  */
@@ -138,28 +138,77 @@ add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c)
    c ? a : 0, gives c ? (contribution of a) : 0: the partial derivative
    is then never evaluated where C does not hold, where it may be
    infinite or NaN (sqrt at 0 behind x > 0 ? sqrt (x) : 0).  */
-static te_node *
-share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
+/* Is ADJ, or a summand of ADJ, an adjoint that flows only where a
+   condition holds (c ? a : 0)?  Memoized in M.  */
+static bool
+guarded (te_node *adj, te_memo *m)
 {
-  if (adj->op == TE_ADD && te_type_is_float (adj->type))
+  bool sum = adj->op == TE_ADD && te_type_is_float (adj->type);
+  bool sel = adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0)
+                 || te_is_const (adj->args[2], 0));
+  if (sel)
+    return true;
+  if (!sum)
+    return false;
+  void *known = te_memo_get (m, adj);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (adj->ctx, TE_WALK_DERIV, 1);
+  bool r = guarded (adj->args[0], m) || guarded (adj->args[1], m);
+  te_memo_put (m, adj, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
+}
+
+static te_node *
+share_1 (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag,
+         te_memo *m, te_memo *g)
+{
+  bool sum = adj->op == TE_ADD && te_type_is_float (adj->type);
+  bool sel = adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0)
+                 || te_is_const (adj->args[2], 0));
+  /* A sum without a guarded summand takes the rule once: distributed,
+     a node's adjoint would have a term per path from the root, and the
+     paths through a DAG whose nodes are used twice are exponentially
+     many (issue 12).  */
+  if ((!sum && !sel) || (sum && !guarded (adj, g)))
+    return deriv_adjoint (ctx, n, k, adj, diag);
+  /* ADJ is a DAG of sums and selects: each of its nodes once.  */
+  te_node *r = te_memo_get (m, adj);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_DERIV, 1);
+  if (sum)
     {
-      te_node *a = share (ctx, n, k, adj->args[0], diag);
-      te_node *b = a ? share (ctx, n, k, adj->args[1], diag) : NULL;
-      return b ? te_binary (ctx, TE_ADD, a, b) : NULL;
+      te_node *a = share_1 (ctx, n, k, adj->args[0], diag, m, g);
+      te_node *b = a ? share_1 (ctx, n, k, adj->args[1], diag, m, g) : NULL;
+      r = b ? te_binary (ctx, TE_ADD, a, b) : NULL;
     }
-  if (adj->op == TE_SELECT
-      && (te_is_const (adj->args[1], 0) || te_is_const (adj->args[2], 0)))
+  else
     {
       bool first = te_is_const (adj->args[2], 0);
-      te_node *c = share (ctx, n, k, adj->args[first ? 1 : 2], diag);
+      te_node *c = share_1 (ctx, n, k, adj->args[first ? 1 : 2], diag, m, g);
       if (!c)
         return NULL;
       te_node *zero = te_float (ctx, n->args[k]->type, 0);
       c = te_cast (ctx, n->args[k]->type, c);
-      return first ? te_select (ctx, adj->args[0], c, zero)
-                   : te_select (ctx, adj->args[0], zero, c);
+      r = first ? te_select (ctx, adj->args[0], c, zero)
+                : te_select (ctx, adj->args[0], zero, c);
     }
-  return deriv_adjoint (ctx, n, k, adj, diag);
+  if (r)
+    te_memo_put (m, adj, r);
+  return r;
+}
+
+static te_node *
+share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
+{
+  te_memo m = { 0 }, g = { 0 };
+  te_node *r = share_1 (ctx, n, k, adj, diag, &m, &g);
+  te_memo_free (&m);
+  te_memo_free (&g);
+  return r;
 }
 
 /* Propagate SEED, the adjoint of E, down to E's leaves: loads, scalar
@@ -348,38 +397,60 @@ prepare_reductions (sweep *w, te_node *guard)
 /* X with A/B * E and E * (A/B) rewritten as A * Y where E/B is the value
    the forward stored in Y (softmax: d_y / s * exp (x - m) is d_y * y).  */
 static te_node *
-reuse_quotient (te_ctx *ctx, te_node *x, te_node *from, te_node *to)
+reuse_quotient_1 (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
+                  te_memo *m)
 {
   if (!x || x->op == TE_REDUCE || x->op == TE_LOAD)
     return x;
+  te_node *r = te_memo_get (m, x);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  r = x;
   if (x->op == TE_MUL && from->op == TE_DIV)
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2 && r == x; k++)
       {
         te_node *q = x->args[k], *e = x->args[1 - k];
         if (q->op == TE_DIV && q->args[1] == from->args[1]
             && e == from->args[0])
-          return te_mul (ctx, q->args[0], to);
+          r = te_mul (ctx, q->args[0], to);
       }
-  te_node *args[3] = { NULL, NULL, NULL };
-  bool changed = false;
-  for (int i = 0; i < 3; i++)
+  if (r == x)
     {
-      args[i] = reuse_quotient (ctx, x->args[i], from, to);
-      changed |= args[i] != x->args[i];
+      te_node *args[3] = { NULL, NULL, NULL };
+      bool changed = false;
+      for (int i = 0; i < 3; i++)
+        {
+          args[i] = reuse_quotient_1 (ctx, x->args[i], from, to, m);
+          changed |= args[i] != x->args[i];
+        }
+      if (changed)
+        switch (x->op)
+          {
+          case TE_CAST:
+            r = te_cast (ctx, x->type, args[0]);
+            break;
+          case TE_SELECT:
+            r = te_select (ctx, args[0], args[1], args[2]);
+            break;
+          default:
+            if (te_op_arity (x->op) == 1)
+              r = te_unary (ctx, x->op, args[0]);
+            else
+              r = te_binary (ctx, x->op, args[0], args[1]);
+          }
     }
-  if (!changed)
-    return x;
-  switch (x->op)
-    {
-    case TE_CAST:
-      return te_cast (ctx, x->type, args[0]);
-    case TE_SELECT:
-      return te_select (ctx, args[0], args[1], args[2]);
-    default:
-      if (te_op_arity (x->op) == 1)
-        return te_unary (ctx, x->op, args[0]);
-      return te_binary (ctx, x->op, args[0], args[1]);
-    }
+  te_memo_put (m, x, r);
+  return r;
+}
+
+static te_node *
+reuse_quotient (te_ctx *ctx, te_node *x, te_node *from, te_node *to)
+{
+  te_memo m = { 0 };
+  te_node *r = reuse_quotient_1 (ctx, x, from, to, &m);
+  te_memo_free (&m);
+  return r;
 }
 
 /* X with the statement's value replaced by the load of the element that
@@ -559,6 +630,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
         }
     }
   free (a.nodes);
+  te_memo_free (&a.pos);
   free (a.sums);
   return ok;
 }

@@ -186,6 +186,7 @@ struct te_node
     te_reduce red;     /* REDUCE */
   } u;
   te_node *chain; /* hash bucket */
+  te_ctx *ctx;    /* the context that holds it (for walk statistics) */
 };
 
 typedef enum te_tensor_kind
@@ -513,6 +514,27 @@ bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */
 void te_program_drop_empty (te_program *p);
+
+/* A memo of a walk: a value (a node, or any pointer) per node, keyed by
+   node id, growing as the walk makes nodes.  Zero-initialize it; free it
+   with te_memo_free.  */
+typedef struct te_memo
+{
+  int *keys;
+  void **vals;
+  size_t n, cap;
+} te_memo;
+/* The value stored for N, or NULL.  */
+void *te_memo_get (const te_memo *m, const te_node *n);
+void te_memo_put (te_memo *m, const te_node *n, void *v);
+void te_memo_free (te_memo *m);
+/* Boolean results in a memo: non-NULL for both.  */
+#define TE_MEMO_TRUE ((void *) 2)
+#define TE_MEMO_FALSE ((void *) 1)
+/* te_contains for many N and one X: M (zero-initialized, freed with
+   te_memo_free) remembers the answers, so the queries of one walk visit
+   each node once.  */
+bool te_contains_memo (const te_node *n, const te_node *x, te_memo *m);
 
 /* Call FN on each distinct node of N, operands first (post-order).  */
 void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);
