@@ -95,7 +95,22 @@ typedef struct sweep
   const te_loop *inner;
   te_diag *diag;
   int ntemps;
+  /* What subst and reuse rewrote for the current statement: their
+     rewrites are the same for every adjoint of it, which share most of
+     their nodes.  */
+  te_memo subst_memo[MAX_REDS];
+  te_memo reuse_memo, quotient_memo;
 } sweep;
+
+/* Forget the rewrites of the previous statement.  */
+static void
+forget_rewrites (sweep *w)
+{
+  for (int i = 0; i < MAX_REDS; i++)
+    te_memo_free (&w->subst_memo[i]);
+  te_memo_free (&w->reuse_memo);
+  te_memo_free (&w->quotient_memo);
+}
 
 static void
 collect_node (te_node *n, void *data)
@@ -216,7 +231,7 @@ share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
    stages).  */
 static bool
 propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
-           te_diag *diag)
+           const char *name, te_diag *diag)
 {
   te_walk (e, collect_node, a);
   add_contribution (ctx, a, e, seed);
@@ -226,6 +241,10 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
       if (!adj || n->op == TE_LOAD || n->op == TE_PARAM
           || n->op == TE_REDUCE)
         continue;
+      /* Adjoints that distribute over guarded sums can double with each
+         node: refuse before the context fills the memory.  */
+      if (!te_ctx_within_budget (ctx, name, diag))
+        return false;
       for (int k = 0; k < te_op_arity (n->op); k++)
         {
           te_node *arg = n->args[k];
@@ -279,8 +298,9 @@ subst (sweep *w, te_node *x)
   /* Outer reductions first: replacing an inner one changes the outer.  */
   for (int i = w->nreds - 1; i >= 0; i--)
     if (w->reds[i].val)
-      x = te_replace (w->ctx, x, w->reds[i].r,
-                      te_load (w->ctx, w->reds[i].val, w->reds[i].lin));
+      x = te_replace_memo (w->ctx, x, w->reds[i].r,
+                           te_load (w->ctx, w->reds[i].val, w->reds[i].lin),
+                           &w->subst_memo[i]);
   return x;
 }
 
@@ -444,14 +464,6 @@ reuse_quotient_1 (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
   return r;
 }
 
-static te_node *
-reuse_quotient (te_ctx *ctx, te_node *x, te_node *from, te_node *to)
-{
-  te_memo m = { 0 };
-  te_node *r = reuse_quotient_1 (ctx, x, from, to, &m);
-  te_memo_free (&m);
-  return r;
-}
 
 /* X with the statement's value replaced by the load of the element that
    holds it, where the current stage binds that element's counters.  */
@@ -469,8 +481,10 @@ reuse (sweep *w, te_node *x)
       if (!bound && te_uses_var (w->reuse_to, w->fs->loops[k].var))
         return x;
     }
-  te_node *y = te_replace (w->ctx, x, w->reuse_from, w->reuse_to);
-  y = reuse_quotient (w->ctx, y, w->reuse_from, w->reuse_to);
+  te_node *y = te_replace_memo (w->ctx, x, w->reuse_from, w->reuse_to,
+                                &w->reuse_memo);
+  y = reuse_quotient_1 (w->ctx, y, w->reuse_from, w->reuse_to,
+                        &w->quotient_memo);
   if (y != x && !w->reused)
     {
       te_program_note (w->b, "reuse: %s is %s",
@@ -550,7 +564,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
   te_tensor *t = st->dst;
   bool inout = t->role == TE_ROLE_INOUT;
   adjoints a = { 0 };
-  bool ok = propagate (ctx, &a, e, seed, w->diag);
+  bool ok = propagate (ctx, &a, e, seed, w->fwd->name, w->diag);
   for (int i = 0; ok && i < a.n; i++)
     {
       te_node *n = a.nodes[i], *adj = a.sums[i];
@@ -897,6 +911,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     return true;
   w->fs = fs;
   w->st = st;
+  forget_rewrites (w);
   w->nreds = 0;
   w->self = w->self_raw = NULL;
   w->fused = fs->recurrent;
@@ -937,6 +952,8 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
           w->poison_name[w->npoisoned++] = t->name;
         }
   w->reuse_from = w->reuse_to = NULL;
+  te_memo_free (&w->reuse_memo);
+  te_memo_free (&w->quotient_memo);
   w->reused = false;
   if (w->opt && t->kind != TE_TK_RETURN && t->kind != TE_TK_SCALAR
       && st->value->op != TE_LOAD && st->value->op != TE_CONST
@@ -1067,6 +1084,8 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
 {
   te_ctx *ctx = fwd->ctx;
   char name[256];
+  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+    return NULL;
   snprintf (name, sizeof name, "%s_grad", fwd->name);
   te_program *b = te_program_new (ctx, name);
   for (int i = 0; i < fwd->nparams; i++)
@@ -1098,7 +1117,10 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
         if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
           return NULL;
     }
+  forget_rewrites (&w);
   remove_dead_temps (b);
+  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+    return NULL;
   for (int i = 0; i < w.npoisoned; i++)
     for (int k = 0; k < b->ntensors; k++)
       if (b->tensors[k] == w.poisoned[i])

@@ -322,29 +322,6 @@ collect_nullable (te_node *n, void *data)
     s->items[s->n++] = n->u.tensor;
 }
 
-/* Is N zero wherever tensor T reads as zero?  (emit.cc's rule.)  */
-static bool
-zero_if_null (const te_node *n, const te_tensor *t)
-{
-  switch (n->op)
-    {
-    case TE_LOAD:
-      return n->u.tensor == t;
-    case TE_MUL:
-      return zero_if_null (n->args[0], t) || zero_if_null (n->args[1], t);
-    case TE_DIV:
-    case TE_NEG:
-    case TE_CAST:
-      return zero_if_null (n->args[0], t);
-    case TE_ADD:
-    case TE_SUB:
-      return zero_if_null (n->args[0], t) && zero_if_null (n->args[1], t);
-    case TE_SELECT:
-      return zero_if_null (n->args[1], t) && zero_if_null (n->args[2], t);
-    default:
-      return false;
-    }
-}
 
 /* dst[index] (+)= value.  */
 static void
@@ -424,7 +401,7 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_stmt *st,
   g->ncond = 0;
   for (int i = 0; i < reads.n; i++)
     if (reads.items[i] == st->dst
-        || (st->op == TE_ADD_TO && zero_if_null (st->value, reads.items[i])))
+        || (st->op == TE_ADD_TO && te_zero_if_null (st->value, reads.items[i])))
       ns.items[ns.n++] = reads.items[i];
     else
       g->cond[g->ncond++] = reads.items[i];

@@ -73,6 +73,19 @@ te_ctx_full (const te_ctx *ctx)
   return ctx->nnodes > TE_MAX_NODES;
 }
 
+bool
+te_ctx_within_budget (const te_ctx *ctx, const char *name, te_diag *diag)
+{
+  if (!te_ctx_full (ctx))
+    return true;
+  te_diag_set (diag, TE_DIAG_USER, 0,
+               "gradient of '%s' too large: more than %d expression nodes",
+               name, TE_MAX_NODES);
+  te_diag_note (diag, "split the kernel into smaller kernels, or give "
+                      "shared values a local array of their own");
+  return false;
+}
+
 void
 te_walk_count (te_ctx *ctx, te_walk_kind kind, long n)
 {
@@ -112,9 +125,15 @@ te_walk_name (te_walk_kind kind)
 }
 
 void
-te_walk_stats_dump (FILE *f, const te_ctx *ctx)
+te_walk_stats_reset (te_ctx *ctx)
 {
-  fprintf (f, ";; tensorgrad: walks:");
+  memset (ctx->walks, 0, sizeof ctx->walks);
+}
+
+void
+te_walk_stats_dump (FILE *f, const te_ctx *ctx, const char *label)
+{
+  fprintf (f, ";; tensorgrad: %s:", label ? label : "walks");
   for (int k = 0; k < TE_NUM_WALKS; k++)
     fprintf (f, " %s %ld nodes,", te_walk_name ((te_walk_kind) k),
              ctx->walks[k]);
@@ -1221,6 +1240,75 @@ te_contains_memo (const te_node *n, const te_node *x, te_memo *m)
   return r;
 }
 
+static bool
+zero_if_null_1 (const te_node *n, const te_tensor *t, te_memo *m)
+{
+  switch (n->op)
+    {
+    case TE_LOAD:
+      return n->u.tensor == t;
+    case TE_MUL:
+    case TE_DIV:
+    case TE_NEG:
+    case TE_CAST:
+    case TE_ADD:
+    case TE_SUB:
+    case TE_SELECT:
+      break;
+    case TE_CONST:
+    case TE_PARAM:
+    case TE_VAR:
+    case TE_MOD:
+    case TE_MIN:
+    case TE_MAX:
+    case TE_LT:
+    case TE_LE:
+    case TE_GT:
+    case TE_GE:
+    case TE_EQ:
+    case TE_NE:
+    case TE_AND:
+    case TE_OR:
+    case TE_NOT:
+    TE_CASE_MATH:
+    case TE_REDUCE:
+    case TE_NUM_OPS:
+      return false;
+    }
+  void *known = te_memo_get (m, n);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+  bool r;
+  switch (n->op)
+    {
+    case TE_MUL:
+      r = zero_if_null_1 (n->args[0], t, m) || zero_if_null_1 (n->args[1], t, m);
+      break;
+    case TE_ADD:
+    case TE_SUB:
+      r = zero_if_null_1 (n->args[0], t, m) && zero_if_null_1 (n->args[1], t, m);
+      break;
+    case TE_SELECT:
+      r = zero_if_null_1 (n->args[1], t, m) && zero_if_null_1 (n->args[2], t, m);
+      break;
+    default: /* DIV, NEG, CAST */
+      r = zero_if_null_1 (n->args[0], t, m);
+      break;
+    }
+  te_memo_put (m, n, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
+}
+
+bool
+te_zero_if_null (const te_node *n, const te_tensor *t)
+{
+  te_memo m = { 0 };
+  bool r = zero_if_null_1 (n, t, &m);
+  te_memo_free (&m);
+  return r;
+}
+
 bool
 te_uses_var_free (const te_node *n, int var)
 {
@@ -1462,6 +1550,13 @@ replace_1 (te_ctx *ctx, te_node *n, te_node *from, te_node *to, te_memo *m)
   r = changed ? rebuild (ctx, n, args) : n;
   te_memo_put (m, n, r);
   return r;
+}
+
+te_node *
+te_replace_memo (te_ctx *ctx, te_node *n, te_node *from, te_node *to,
+                 te_memo *m)
+{
+  return replace_1 (ctx, n, from, to, m);
 }
 
 te_node *

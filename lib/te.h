@@ -332,6 +332,27 @@ typedef struct te_program
   const char **notes;     /* the optimizer's decisions, for the dump */
 } te_program;
 
+/* A memo of a walk: a value (a node, or any pointer) per node, keyed by
+   node id, growing as the walk makes nodes.  Zero-initialize it; free it
+   with te_memo_free.  */
+typedef struct te_memo
+{
+  int *keys;
+  void **vals;
+  size_t n, cap;
+} te_memo;
+/* The value stored for N, or NULL.  */
+void *te_memo_get (const te_memo *m, const te_node *n);
+void te_memo_put (te_memo *m, const te_node *n, void *v);
+void te_memo_free (te_memo *m);
+/* Boolean results in a memo: non-NULL for both.  */
+#define TE_MEMO_TRUE ((void *) 2)
+#define TE_MEMO_FALSE ((void *) 1)
+/* te_contains for many N and one X: M (zero-initialized, freed with
+   te_memo_free) remembers the answers, so the queries of one walk visit
+   each node once.  */
+bool te_contains_memo (const te_node *n, const te_node *x, te_memo *m);
+
 /* ---- contexts, memory -------------------------------------------------- */
 
 te_ctx *te_ctx_new (void);
@@ -367,8 +388,11 @@ long te_walk_visits (const te_ctx *ctx, te_walk_kind kind);
 /* The name of KIND as the dump prints it.  */
 const char *te_walk_name (te_walk_kind kind);
 /* Print the counts of CTX under the heading tests match:
-   ";; tensorgrad: walks: query N nodes, ..., distinct nodes D".  */
-void te_walk_stats_dump (FILE *f, const te_ctx *ctx);
+   ";; tensorgrad: LABEL: query N nodes, ..., distinct nodes D" (LABEL
+   NULL: "walks").  */
+void te_walk_stats_dump (FILE *f, const te_ctx *ctx, const char *label);
+/* Start counting again from zero.  */
+void te_walk_stats_reset (te_ctx *ctx);
 
 /* The most nodes a context may hold: a kernel whose lifted program or
    gradient would need more is refused (te_ctx_full), never compiled
@@ -378,6 +402,10 @@ void te_walk_stats_dump (FILE *f, const te_ctx *ctx);
    the limit (lib/ never aborts on a user's input); the passes and the
    plugin test this between steps and refuse the kernel.  */
 bool te_ctx_full (const te_ctx *ctx);
+/* True if CTX is within the limit; otherwise fill DIAG ("gradient of
+   'NAME' too large: ...", at the kernel) and return false.  */
+bool te_ctx_within_budget (const te_ctx *ctx, const char *name,
+                           te_diag *diag);
 /* Zeroed memory that lives as long as CTX.  */
 void *te_alloc (te_ctx *ctx, size_t size);
 char *te_strdup (te_ctx *ctx, const char *s);
@@ -442,6 +470,10 @@ bool te_is_const (const te_node *n, double v);
 bool te_reads (const te_node *n, const te_tensor *t);
 /* Does N contain node X?  */
 bool te_contains (const te_node *n, const te_node *x);
+/* Is N zero wherever tensor T reads as zero (a NULL shadow): a load of
+   T, a product or quotient with such a factor, a sum or select of such
+   values?  The one rule emit.cc, cgen.c and interp.c skip a += by.  */
+bool te_zero_if_null (const te_node *n, const te_tensor *t);
 /* Does N mention loop counter VAR?  */
 bool te_uses_var (const te_node *n, int var);
 /* Does N use counter VAR freely, not as the counter of a reduction in N?  */
@@ -505,6 +537,10 @@ te_node *te_rename_counters (te_ctx *ctx, te_node *n, int nloops,
                              const te_loop *from, const te_loop *to);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
+/* te_replace for many N and one FROM and TO: M (zero-initialized, freed
+   with te_memo_free) keeps the rewritten nodes from call to call.  */
+te_node *te_replace_memo (te_ctx *ctx, te_node *n, te_node *from,
+                          te_node *to, te_memo *m);
 
 /* Does stage S write T (a statement, or the call of a call stage)?  */
 bool te_stage_writes (const te_stage *s, const te_tensor *t);
@@ -514,27 +550,6 @@ bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */
 void te_program_drop_empty (te_program *p);
-
-/* A memo of a walk: a value (a node, or any pointer) per node, keyed by
-   node id, growing as the walk makes nodes.  Zero-initialize it; free it
-   with te_memo_free.  */
-typedef struct te_memo
-{
-  int *keys;
-  void **vals;
-  size_t n, cap;
-} te_memo;
-/* The value stored for N, or NULL.  */
-void *te_memo_get (const te_memo *m, const te_node *n);
-void te_memo_put (te_memo *m, const te_node *n, void *v);
-void te_memo_free (te_memo *m);
-/* Boolean results in a memo: non-NULL for both.  */
-#define TE_MEMO_TRUE ((void *) 2)
-#define TE_MEMO_FALSE ((void *) 1)
-/* te_contains for many N and one X: M (zero-initialized, freed with
-   te_memo_free) remembers the answers, so the queries of one walk visit
-   each node once.  */
-bool te_contains_memo (const te_node *n, const te_node *x, te_memo *m);
 
 /* Call FN on each distinct node of N, operands first (post-order).  */
 void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);

@@ -593,29 +593,6 @@ collect_nullable (te_node *n, void *data)
     collect_nullable_tensor ((nullable_set *) data, n->u.tensor);
 }
 
-/* Is N zero wherever tensor T reads as zero?  */
-static bool
-zero_if_null (const te_node *n, const te_tensor *t)
-{
-  switch (n->op)
-    {
-    case TE_LOAD:
-      return n->u.tensor == t;
-    case TE_MUL:
-      return zero_if_null (n->args[0], t) || zero_if_null (n->args[1], t);
-    case TE_DIV:
-    case TE_NEG:
-    case TE_CAST:
-      return zero_if_null (n->args[0], t);
-    case TE_ADD:
-    case TE_SUB:
-      return zero_if_null (n->args[0], t) && zero_if_null (n->args[1], t);
-    case TE_SELECT:
-      return zero_if_null (n->args[1], t) && zero_if_null (n->args[2], t);
-    default:
-      return false;
-    }
-}
 
 /* The statement ST itself: dst[index] (+)= value, under its guard.  */
 static tree
@@ -726,7 +703,7 @@ stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
   e->ncond = 0;
   for (int i = 0; i < reads.n; i++)
     if (reads.items[i] == st->dst
-        || (st->op == TE_ADD_TO && zero_if_null (st->value, reads.items[i])))
+        || (st->op == TE_ADD_TO && te_zero_if_null (st->value, reads.items[i])))
       ns.items[ns.n++] = reads.items[i];
     else
       e->cond_loads[e->ncond++] = reads.items[i];

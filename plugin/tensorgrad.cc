@@ -400,6 +400,11 @@ differentiate (function *fun)
         {
           fprintf (dump_file, "\n;; tensorgrad: lifted program\n");
           te_program_dump (dump_file, fwd);
+          /* Lifting walks GCC's statements (as many as the source has
+             operations, which a DAG can have exponentially fewer of);
+             what follows walks the DAG.  */
+          te_walk_stats_dump (dump_file, ctx, "walks in lifting");
+          te_walk_stats_reset (ctx);
         }
       bwd = ad_reverse (fwd, !tg_no_opt, &diag);
       if (bwd && !tg_no_opt)
@@ -447,6 +452,8 @@ differentiate (function *fun)
             write_prototype (fun->decl, decl, bwd);
         }
     }
+  if (dump_file)
+    te_walk_stats_dump (dump_file, ctx, NULL);
   /* A remembered program stays for the kernel's callers.  */
   if (!remembered)
     te_ctx_free (ctx);
