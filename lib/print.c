@@ -79,8 +79,7 @@ typedef struct printer
   long budget;
 } printer;
 
-static void print_node_1 (FILE *f, const te_program *p, const te_node *n,
-                          printer *pr);
+static void print_node_1 (FILE *f, const te_program *p, const te_node *n);
 
 /* The printer of the current expression; NULL: plain.  */
 static printer *cur_printer;
@@ -104,7 +103,7 @@ print_node (FILE *f, const te_program *p, const te_node *n)
       pr->budget--;
     }
   te_walk_count (n->ctx, TE_WALK_PRINT, 1);
-  print_node_1 (f, p, n, pr);
+  print_node_1 (f, p, n);
 }
 
 static void
@@ -135,9 +134,8 @@ print_loops (FILE *f, const te_program *p, int nloops, const te_loop *loops)
 }
 
 static void
-print_node_1 (FILE *f, const te_program *p, const te_node *n, printer *pr)
+print_node_1 (FILE *f, const te_program *p, const te_node *n)
 {
-  (void) pr;
   int prec = precedence (n);
   switch (n->op)
     {
@@ -322,7 +320,7 @@ print_lets (FILE *f, const te_program *p, const te_stmt *st, te_memo *lets)
       /* A let of a reduction's term names it outside the reduction: a
          notation of the dump, not a place of computation.  */
       fprintf (f, "    let %%%d = ", n->id);
-      print_node_1 (f, p, n, cur_printer);
+      print_node_1 (f, p, n);
       fputs (";\n", f);
       te_memo_put (lets, n, TE_MEMO_TRUE);
     }
