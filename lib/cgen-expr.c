@@ -317,8 +317,10 @@ select_expr (cgen *g, block *out, const te_node *n)
       && !cg_bind_shared (g, out, (const te_node *const *) &n->args[1], 1, true)
       && !cg_bind_shared (g, out, (const te_node *const *) &n->args[2], 1, true))
     {
+      g->inline_arms++;
       cx a = cg_render (g, out, n->args[1]);
       cx b = cg_render (g, out, n->args[2]);
+      g->inline_arms--;
       cx_paren (&c, P_OR);
       cx_paren (&a, P_OR);
       cx_paren (&b, P_OR);
@@ -590,6 +592,9 @@ render_1 (cgen *g, block *out, const te_node *n)
   return cg_fail (g, "operation", te_op_name (n->op));
 }
 
+/* The longest expression cg_render returns as text, in characters.  */
+#define LONG_EXPR 2000
+
 /* N as a C expression; statements it needs first go to OUT.  */
 cx
 cg_render (cgen *g, block *out, const te_node *n)
@@ -601,7 +606,21 @@ cg_render (cgen *g, block *out, const te_node *n)
       if (name)
         return cx_make (P_PRIMARY, n->type, "%s", name);
     }
-  return render_1 (g, out, n);
+  cx x = render_1 (g, out, n);
+  /* A long expression goes into a local: a chain of thousands of terms
+     printed as one expression would copy its text once per term.  */
+  if (strlen (x.s) > LONG_EXPR && !g->inline_arms && n->op != TE_REDUCE
+      && n->type != TE_BOOL && !g->failed)
+    {
+      if (x.ctype != (int) n->type)
+        cx_conform (&x, n->type, false);
+      const char *name = cg_take_name (g, "s");
+      blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), name, x.s);
+      free (x.s);
+      cg_memo_add (g, n, name);
+      return cx_make (P_PRIMARY, n->type, "%s", name);
+    }
+  return x;
 }
 
 /* Nothing to compute for N: a leaf, or computed already.  */

@@ -50,6 +50,8 @@ typedef struct cgen
   memo *memos;
   int nmemos, cap_memos;
   te_memo memo_index;   /* node -> its latest entry of MEMOS, plus one */
+  int inline_arms;      /* select arms being printed inside an expression:
+                           nothing may be computed before it there */
   int depth;
 } cgen;
 
