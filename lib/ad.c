@@ -50,6 +50,7 @@ typedef struct adjoints
   te_node **nodes; /* post-order: operands before users */
   te_node **sums;  /* adjoint of nodes[i] so far, or NULL */
   int n, cap;
+  te_memo pos;     /* node -> its position plus one */
 } adjoints;
 
 /* A reduction of the statement being differentiated.  */
@@ -94,7 +95,22 @@ typedef struct sweep
   const te_loop *inner;
   te_diag *diag;
   int ntemps;
+  /* What subst and reuse rewrote for the current statement: their
+     rewrites are the same for every adjoint of it, which share most of
+     their nodes.  */
+  te_memo subst_memo[MAX_REDS];
+  te_memo reuse_memo, quotient_memo;
 } sweep;
+
+/* Forget the rewrites of the previous statement.  */
+static void
+forget_rewrites (sweep *w)
+{
+  for (int i = 0; i < MAX_REDS; i++)
+    te_memo_free (&w->subst_memo[i]);
+  te_memo_free (&w->reuse_memo);
+  te_memo_free (&w->quotient_memo);
+}
 
 static void
 collect_node (te_node *n, void *data)
@@ -110,15 +126,14 @@ collect_node (te_node *n, void *data)
     }
   a->nodes[a->n] = n;
   a->sums[a->n++] = NULL;
+  te_memo_put (&a->pos, n, (void *) (intptr_t) a->n);
+  te_walk_count (n->ctx, TE_WALK_DERIV, 1);
 }
 
 static int
 position (const adjoints *a, const te_node *n)
 {
-  for (int i = 0; i < a->n; i++)
-    if (a->nodes[i] == n)
-      return i;
-  return -1;
+  return (int) (intptr_t) te_memo_get (&a->pos, n) - 1;
 }
 
 /* The one place where adjoints are summed: add C to the adjoint of N.
@@ -142,28 +157,77 @@ add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c,
    c ? a : 0, gives c ? (contribution of a) : 0: the partial derivative
    is then never evaluated where C does not hold, where it may be
    infinite or NaN (sqrt at 0 behind x > 0 ? sqrt (x) : 0).  */
-static te_node *
-share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
+/* Is ADJ, or a summand of ADJ, an adjoint that flows only where a
+   condition holds (c ? a : 0)?  Memoized in M.  */
+static bool
+guarded (te_node *adj, te_memo *m)
 {
-  if (adj->op == TE_ADD && te_type_is_float (adj->type))
+  bool sum = adj->op == TE_ADD && te_type_is_float (adj->type);
+  bool sel = adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0)
+                 || te_is_const (adj->args[2], 0));
+  if (sel)
+    return true;
+  if (!sum)
+    return false;
+  void *known = te_memo_get (m, adj);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (adj->ctx, TE_WALK_DERIV, 1);
+  bool r = guarded (adj->args[0], m) || guarded (adj->args[1], m);
+  te_memo_put (m, adj, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
+}
+
+static te_node *
+share_1 (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag,
+         te_memo *m, te_memo *g)
+{
+  bool sum = adj->op == TE_ADD && te_type_is_float (adj->type);
+  bool sel = adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0)
+                 || te_is_const (adj->args[2], 0));
+  /* A sum without a guarded summand takes the rule once: distributed,
+     a node's adjoint would have a term per path from the root, and the
+     paths through a DAG whose nodes are used twice are exponentially
+     many (issue 12).  */
+  if ((!sum && !sel) || (sum && !guarded (adj, g)))
+    return deriv_adjoint (ctx, n, k, adj, diag);
+  /* ADJ is a DAG of sums and selects: each of its nodes once.  */
+  te_node *r = te_memo_get (m, adj);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_DERIV, 1);
+  if (sum)
     {
-      te_node *a = share (ctx, n, k, adj->args[0], diag);
-      te_node *b = a ? share (ctx, n, k, adj->args[1], diag) : NULL;
-      return b ? te_binary (ctx, TE_ADD, a, b) : NULL;
+      te_node *a = share_1 (ctx, n, k, adj->args[0], diag, m, g);
+      te_node *b = a ? share_1 (ctx, n, k, adj->args[1], diag, m, g) : NULL;
+      r = b ? te_binary (ctx, TE_ADD, a, b) : NULL;
     }
-  if (adj->op == TE_SELECT
-      && (te_is_const (adj->args[1], 0) || te_is_const (adj->args[2], 0)))
+  else
     {
       bool first = te_is_const (adj->args[2], 0);
-      te_node *c = share (ctx, n, k, adj->args[first ? 1 : 2], diag);
+      te_node *c = share_1 (ctx, n, k, adj->args[first ? 1 : 2], diag, m, g);
       if (!c)
         return NULL;
       te_node *zero = te_float (ctx, n->args[k]->type, 0);
       c = te_cast (ctx, n->args[k]->type, c);
-      return first ? te_select (ctx, adj->args[0], c, zero)
-                   : te_select (ctx, adj->args[0], zero, c);
+      r = first ? te_select (ctx, adj->args[0], c, zero)
+                : te_select (ctx, adj->args[0], zero, c);
     }
-  return deriv_adjoint (ctx, n, k, adj, diag);
+  if (r)
+    te_memo_put (m, adj, r);
+  return r;
+}
+
+static te_node *
+share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
+{
+  te_memo m = { 0 }, g = { 0 };
+  te_node *r = share_1 (ctx, n, k, adj, diag, &m, &g);
+  te_memo_free (&m);
+  te_memo_free (&g);
+  return r;
 }
 
 /* Propagate SEED, the adjoint of E, down to E's leaves: loads, scalar
@@ -171,7 +235,7 @@ share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
    stages).  */
 static bool
 propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
-           te_diag *diag)
+           const char *name, te_diag *diag)
 {
   te_walk (e, collect_node, a);
   if (!add_contribution (ctx, a, e, seed, diag))
@@ -182,6 +246,10 @@ propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
       if (!adj || n->op == TE_LOAD || n->op == TE_PARAM
           || n->op == TE_REDUCE)
         continue;
+      /* Adjoints that distribute over guarded sums can double with each
+         node: refuse before the context fills the memory.  */
+      if (!te_ctx_within_budget (ctx, name, diag))
+        return false;
       for (int k = 0; k < te_op_arity (n->op); k++)
         {
           te_node *arg = n->args[k];
@@ -236,8 +304,9 @@ subst (sweep *w, te_node *x)
   /* Outer reductions first: replacing an inner one changes the outer.  */
   for (int i = w->nreds - 1; i >= 0; i--)
     if (w->reds[i].val)
-      x = te_replace (w->ctx, x, w->reds[i].r,
-                      te_load (w->ctx, w->reds[i].val, w->reds[i].lin));
+      x = te_replace_memo (w->ctx, x, w->reds[i].r,
+                           te_load (w->ctx, w->reds[i].val, w->reds[i].lin),
+                           &w->subst_memo[i]);
   return x;
 }
 
@@ -354,39 +423,53 @@ prepare_reductions (sweep *w, te_node *guard)
 /* X with A/B * E and E * (A/B) rewritten as A * Y where E/B is the value
    the forward stored in Y (softmax: d_y / s * exp (x - m) is d_y * y).  */
 static te_node *
-reuse_quotient (te_ctx *ctx, te_node *x, te_node *from, te_node *to)
+reuse_quotient_1 (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
+                  te_memo *m)
 {
   if (!x || x->op == TE_REDUCE || x->op == TE_LOAD)
     return x;
+  te_node *r = te_memo_get (m, x);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  r = x;
   if (x->op == TE_MUL && from->op == TE_DIV)
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2 && r == x; k++)
       {
         te_node *q = x->args[k], *e = x->args[1 - k];
         if (q->op == TE_DIV && q->args[1] == from->args[1]
             && e == from->args[0])
-          return te_mul (ctx, q->args[0], to);
+          r = te_mul (ctx, q->args[0], to);
       }
-  te_node *args[3] = { NULL, NULL, NULL };
-  bool changed = false;
-  for (int i = 0; i < 3; i++)
+  if (r == x)
     {
-      args[i] = reuse_quotient (ctx, x->args[i], from, to);
-      changed |= args[i] != x->args[i];
+      te_node *args[3] = { NULL, NULL, NULL };
+      bool changed = false;
+      for (int i = 0; i < 3; i++)
+        {
+          args[i] = reuse_quotient_1 (ctx, x->args[i], from, to, m);
+          changed |= args[i] != x->args[i];
+        }
+      if (changed)
+        switch (x->op)
+          {
+          case TE_CAST:
+            r = te_cast (ctx, x->type, args[0]);
+            break;
+          case TE_SELECT:
+            r = te_select (ctx, args[0], args[1], args[2]);
+            break;
+          default:
+            if (te_op_arity (x->op) == 1)
+              r = te_unary (ctx, x->op, args[0]);
+            else
+              r = te_binary (ctx, x->op, args[0], args[1]);
+          }
     }
-  if (!changed)
-    return x;
-  switch (x->op)
-    {
-    case TE_CAST:
-      return te_cast (ctx, x->type, args[0]);
-    case TE_SELECT:
-      return te_select (ctx, args[0], args[1], args[2]);
-    default:
-      if (te_op_arity (x->op) == 1)
-        return te_unary (ctx, x->op, args[0]);
-      return te_binary (ctx, x->op, args[0], args[1]);
-    }
+  te_memo_put (m, x, r);
+  return r;
 }
+
 
 /* X with the statement's value replaced by the load of the element that
    holds it, where the current stage binds that element's counters.  */
@@ -404,8 +487,10 @@ reuse (sweep *w, te_node *x)
       if (!bound && te_uses_var (w->reuse_to, w->fs->loops[k].var))
         return x;
     }
-  te_node *y = te_replace (w->ctx, x, w->reuse_from, w->reuse_to);
-  y = reuse_quotient (w->ctx, y, w->reuse_from, w->reuse_to);
+  te_node *y = te_replace_memo (w->ctx, x, w->reuse_from, w->reuse_to,
+                                &w->reuse_memo);
+  y = reuse_quotient_1 (w->ctx, y, w->reuse_from, w->reuse_to,
+                        &w->quotient_memo);
   if (y != x && !w->reused)
     {
       te_program_note (w->b, "reuse: %s is %s",
@@ -485,7 +570,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
   te_tensor *t = st->dst;
   bool inout = t->role == TE_ROLE_INOUT;
   adjoints a = { 0 };
-  bool ok = propagate (ctx, &a, e, seed, w->diag);
+  bool ok = propagate (ctx, &a, e, seed, w->fwd->name, w->diag);
   for (int i = 0; ok && i < a.n; i++)
     {
       te_node *n = a.nodes[i], *adj = a.sums[i];
@@ -568,6 +653,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
         }
     }
   free (a.nodes);
+  te_memo_free (&a.pos);
   free (a.sums);
   return ok;
 }
@@ -834,6 +920,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     return true;
   w->fs = fs;
   w->st = st;
+  forget_rewrites (w);
   w->nreds = 0;
   w->self = w->self_raw = NULL;
   w->fused = fs->recurrent;
@@ -874,6 +961,8 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
           w->poison_name[w->npoisoned++] = t->name;
         }
   w->reuse_from = w->reuse_to = NULL;
+  te_memo_free (&w->reuse_memo);
+  te_memo_free (&w->quotient_memo);
   w->reused = false;
   if (w->opt && t->kind != TE_TK_RETURN && t->kind != TE_TK_SCALAR
       && st->value->op != TE_LOAD && st->value->op != TE_CONST
@@ -1004,6 +1093,8 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
 {
   te_ctx *ctx = fwd->ctx;
   char name[256];
+  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+    return NULL;
   snprintf (name, sizeof name, "%s_grad", fwd->name);
   te_program *b = te_program_new (ctx, name);
   for (int i = 0; i < fwd->nparams; i++)
@@ -1035,7 +1126,10 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
         if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
           return NULL;
     }
+  forget_rewrites (&w);
   remove_dead_temps (b);
+  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+    return NULL;
   for (int i = 0; i < w.npoisoned; i++)
     for (int k = 0; k < b->ntensors; k++)
       if (b->tensors[k] == w.poisoned[i])

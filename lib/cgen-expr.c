@@ -24,6 +24,8 @@
 
 #include "cgen-expr.h"
 
+#include <stdint.h>
+
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -296,6 +298,7 @@ arm (cgen *g, const te_node *n, const char *t)
 {
   block b = { { 0 }, 0 };
   cg_scope_enter (g);
+  cg_bind_shared (g, &b, &n, 1, false);
   cx x = cg_render (g, &b, n);
   blk_stmt (&b, "%s = %s;", t, x.s);
   free (x.s);
@@ -308,10 +311,16 @@ static cx
 select_expr (cgen *g, block *out, const te_node *n)
 {
   cx c = cg_render (g, out, n->args[0]);
-  if (!needs_stmts (g, n->args[1]) && !needs_stmts (g, n->args[2]))
+  /* An arm with subexpressions of its own to share is printed as
+     statements, so that they are computed once and only there.  */
+  if (!needs_stmts (g, n->args[1]) && !needs_stmts (g, n->args[2])
+      && !cg_bind_shared (g, out, (const te_node *const *) &n->args[1], 1, true)
+      && !cg_bind_shared (g, out, (const te_node *const *) &n->args[2], 1, true))
     {
+      g->inline_arms++;
       cx a = cg_render (g, out, n->args[1]);
       cx b = cg_render (g, out, n->args[2]);
+      g->inline_arms--;
       cx_paren (&c, P_OR);
       cx_paren (&a, P_OR);
       cx_paren (&b, P_OR);
@@ -435,6 +444,7 @@ red_step (cgen *g, block *out, const void *arg)
 {
   const red_arg *r = arg;
   const te_node *n = r->n, *body = n->args[1];
+  cg_bind_shared (g, out, &body, 1, false);
   cx t = cg_render (g, out, body);
   switch (n->u.red.kind)
     {
@@ -517,10 +527,11 @@ minus_const (cgen *g, block *out, const te_node *n)
   return e;
 }
 
-/* N as a C expression; statements it needs first go to OUT.  */
-cx
-cg_render (cgen *g, block *out, const te_node *n)
+/* N as a C expression, N not bound to a local.  */
+static cx
+render_1 (cgen *g, block *out, const te_node *n)
 {
+  te_walk_count (n->ctx, TE_WALK_CGEN, 1);
   switch (n->op)
     {
     case TE_CONST:
@@ -579,4 +590,126 @@ cg_render (cgen *g, block *out, const te_node *n)
       break;
     }
   return cg_fail (g, "operation", te_op_name (n->op));
+}
+
+/* The longest expression cg_render returns as text, in characters.  */
+#define LONG_EXPR 2000
+
+/* N as a C expression; statements it needs first go to OUT.  */
+cx
+cg_render (cgen *g, block *out, const te_node *n)
+{
+  if (n->op != TE_REDUCE && n->op != TE_CONST && n->op != TE_PARAM
+      && n->op != TE_VAR)
+    {
+      const char *name = cg_memo_find (g, n);
+      if (name)
+        return cx_make (P_PRIMARY, n->type, "%s", name);
+    }
+  cx x = render_1 (g, out, n);
+  /* A long expression goes into a local: a chain of thousands of terms
+     printed as one expression would copy its text once per term.  */
+  if (strlen (x.s) > LONG_EXPR && !g->inline_arms && n->op != TE_REDUCE
+      && n->type != TE_BOOL && !g->failed)
+    {
+      if (x.ctype != (int) n->type)
+        cx_conform (&x, n->type, false);
+      const char *name = cg_take_name (g, "s");
+      blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), name, x.s);
+      free (x.s);
+      cg_memo_add (g, n, name);
+      return cx_make (P_PRIMARY, n->type, "%s", name);
+    }
+  return x;
+}
+
+/* Nothing to compute for N: a leaf, or computed already.  */
+static bool
+bound_leaf (const cgen *g, const te_node *n)
+{
+  return !n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR
+         || cg_memo_find (g, n);
+}
+
+/* Walk of cg_bind_shared: count the uses of the distinct nodes below N
+   in USES (value: count plus one), list them in post-order.  */
+static void
+count_shared (const cgen *g, const te_node *n, te_memo *uses,
+              const te_node ***order, int *norder, int *cap)
+{
+  if (bound_leaf (g, n))
+    return;
+  intptr_t u = (intptr_t) te_memo_get (uses, n);
+  te_memo_put (uses, n, (void *) (u ? u + 1 : 2));
+  if (u)
+    return;
+  te_walk_count (n->ctx, TE_WALK_CGEN, 1);
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    count_shared (g, n->args[k], uses, order, norder, cap);
+  if (*norder == *cap)
+    {
+      *cap = *cap ? *cap * 2 : 64;
+      *order = realloc (*order, *cap * sizeof **order);
+      if (!*order)
+        abort (); /* out of memory */
+    }
+  (*order)[(*norder)++] = n;
+}
+
+/* Mark in UNC the nodes below N evaluated whenever N is: not through a
+   select's arms nor a reduction's terms.  */
+static void
+mark_unconditional (const cgen *g, const te_node *n, te_memo *unc)
+{
+  if (bound_leaf (g, n) || te_memo_get (unc, n))
+    return;
+  te_memo_put (unc, n, TE_MEMO_TRUE);
+  int arity = te_op_arity (n->op);
+  if (n->op == TE_SELECT || n->op == TE_REDUCE)
+    arity = 1;
+  for (int k = 0; k < arity; k++)
+    mark_unconditional (g, n->args[k], unc);
+}
+
+bool
+cg_bind_shared (cgen *g, block *out, const te_node *const *roots,
+                int nroots, bool dry)
+{
+  te_memo uses = { 0 }, unc = { 0 };
+  const te_node **order = NULL;
+  int norder = 0, cap = 0;
+  bool any = false;
+  for (int r = 0; r < nroots; r++)
+    {
+      count_shared (g, roots[r], &uses, &order, &norder, &cap);
+      mark_unconditional (g, roots[r], &unc);
+    }
+  for (int i = 0; i < norder && !(dry && any); i++)
+    {
+      const te_node *n = order[i];
+      if ((intptr_t) te_memo_get (&uses, n) < 3
+          || (!dry && !te_memo_get (&unc, n)) || n->op == TE_REDUCE)
+        continue;
+      /* A load, conversion or negation of leaves is as short as a name.  */
+      bool simple = n->op == TE_LOAD || n->op == TE_CAST || n->op == TE_NEG
+                    || n->op == TE_NOT;
+      for (int k = 0; simple && k < te_op_arity (n->op); k++)
+        simple = bound_leaf (g, n->args[k]);
+      if (simple)
+        continue;
+      any = true;
+      if (dry)
+        break;
+      cx x = render_1 (g, out, n);
+      if (x.ctype != (int) n->type)
+        cx_conform (&x, n->type, false);
+      const char *name = cg_take_name (g, "s");
+      blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), name, x.s);
+      free (x.s);
+      cg_memo_add (g, n, name);
+    }
+  free (order);
+  te_memo_free (&uses);
+  te_memo_free (&unc);
+  return any;
 }

@@ -25,6 +25,7 @@ typedef struct memo
   const te_node *n;
   char *name;
   int depth;
+  int prev;   /* the entry for N this one hides, plus one; 0: none */
 } memo;
 
 /* The emitter's state while it prints one program.  */
@@ -48,6 +49,9 @@ typedef struct cgen
   int ncond;
   memo *memos;
   int nmemos, cap_memos;
+  te_memo memo_index;   /* node -> its latest entry of MEMOS, plus one */
+  int inline_arms;      /* select arms being printed inside an expression:
+                           nothing may be computed before it there */
   int depth;
 } cgen;
 
@@ -73,6 +77,12 @@ const char *cg_c_type (te_type t, bool cast);
 bool cg_widens (int from, int to);
 void cx_conform (cx *e, te_type want, bool implicit);
 cx cg_render (cgen *g, block *out, const te_node *n);
+/* Print into OUT, as locals, the subexpressions of the NROOTS ROOTS that
+   they evaluate unconditionally and use more than once, operands first,
+   and remember them in the current scope: each distinct node is printed
+   once.  DRY: print nothing, only tell whether there are any.  */
+bool cg_bind_shared (cgen *g, block *out, const te_node *const *roots,
+                     int nroots, bool dry);
 void cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
                     bool reversed, body_fn fn, const void *arg);
 

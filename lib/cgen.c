@@ -57,6 +57,8 @@
 
 #include "cgen-expr.h"
 
+#include <stdint.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,7 +218,10 @@ cg_scope_leave (cgen *g)
 {
   g->depth--;
   while (g->nmemos && g->memos[g->nmemos - 1].depth > g->depth)
-    g->nmemos--;
+    {
+      memo *m = &g->memos[--g->nmemos];
+      te_memo_put (&g->memo_index, m->n, (void *) (intptr_t) m->prev);
+    }
 }
 
 void
@@ -229,17 +234,17 @@ cg_memo_add (cgen *g, const te_node *n, const char *name)
       if (!g->memos)
         abort ();
     }
-  memo m = { n, (char *) name, g->depth };
+  memo m = { n, (char *) name, g->depth,
+             (int) (intptr_t) te_memo_get (&g->memo_index, n) };
   g->memos[g->nmemos++] = m;
+  te_memo_put (&g->memo_index, n, (void *) (intptr_t) g->nmemos);
 }
 
 const char *
 cg_memo_find (const cgen *g, const te_node *n)
 {
-  for (int i = 0; i < g->nmemos; i++)
-    if (g->memos[i].n == n)
-      return g->memos[i].name;
-  return NULL;
+  int k = (int) (intptr_t) te_memo_get (&g->memo_index, n);
+  return k ? g->memos[k - 1].name : NULL;
 }
 
 /* The C type of parameter K as a te_type, CT_OTHER if the TE has none.  */
@@ -317,29 +322,6 @@ collect_nullable (te_node *n, void *data)
     s->items[s->n++] = n->u.tensor;
 }
 
-/* Is N zero wherever tensor T reads as zero?  (emit.cc's rule.)  */
-static bool
-zero_if_null (const te_node *n, const te_tensor *t)
-{
-  switch (n->op)
-    {
-    case TE_LOAD:
-      return n->u.tensor == t;
-    case TE_MUL:
-      return zero_if_null (n->args[0], t) || zero_if_null (n->args[1], t);
-    case TE_DIV:
-    case TE_NEG:
-    case TE_CAST:
-      return zero_if_null (n->args[0], t);
-    case TE_ADD:
-    case TE_SUB:
-      return zero_if_null (n->args[0], t) && zero_if_null (n->args[1], t);
-    case TE_SELECT:
-      return zero_if_null (n->args[1], t) && zero_if_null (n->args[2], t);
-    default:
-      return false;
-    }
-}
 
 /* dst[index] (+)= value.  */
 static void
@@ -352,6 +334,8 @@ store_line (cgen *g, block *out, const te_stmt *st)
       cg_fail (g, "store into", t->name);
       return;
     }
+  const te_node *roots[2] = { st->value, st->index };
+  cg_bind_shared (g, out, roots, 2, false);
   cx v = cg_render (g, out, st->value);
   cx i = cg_render (g, out, st->index);
   if (st->op == TE_SET)
@@ -378,6 +362,7 @@ guarded_store (cgen *g, block *out, const void *arg)
       store_line (g, out, st);
       return;
     }
+  cg_bind_shared (g, out, (const te_node *const *) &st->guard, 1, false);
   cx c = cg_render (g, out, st->guard);
   block body = { { 0 }, 0 };
   cg_scope_enter (g);
@@ -416,7 +401,7 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_stmt *st,
   g->ncond = 0;
   for (int i = 0; i < reads.n; i++)
     if (reads.items[i] == st->dst
-        || (st->op == TE_ADD_TO && zero_if_null (st->value, reads.items[i])))
+        || (st->op == TE_ADD_TO && te_zero_if_null (st->value, reads.items[i])))
       ns.items[ns.n++] = reads.items[i];
     else
       g->cond[g->ncond++] = reads.items[i];
@@ -760,6 +745,7 @@ cgen_free (cgen *g)
   free (g->bound);
   free (g->taken);
   free (g->memos);
+  te_memo_free (&g->memo_index);
 }
 
 static void *

@@ -578,6 +578,7 @@ eval (run *r, const te_node *n)
   slot *s = &r->slots[n->id];
   if (valid (r, s))
     return true;
+  te_walk_count (n->ctx, TE_WALK_INTERP, 1);
   bool ok;
   if (te_type_is_float (n->type))
     {
@@ -710,48 +711,6 @@ all_stmts (run *r, const void *data)
   return true;
 }
 
-/* Is N zero wherever tensor T reads as zero?  (plugin/emit.cc's test:
-   a += of such a value is skipped when T is NULL.)  */
-static bool
-zero_if_null (const te_node *n, const te_tensor *t)
-{
-  switch (n->op)
-    {
-    case TE_LOAD:
-      return n->u.tensor == t;
-    case TE_MUL:
-      return zero_if_null (n->args[0], t) || zero_if_null (n->args[1], t);
-    case TE_DIV:
-    case TE_NEG:
-    case TE_CAST:
-      return zero_if_null (n->args[0], t);
-    case TE_ADD:
-    case TE_SUB:
-      return zero_if_null (n->args[0], t) && zero_if_null (n->args[1], t);
-    case TE_SELECT:
-      return zero_if_null (n->args[1], t) && zero_if_null (n->args[2], t);
-    case TE_CONST:
-    case TE_PARAM:
-    case TE_VAR:
-    case TE_MOD:
-    case TE_MIN:
-    case TE_MAX:
-    case TE_LT:
-    case TE_LE:
-    case TE_GT:
-    case TE_GE:
-    case TE_EQ:
-    case TE_NE:
-    case TE_AND:
-    case TE_OR:
-    case TE_NOT:
-    TE_CASE_MATH:
-    case TE_REDUCE:
-    case TE_NUM_OPS:
-      break;
-    }
-  return false;
-}
 
 /* Should statement ST be skipped for a NULL nullable tensor?  */
 typedef struct null_query
@@ -768,7 +727,7 @@ null_read_fn (te_node *n, void *data)
   const te_tensor *t = n->op == TE_LOAD ? n->u.tensor : NULL;
   if (t && t->nullable && !ip_find_storage (q->env, t)
       && (t == q->st->dst
-          || (q->st->op == TE_ADD_TO && zero_if_null (q->st->value, t))))
+          || (q->st->op == TE_ADD_TO && te_zero_if_null (q->st->value, t))))
     q->skip = true;
 }
 

@@ -169,6 +169,13 @@ te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
                       pass->name);
           break;
         }
+      /* A program past the size limit stops here, with an error, rather
+         than making the next passes and GCC run for minutes.  */
+      if (!te_ctx_within_budget (p->ctx, pl->fwd->name, diag))
+        {
+          ok = false;
+          break;
+        }
       if (pass->run == te_program_roles)
         roles = true;
       ok = verify (pl, pass, p, roles, diag);

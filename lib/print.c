@@ -6,13 +6,23 @@
        y[i*m + j] = tanh (x[i*m + j]);
 
    Shared subexpressions are printed in full wherever they occur: the dump
-   shows what is computed, CSE decisions are reported separately.  */
+   shows what is computed, CSE decisions are reported separately.  Except
+   where that would not be linear: a statement whose expression, printed
+   as a tree, would be more than a few times larger than its DAG gets its
+   shared subexpressions as numbered lets first,
+
+     let %12 = x[i] * 0.5 + x[i] * 0.25;
+     y[i] = sin (%12 * 0.5 + %12 * 0.25);
+
+   and a single node printed on its own (a note) stops after a budget of
+   nodes with "...".  */
 
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
 #include "te.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +70,48 @@ precedence (const te_node *n)
     }
 }
 
-static void print_node (FILE *f, const te_program *p, const te_node *n);
+/* What printing one expression knows: nodes bound to lets, and how many
+   more nodes it may print before it writes "..." (negative: no limit).  */
+typedef struct printer
+{
+  te_memo *lets;
+  bool limited;
+  long budget;
+} printer;
+
+static void print_node_1 (FILE *f, const te_program *p, const te_node *n);
+
+/* The printer of the current expression; NULL: plain.  */
+static printer *cur_printer;
+
+static void
+print_node (FILE *f, const te_program *p, const te_node *n)
+{
+  printer *pr = cur_printer;
+  if (pr && pr->lets && te_memo_get (pr->lets, n))
+    {
+      fprintf (f, "%%%d", n->id);
+      return;
+    }
+  if (pr && pr->limited)
+    {
+      if (pr->budget == 0)
+        {
+          fputs ("...", f);
+          return;
+        }
+      pr->budget--;
+    }
+  te_walk_count (n->ctx, TE_WALK_PRINT, 1);
+  print_node_1 (f, p, n);
+}
 
 static void
 print_operand (FILE *f, const te_program *p, const te_node *n, int prec)
 {
-  if (precedence (n) < prec)
+  printer *pr = cur_printer;
+  bool let = pr && pr->lets && te_memo_get (pr->lets, n);
+  if (precedence (n) < prec && !let)
     {
       fputc ('(', f);
       print_node (f, p, n);
@@ -88,7 +134,7 @@ print_loops (FILE *f, const te_program *p, int nloops, const te_loop *loops)
 }
 
 static void
-print_node (FILE *f, const te_program *p, const te_node *n)
+print_node_1 (FILE *f, const te_program *p, const te_node *n)
 {
   int prec = precedence (n);
   switch (n->op)
@@ -178,13 +224,109 @@ print_node (FILE *f, const te_program *p, const te_node *n)
   fputs ("<?>", f);
 }
 
+/* The nodes a note prints at most.  */
+#define NOTE_BUDGET 2000
+
 void
 te_node_dump (FILE *f, const te_program *p, const te_node *n)
 {
-  if (n)
-    print_node (f, p, n);
-  else
-    fputs ("<null>", f);
+  if (!n)
+    {
+      fputs ("<null>", f);
+      return;
+    }
+  printer pr = { NULL, true, NOTE_BUDGET };
+  printer *saved = cur_printer;
+  if (!saved)
+    cur_printer = &pr;
+  print_node (f, p, n);
+  cur_printer = saved;
+}
+
+/* The size of N printed as a tree, at most LIMIT; memoized in M.  */
+static long
+tree_size (const te_node *n, te_memo *m, long limit)
+{
+  if (!n)
+    return 0;
+  void *known = te_memo_get (m, n);
+  if (known)
+    return (long) (intptr_t) known - 1;
+  te_walk_count (n->ctx, TE_WALK_PRINT, 1);
+  long size = 1;
+  for (int i = 0; i < 3; i++)
+    {
+      size += tree_size (n->args[i], m, limit);
+      if (size > limit)
+        size = limit;
+    }
+  te_memo_put (m, n, (void *) (intptr_t) (size + 1));
+  return size;
+}
+
+/* Count in USES the uses of each node below N (each distinct node's
+   operands once), and list the distinct nodes in post-order in ORDER.  */
+static void
+count_uses (const te_node *n, te_memo *uses, const te_node ***order,
+            size_t *norder, size_t *cap)
+{
+  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return;
+  intptr_t u = (intptr_t) te_memo_get (uses, n);
+  te_memo_put (uses, n, (void *) (u ? u + 1 : 2));
+  if (u)
+    return;
+  te_walk_count (n->ctx, TE_WALK_PRINT, 1);
+  for (int i = 0; i < 3; i++)
+    count_uses (n->args[i], uses, order, norder, cap);
+  if (*norder == *cap)
+    {
+      *cap = *cap ? *cap * 2 : 64;
+      *order = realloc (*order, *cap * sizeof **order);
+      if (!*order)
+        abort (); /* out of memory */
+    }
+  (*order)[(*norder)++] = n;
+}
+
+/* Statement ST: is it worth lets, its tree being much larger than its
+   DAG?  Then bind its shared nodes in LETS and print the lets.  */
+static bool
+print_lets (FILE *f, const te_program *p, const te_stmt *st, te_memo *lets)
+{
+  te_memo sizes = { 0 };
+  const long limit = 1L << 40;
+  long tree = tree_size (st->value, &sizes, limit)
+              + tree_size (st->index, &sizes, limit)
+              + tree_size (st->guard, &sizes, limit);
+  long dag = (long) sizes.n;
+  te_memo_free (&sizes);
+  if (tree <= 256 || tree <= 4 * dag)
+    return false;
+  te_memo uses = { 0 };
+  const te_node **order = NULL;
+  size_t norder = 0, cap = 0;
+  count_uses (st->guard, &uses, &order, &norder, &cap);
+  count_uses (st->index, &uses, &order, &norder, &cap);
+  count_uses (st->value, &uses, &order, &norder, &cap);
+  for (size_t i = 0; i < norder; i++)
+    {
+      const te_node *n = order[i];
+      if ((intptr_t) te_memo_get (&uses, n) < 3)
+        continue;
+      if (n->op == TE_LOAD && (n->args[0]->op == TE_VAR
+                               || n->args[0]->op == TE_CONST))
+        continue;
+      /* A let of a reduction's term names it outside the reduction: a
+         notation of the dump, not a place of computation.  */
+      fprintf (f, "    let %%%d = ", n->id);
+      print_node_1 (f, p, n);
+      fputs (";\n", f);
+      te_memo_put (lets, n, TE_MEMO_TRUE);
+    }
+  free (order);
+  te_memo_free (&uses);
+  return true;
 }
 
 const char *
@@ -287,6 +429,11 @@ te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
   for (int i = 0; i < s->nstmts; i++)
     {
       const te_stmt *st = &s->stmts[i];
+      te_memo lets = { 0 };
+      printer pr = { &lets, false, 0 };
+      printer *saved = cur_printer;
+      cur_printer = &pr;
+      print_lets (f, p, st, &lets);
       fputs ("    ", f);
       if (st->guard)
         {
@@ -305,6 +452,8 @@ te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
       fprintf (f, "] %s ", st->op == TE_SET ? "=" : "+=");
       print_node (f, p, st->value);
       fputs (";\n", f);
+      cur_printer = saved;
+      te_memo_free (&lets);
     }
 }
 

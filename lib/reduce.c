@@ -69,7 +69,8 @@ match_compare_select (te_node *sel, te_node *acc, te_red_kind *kind,
 /* Is V a sum (of + and -) in which ACC is added exactly once?  Then
    *REST is V less ACC.  */
 static bool
-sum_term (te_ctx *ctx, te_node *v, te_node *acc, te_node **rest)
+sum_term (te_ctx *ctx, te_node *v, te_node *acc, te_node **rest,
+          te_memo *m)
 {
   if (v == acc)
     {
@@ -81,10 +82,10 @@ sum_term (te_ctx *ctx, te_node *v, te_node *acc, te_node **rest)
   for (int k = 0; k < 2; k++)
     {
       te_node *other = v->args[1 - k];
-      if (te_contains (other, acc) || (v->op == TE_SUB && k == 1))
+      if (te_contains_memo (other, acc, m) || (v->op == TE_SUB && k == 1))
         continue;
       te_node *r;
-      if (!sum_term (ctx, v->args[k], acc, &r))
+      if (!sum_term (ctx, v->args[k], acc, &r, m))
         continue;
       if (v->op == TE_SUB)
         *rest = r ? te_sub (ctx, r, other) : te_neg (ctx, other);
@@ -104,11 +105,17 @@ te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
   /* A sum the optimizer reassociated (-ffast-math): a + (acc + b).  */
   te_node *rest;
   if ((v->op == TE_ADD || v->op == TE_SUB) && v->args[0] != acc
-      && v->args[1] != acc && sum_term (ctx, v, acc, &rest))
+      && v->args[1] != acc)
     {
-      *kind = TE_RED_SUM;
-      *body = rest;
-      return true;
+      te_memo m = { 0 };
+      bool sum = sum_term (ctx, v, acc, &rest, &m);
+      te_memo_free (&m);
+      if (sum)
+        {
+          *kind = TE_RED_SUM;
+          *body = rest;
+          return true;
+        }
     }
   switch (v->op)
     {

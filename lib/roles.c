@@ -835,7 +835,7 @@ te_tensor_extent (te_program *p, const te_tensor *t)
     if (te_call_passes (&p->stages[s], t, true)
         || te_call_passes (&p->stages[s], t, false))
       return NULL; /* a call does not say which elements it touches */
-  int nids = te_ctx_node_count (p->ctx) + 1;
+  int nids = te_ctx_ids (p->ctx) + 1;
   always_marks m = { calloc (nids, 1), calloc (nids, sizeof (int)), 0 };
   if (!m.always || !m.reach)
     {

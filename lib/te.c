@@ -27,6 +27,7 @@ struct te_ctx
   te_node **buckets;
   size_t nbuckets, nnodes;
   int next_id;
+  long walks[TE_NUM_WALKS];
 };
 
 /* ---- diagnostics ------------------------------------------------------- */
@@ -59,6 +60,87 @@ te_diag_note (te_diag *diag, const char *fmt, ...)
   va_end (ap);
 }
 
+/* ---- walk statistics -------------------------------------------------- */
+
+int
+te_ctx_ids (const te_ctx *ctx)
+{
+  return ctx->next_id;
+}
+
+bool
+te_ctx_full (const te_ctx *ctx)
+{
+  return ctx->nnodes > TE_MAX_NODES;
+}
+
+bool
+te_ctx_within_budget (const te_ctx *ctx, const char *name, te_diag *diag)
+{
+  if (!te_ctx_full (ctx))
+    return true;
+  te_diag_set (diag, TE_DIAG_USER, 0,
+               "gradient of '%s' too large: more than %d expression nodes",
+               name, TE_MAX_NODES);
+  te_diag_note (diag, "split the kernel into smaller kernels, or give "
+                      "shared values a local array of their own");
+  return false;
+}
+
+void
+te_walk_count (te_ctx *ctx, te_walk_kind kind, long n)
+{
+  if (ctx && kind < TE_NUM_WALKS)
+    ctx->walks[kind] += n;
+}
+
+long
+te_walk_visits (const te_ctx *ctx, te_walk_kind kind)
+{
+  return kind < TE_NUM_WALKS ? ctx->walks[kind] : 0;
+}
+
+const char *
+te_walk_name (te_walk_kind kind)
+{
+  switch (kind)
+    {
+    case TE_WALK_QUERY:
+      return "query";
+    case TE_WALK_REWRITE:
+      return "rewrite";
+    case TE_WALK_DERIV:
+      return "deriv";
+    case TE_WALK_EMIT:
+      return "emit";
+    case TE_WALK_PRINT:
+      return "print";
+    case TE_WALK_CGEN:
+      return "cgen";
+    case TE_WALK_INTERP:
+      return "interp";
+    case TE_NUM_WALKS:
+      break;
+    }
+  return "?";
+}
+
+void
+te_walk_stats_reset (te_ctx *ctx)
+{
+  memset (ctx->walks, 0, sizeof ctx->walks);
+}
+
+void
+te_walk_stats_dump (FILE *f, const te_ctx *ctx, const char *label)
+{
+  fprintf (f, ";; tensorgrad: %s:", label ? label : "walks");
+  for (int k = 0; k < TE_NUM_WALKS; k++)
+    fprintf (f, " %s %ld nodes,", te_walk_name ((te_walk_kind) k),
+             ctx->walks[k]);
+  fprintf (f, " distinct nodes %zu\n", ctx->nnodes);
+}
+
 /* ---- memory ------------------------------------------------------------ */
 
 te_ctx *
@@ -75,12 +157,6 @@ te_ctx_new (void)
       return NULL;
     }
   return ctx;
-}
-
-int
-te_ctx_node_count (const te_ctx *ctx)
-{
-  return ctx->next_id;
 }
 
 void
@@ -246,6 +322,7 @@ te_make (te_ctx *ctx, const te_node *proto)
               sizeof (te_loop) * proto->u.red.nloops);
     }
   n->id = ctx->next_id++;
+  n->ctx = ctx;
   n->hash = h;
   n->chain = ctx->buckets[h & (ctx->nbuckets - 1)];
   ctx->buckets[h & (ctx->nbuckets - 1)] = n;
@@ -742,6 +819,8 @@ te_cast (te_ctx *ctx, te_type type, te_node *a)
   return make_op (ctx, TE_CAST, type, a, NULL, NULL);
 }
 
+static te_node *rebuild (te_ctx *ctx, te_node *n, te_node **args);
+
 /* ---- walking ----------------------------------------------------------- */
 
 typedef struct visited
@@ -784,11 +863,71 @@ seen (visited *v, const te_node *n)
   return false;
 }
 
+void *
+te_memo_get (const te_memo *m, const te_node *n)
+{
+  if (!m->cap)
+    return NULL;
+  size_t j = ((size_t) n->id * 0x9e3779b1u) & (m->cap - 1);
+  while (m->keys[j] >= 0)
+    {
+      if (m->keys[j] == n->id)
+        return m->vals[j];
+      j = (j + 1) & (m->cap - 1);
+    }
+  return NULL;
+}
+
+static void
+memo_insert (int *keys, void **vals, size_t cap, int key, void *v)
+{
+  size_t j = ((size_t) key * 0x9e3779b1u) & (cap - 1);
+  while (keys[j] >= 0 && keys[j] != key)
+    j = (j + 1) & (cap - 1);
+  keys[j] = key;
+  vals[j] = v;
+}
+
+void
+te_memo_put (te_memo *m, const te_node *n, void *v)
+{
+  if ((m->n + 1) * 2 > m->cap)
+    {
+      size_t cap = m->cap ? m->cap * 2 : 64;
+      int *keys = malloc (cap * sizeof *keys);
+      void **vals = malloc (cap * sizeof *vals);
+      if (!keys || !vals)
+        abort (); /* out of memory */
+      memset (keys, 0xff, cap * sizeof *keys);
+      for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i] >= 0)
+          memo_insert (keys, vals, cap, m->keys[i], m->vals[i]);
+      free (m->keys);
+      free (m->vals);
+      m->keys = keys;
+      m->vals = vals;
+      m->cap = cap;
+    }
+  size_t before = m->n;
+  if (!te_memo_get (m, n))
+    m->n = before + 1;
+  memo_insert (m->keys, m->vals, m->cap, n->id, v);
+}
+
+void
+te_memo_free (te_memo *m)
+{
+  free (m->keys);
+  free (m->vals);
+  memset (m, 0, sizeof *m);
+}
+
 static void
 walk_1 (te_node *n, void (*fn) (te_node *, void *), void *data, visited *v)
 {
   if (!n || seen (v, n))
     return;
+  te_walk_count (n->ctx, TE_WALK_QUERY, 1);
   for (int i = 0; i < 3; i++)
     walk_1 (n->args[i], fn, data, v);
   if (n->op == TE_REDUCE)
@@ -805,35 +944,42 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   free (v.items);
 }
 
-typedef struct load_collect
+/* te_canon_loads of N, memoized in M.  */
+static te_node *
+canon_loads_1 (te_ctx *ctx, te_node *n, te_memo *m)
 {
-  te_node *items[256];
-  int n;
-} load_collect;
-
-static void
-load_collect_fn (te_node *n, void *data)
-{
-  load_collect *q = data;
-  if (n->op == TE_LOAD && q->n < 256)
-    q->items[q->n++] = n;
+  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return n;
+  te_node *r = te_memo_get (m, n);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  te_node *args[3] = { NULL, NULL, NULL };
+  bool changed = false;
+  for (int i = 0; i < 3; i++)
+    {
+      args[i] = canon_loads_1 (ctx, n->args[i], m);
+      changed |= args[i] != n->args[i];
+    }
+  /* Inner loads first: a gather's index holds loads too.  */
+  if (n->op == TE_LOAD)
+    {
+      te_node *c = te_canon_int (ctx, args[0]);
+      r = c != n->args[0] ? te_load (ctx, n->u.tensor, c) : n;
+    }
+  else
+    r = changed ? rebuild (ctx, n, args) : n;
+  te_memo_put (m, n, r);
+  return r;
 }
 
 te_node *
 te_canon_loads (te_ctx *ctx, te_node *n)
 {
-  load_collect q;
-  q.n = 0;
-  te_walk (n, load_collect_fn, &q);
-  /* Innermost first (post-order): a gather's index holds loads too.  */
-  for (int i = 0; i < q.n; i++)
-    {
-      te_node *l = q.items[i];
-      te_node *c = te_canon_int (ctx, te_canon_loads (ctx, l->args[0]));
-      if (c != l->args[0])
-        n = te_replace (ctx, n, l, te_load (ctx, l->u.tensor, c));
-    }
-  return n;
+  te_memo m = { 0 };
+  te_node *r = canon_loads_1 (ctx, n, &m);
+  te_memo_free (&m);
+  return r;
 }
 
 static void
@@ -1043,29 +1189,138 @@ te_contains (const te_node *n, const te_node *x)
   return q.found;
 }
 
-bool
-te_uses_var_free (const te_node *n, int var)
+static bool
+uses_var_free_1 (const te_node *n, int var, te_memo *m)
 {
   if (!n)
     return false;
   if (n->op == TE_VAR)
     return n->u.index == var;
+  if (n->op == TE_CONST || n->op == TE_PARAM)
+    return false;
+  void *known = te_memo_get (m, n);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+  bool r = false, bound = false;
   if (n->op == TE_REDUCE)
-    for (int k = 0; k < n->u.red.nloops; k++)
+    for (int k = 0; k < n->u.red.nloops && !r && !bound; k++)
       {
         if (n->u.red.loops[k].var == var)
-          return te_uses_var_free (n->args[0], var);
-        if (te_uses_var_free (n->u.red.loops[k].extent, var))
-          return true;
+          {
+            r = uses_var_free_1 (n->args[0], var, m);
+            bound = true;
+          }
+        else if (uses_var_free_1 (n->u.red.loops[k].extent, var, m))
+          r = true;
       }
-  for (int i = 0; i < 3; i++)
-    if (te_uses_var_free (n->args[i], var))
-      return true;
-  return false;
+  for (int i = 0; i < 3 && !r && !bound; i++)
+    r = uses_var_free_1 (n->args[i], var, m);
+  te_memo_put (m, n, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
 }
 
 bool
-te_poly_negative (const te_node *n)
+te_contains_memo (const te_node *n, const te_node *x, te_memo *m)
+{
+  if (!n)
+    return false;
+  if (n == x)
+    return true;
+  void *known = te_memo_get (m, n);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+  bool r = false;
+  for (int i = 0; i < 3 && !r; i++)
+    r = te_contains_memo (n->args[i], x, m);
+  if (n->op == TE_REDUCE)
+    for (int i = 0; i < n->u.red.nloops && !r; i++)
+      r = te_contains_memo (n->u.red.loops[i].extent, x, m);
+  te_memo_put (m, n, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
+}
+
+static bool
+zero_if_null_1 (const te_node *n, const te_tensor *t, te_memo *m)
+{
+  switch (n->op)
+    {
+    case TE_LOAD:
+      return n->u.tensor == t;
+    case TE_MUL:
+    case TE_DIV:
+    case TE_NEG:
+    case TE_CAST:
+    case TE_ADD:
+    case TE_SUB:
+    case TE_SELECT:
+      break;
+    case TE_CONST:
+    case TE_PARAM:
+    case TE_VAR:
+    case TE_MOD:
+    case TE_MIN:
+    case TE_MAX:
+    case TE_LT:
+    case TE_LE:
+    case TE_GT:
+    case TE_GE:
+    case TE_EQ:
+    case TE_NE:
+    case TE_AND:
+    case TE_OR:
+    case TE_NOT:
+    TE_CASE_MATH:
+    case TE_REDUCE:
+    case TE_NUM_OPS:
+      return false;
+    }
+  void *known = te_memo_get (m, n);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+  bool r;
+  switch (n->op)
+    {
+    case TE_MUL:
+      r = zero_if_null_1 (n->args[0], t, m) || zero_if_null_1 (n->args[1], t, m);
+      break;
+    case TE_ADD:
+    case TE_SUB:
+      r = zero_if_null_1 (n->args[0], t, m) && zero_if_null_1 (n->args[1], t, m);
+      break;
+    case TE_SELECT:
+      r = zero_if_null_1 (n->args[1], t, m) && zero_if_null_1 (n->args[2], t, m);
+      break;
+    default: /* DIV, NEG, CAST */
+      r = zero_if_null_1 (n->args[0], t, m);
+      break;
+    }
+  te_memo_put (m, n, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
+}
+
+bool
+te_zero_if_null (const te_node *n, const te_tensor *t)
+{
+  te_memo m = { 0 };
+  bool r = zero_if_null_1 (n, t, &m);
+  te_memo_free (&m);
+  return r;
+}
+
+bool
+te_uses_var_free (const te_node *n, int var)
+{
+  te_memo m = { 0 };
+  bool r = uses_var_free_1 (n, var, &m);
+  te_memo_free (&m);
+  return r;
+}
+
+static bool
+poly_negative_1 (const te_node *n, te_memo *m)
 {
   switch (n->op)
     {
@@ -1076,10 +1331,28 @@ te_poly_negative (const te_node *n)
       return n->u.i < 0;
     case TE_ADD:
     case TE_MUL:
-      return te_poly_negative (n->args[0]) || te_poly_negative (n->args[1]);
+      {
+        void *known = te_memo_get (m, n);
+        if (known)
+          return known == TE_MEMO_TRUE;
+        te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+        bool r = poly_negative_1 (n->args[0], m)
+                 || poly_negative_1 (n->args[1], m);
+        te_memo_put (m, n, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+        return r;
+      }
     default:
       return false;
     }
+}
+
+bool
+te_poly_negative (const te_node *n)
+{
+  te_memo m = { 0 };
+  bool r = poly_negative_1 (n, &m);
+  te_memo_free (&m);
+  return r;
 }
 
 bool
@@ -1257,23 +1530,17 @@ rebuild (te_ctx *ctx, te_node *n, te_node **args)
     }
 }
 
-typedef struct replace_memo
-{
-  te_node **from, **to;
-  size_t n, cap;
-} replace_memo;
-
 static te_node *
-replace_1 (te_ctx *ctx, te_node *n, te_node *from, te_node *to,
-           replace_memo *m)
+replace_1 (te_ctx *ctx, te_node *n, te_node *from, te_node *to, te_memo *m)
 {
   if (!n)
     return NULL;
   if (n == from)
     return to;
-  for (size_t i = 0; i < m->n; i++)
-    if (m->from[i] == n)
-      return m->to[i];
+  te_node *r = te_memo_get (m, n);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
   te_node *args[3] = { NULL, NULL, NULL };
   bool changed = false;
   for (int i = 0; i < 3; i++)
@@ -1281,27 +1548,24 @@ replace_1 (te_ctx *ctx, te_node *n, te_node *from, te_node *to,
       args[i] = replace_1 (ctx, n->args[i], from, to, m);
       changed |= args[i] != n->args[i];
     }
-  te_node *r = changed ? rebuild (ctx, n, args) : n;
-  if (m->n == m->cap)
-    {
-      m->cap = m->cap ? m->cap * 2 : 32;
-      m->from = realloc (m->from, m->cap * sizeof *m->from);
-      m->to = realloc (m->to, m->cap * sizeof *m->to);
-      if (!m->from || !m->to)
-        abort ();
-    }
-  m->from[m->n] = n;
-  m->to[m->n++] = r;
+  r = changed ? rebuild (ctx, n, args) : n;
+  te_memo_put (m, n, r);
   return r;
+}
+
+te_node *
+te_replace_memo (te_ctx *ctx, te_node *n, te_node *from, te_node *to,
+                 te_memo *m)
+{
+  return replace_1 (ctx, n, from, to, m);
 }
 
 te_node *
 te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to)
 {
-  replace_memo m = { 0 };
+  te_memo m = { 0 };
   te_node *r = replace_1 (ctx, n, from, to, &m);
-  free (m.from);
-  free (m.to);
+  te_memo_free (&m);
   return r;
 }
 

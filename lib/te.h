@@ -186,6 +186,7 @@ struct te_node
     te_reduce red;     /* REDUCE */
   } u;
   te_node *chain; /* hash bucket */
+  te_ctx *ctx;    /* the context that holds it (for walk statistics) */
 };
 
 typedef enum te_tensor_kind
@@ -331,12 +332,80 @@ typedef struct te_program
   const char **notes;     /* the optimizer's decisions, for the dump */
 } te_program;
 
+/* A memo of a walk: a value (a node, or any pointer) per node, keyed by
+   node id, growing as the walk makes nodes.  Zero-initialize it; free it
+   with te_memo_free.  */
+typedef struct te_memo
+{
+  int *keys;
+  void **vals;
+  size_t n, cap;
+} te_memo;
+/* The value stored for N, or NULL.  */
+void *te_memo_get (const te_memo *m, const te_node *n);
+void te_memo_put (te_memo *m, const te_node *n, void *v);
+void te_memo_free (te_memo *m);
+/* Boolean results in a memo: non-NULL for both.  */
+#define TE_MEMO_TRUE ((void *) 2)
+#define TE_MEMO_FALSE ((void *) 1)
+/* te_contains for many N and one X: M (zero-initialized, freed with
+   te_memo_free) remembers the answers, so the queries of one walk visit
+   each node once.  */
+bool te_contains_memo (const te_node *n, const te_node *x, te_memo *m);
+
 /* ---- contexts, memory -------------------------------------------------- */
 
 te_ctx *te_ctx_new (void);
 void te_ctx_free (te_ctx *ctx);
-/* How many nodes CTX made: every node id is below it.  */
-int te_ctx_node_count (const te_ctx *ctx);
+/* One more than the largest node id of CTX: a table indexed by node id
+   (a walk's memo) needs this many slots.  */
+int te_ctx_ids (const te_ctx *ctx);
+
+/* ---- walk statistics ----------------------------------------------------
+
+   Every walk of the IR visits each distinct node of what it walks once
+   (a memo or a visited mark keyed by node id), so its cost is linear in
+   the DAG, not in the expression tree it stands for (which can be
+   exponentially larger).  Each walk counts the nodes it visits, per
+   kind, in its context; the dump prints the counts beside the number of
+   distinct nodes, and tests compare them.  */
+typedef enum te_walk_kind
+{
+  TE_WALK_QUERY,  /* te_walk and the queries built on it */
+  TE_WALK_REWRITE, /* te_replace, te_rename_counters, te_canon_loads */
+  TE_WALK_DERIV,  /* ad.c's propagation through local derivatives */
+  TE_WALK_EMIT,   /* plugin/emit.cc */
+  TE_WALK_PRINT,  /* print.c */
+  TE_WALK_CGEN,   /* cgen*.c (dump-c) */
+  TE_WALK_INTERP, /* the MPFR interpreter */
+  TE_NUM_WALKS
+} te_walk_kind;
+
+/* Count N visits of walk KIND in CTX.  */
+void te_walk_count (te_ctx *ctx, te_walk_kind kind, long n);
+/* The visits of walk KIND counted in CTX so far.  */
+long te_walk_visits (const te_ctx *ctx, te_walk_kind kind);
+/* The name of KIND as the dump prints it.  */
+const char *te_walk_name (te_walk_kind kind);
+/* Print the counts of CTX under the heading tests match:
+   ";; tensorgrad: LABEL: query N nodes, ..., distinct nodes D" (LABEL
+   NULL: "walks").  */
+void te_walk_stats_dump (FILE *f, const te_ctx *ctx, const char *label);
+/* Start counting again from zero.  */
+void te_walk_stats_reset (te_ctx *ctx);
+
+/* The most nodes a context may hold: a kernel whose lifted program or
+   gradient would need more is refused (te_ctx_full), never compiled
+   for minutes.  Real kernels need a few thousand.  */
+#define TE_MAX_NODES 200000
+/* Has CTX more than TE_MAX_NODES nodes?  Constructors keep working past
+   the limit (lib/ never aborts on a user's input); the passes and the
+   plugin test this between steps and refuse the kernel.  */
+bool te_ctx_full (const te_ctx *ctx);
+/* True if CTX is within the limit; otherwise fill DIAG ("gradient of
+   'NAME' too large: ...", at the kernel) and return false.  */
+bool te_ctx_within_budget (const te_ctx *ctx, const char *name,
+                           te_diag *diag);
 /* Zeroed memory that lives as long as CTX.  */
 void *te_alloc (te_ctx *ctx, size_t size);
 char *te_strdup (te_ctx *ctx, const char *s);
@@ -401,6 +470,10 @@ bool te_is_const (const te_node *n, double v);
 bool te_reads (const te_node *n, const te_tensor *t);
 /* Does N contain node X?  */
 bool te_contains (const te_node *n, const te_node *x);
+/* Is N zero wherever tensor T reads as zero (a NULL shadow): a load of
+   T, a product or quotient with such a factor, a sum or select of such
+   values?  The one rule emit.cc, cgen.c and interp.c skip a += by.  */
+bool te_zero_if_null (const te_node *n, const te_tensor *t);
 /* Does N mention loop counter VAR?  */
 bool te_uses_var (const te_node *n, int var);
 /* Does N use counter VAR freely, not as the counter of a reduction in N?  */
@@ -464,6 +537,10 @@ te_node *te_rename_counters (te_ctx *ctx, te_node *n, int nloops,
                              const te_loop *from, const te_loop *to);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
+/* te_replace for many N and one FROM and TO: M (zero-initialized, freed
+   with te_memo_free) keeps the rewritten nodes from call to call.  */
+te_node *te_replace_memo (te_ctx *ctx, te_node *n, te_node *from,
+                          te_node *to, te_memo *m);
 
 /* Does stage S write T (a statement, or the call of a call stage)?  */
 bool te_stage_writes (const te_stage *s, const te_tensor *t);

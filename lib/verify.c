@@ -767,7 +767,7 @@ te_program_verify (const te_program *p, const te_program *fwd, bool roles,
   v.fwd = fwd;
   v.diag = diag;
   v.where = what ? what : "";
-  v.nids = te_ctx_node_count (p->ctx);
+  v.nids = te_ctx_ids (p->ctx);
   v.nwords = p->nvars / 64 + 1;
   v.seen = calloc (v.nids + 1, 1);
   v.degree = calloc (v.nids + 1, 1);

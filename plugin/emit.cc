@@ -48,8 +48,17 @@ struct emitter
   vec<tree> vars;    /* loop counter decls by var number */
   const te_tensor *cond_loads[32]; /* nullable tensors read as 0 if NULL */
   int ncond;
-  vec<const te_node *> bound;       /* shared subexpressions ... */
-  vec<tree> bound_vars;             /* ... and the locals holding them */
+  /* Shared subexpressions (see bind_scope): the local holding each
+     bound node, by node id (NULL_TREE: not bound), and the ids bound so
+     far in binding order, so that a scope unbinds its own on exit.  */
+  tree *memo;
+  int nmemo;
+  vec<int> bound_ids;
+  /* Scratch of bind_scope's walks, by node id: visit marks, and use
+     counts valid where CNT_EPOCH is the current epoch.  */
+  unsigned *vis_epoch, *unc_epoch, *cnt_epoch;
+  int *uses;
+  unsigned epoch;
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
   bool failed;
@@ -128,6 +137,11 @@ math_decl (te_op op, te_type type)
 }
 
 static tree expr (emitter *e, const te_node *n);
+static tree scoped (emitter *e, const te_node *n);
+static bool worth_binding (const te_node *n);
+static void bind_scope (emitter *e, const te_node *const *roots, int nroots,
+                        bool fused, tree *list);
+static void unbind (emitter *e, unsigned mark);
 
 /* PTR != 0.  */
 static tree
@@ -205,13 +219,218 @@ choose (emitter *e, const te_node *n, enum tree_code cmp)
                       fold_build2 (cmp, boolean_type_node, a, b), a, b);
 }
 
+/* ---- shared subexpressions: each distinct node once -------------------
+
+   The TE value is a DAG; a tree built for every use of a node would be
+   as large as the expression it stands for, exponentially larger than
+   the DAG (and gimplify_function_tree unshares what is shared).  So a
+   node used more than once is computed once into a local and read from
+   it.  Where the value is computed matters: a select's arm may hold a
+   load that is out of bounds where its condition is false (a padded
+   convolution), a reduction's terms use its counters, a guard protects
+   its statement.  A scope is such a region: the statement behind its
+   guard, a select's arm, a reduction's terms.  bind_scope computes, at
+   the start of the scope, the nodes of its roots that it evaluates
+   unconditionally (not through an arm or a reduction's terms) and that
+   are used more than once anywhere below; nested scopes read those
+   locals and bind their own.  A node that only the arms of one select
+   share is computed in each arm.  */
+
+/* Nodes are leaves or bound: nothing to compute.  */
+static bool
+cheap_leaf (emitter *e, const te_node *n)
+{
+  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return true;
+  return n->id < e->nmemo && e->memo[n->id];
+}
+
+/* Should node N, used more than once in a scope, get a local?  FUSED: a
+   fused stage's policy (worth_binding).  A load, conversion, negation
+   or boolean over leaves or locals is as cheap to repeat as to read.  */
+static bool
+bind_p (emitter *e, const te_node *n, bool fused)
+{
+  if (fused)
+    return worth_binding (n);
+  if (n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return false;
+  if (n->op == TE_LOAD || n->op == TE_CAST || n->op == TE_NEG
+      || n->type == TE_BOOL)
+    {
+      for (int k = 0; k < 3; k++)
+        if (!cheap_leaf (e, n->args[k]))
+          return true;
+      return false;
+    }
+  return true;
+}
+
+/* The operands of N a scope's use count follows: every one, or for a
+   fused stage (bind_shared's rule since it was written) not the arms of
+   a select nor a reduction's.  */
+static int
+counted_args (const te_node *n, bool fused)
+{
+  if (!fused)
+    return te_op_arity (n->op);
+  if (n->op == TE_REDUCE)
+    return 0;
+  return n->op == TE_SELECT ? 1 : te_op_arity (n->op);
+}
+
+/* Is operand K of N evaluated whenever N is?  */
+static bool
+unconditional_arg (const te_node *n, int k)
+{
+  if (n->op == TE_SELECT)
+    return k == 0;
+  if (n->op == TE_REDUCE)
+    return k == 0;
+  return true;
+}
+
+/* Bind, appending their computation to *LIST, the nodes NROOTS ROOTS
+   evaluate unconditionally and use more than once (see above), operands
+   first.  One walk of the distinct nodes below the roots that are not
+   bound already.  */
+static void
+bind_scope (emitter *e, const te_node *const *roots, int nroots, bool fused,
+            tree *list)
+{
+  if (!e->memo)
+    return;
+  unsigned ep = ++e->epoch;
+  auto_vec<const te_node *> order;
+  auto_vec<const te_node *> stack;
+  auto_vec<int> next;
+  /* Post-order over every operand, with use counts.  */
+  for (int r = 0; r < nroots; r++)
+    {
+      const te_node *root = roots[r];
+      if (cheap_leaf (e, root) || root->id >= e->nmemo)
+        continue;
+      if (e->cnt_epoch[root->id] != ep)
+        {
+          e->cnt_epoch[root->id] = ep;
+          e->uses[root->id] = 0;
+        }
+      e->uses[root->id]++;
+      if (e->vis_epoch[root->id] == ep)
+        continue;
+      e->vis_epoch[root->id] = ep;
+      stack.safe_push (root);
+      next.safe_push (0);
+      while (!stack.is_empty ())
+        {
+          const te_node *n = stack.last ();
+          int k = next.last ();
+          if (k >= te_op_arity (n->op))
+            {
+              order.safe_push (n);
+              stack.pop ();
+              next.pop ();
+              continue;
+            }
+          next.last () = k + 1;
+          const te_node *a = n->args[k];
+          if (cheap_leaf (e, a) || a->id >= e->nmemo)
+            continue;
+          if (k < counted_args (n, fused))
+            {
+              if (e->cnt_epoch[a->id] != ep)
+                {
+                  e->cnt_epoch[a->id] = ep;
+                  e->uses[a->id] = 0;
+                }
+              e->uses[a->id]++;
+            }
+          if (e->vis_epoch[a->id] == ep)
+            continue;
+          e->vis_epoch[a->id] = ep;
+          stack.safe_push (a);
+          next.safe_push (0);
+        }
+    }
+  te_walk_count (e->p->ctx, TE_WALK_EMIT, order.length ());
+  /* What the scope evaluates unconditionally.  */
+  for (int r = 0; r < nroots; r++)
+    if (!cheap_leaf (e, roots[r]) && roots[r]->id < e->nmemo
+        && e->unc_epoch[roots[r]->id] != ep)
+      {
+        e->unc_epoch[roots[r]->id] = ep;
+        stack.safe_push (roots[r]);
+      }
+  while (!stack.is_empty ())
+    {
+      const te_node *n = stack.pop ();
+      for (int k = 0; k < te_op_arity (n->op); k++)
+        {
+          const te_node *a = n->args[k];
+          if (!unconditional_arg (n, k) || cheap_leaf (e, a)
+              || a->id >= e->nmemo || e->unc_epoch[a->id] == ep)
+            continue;
+          e->unc_epoch[a->id] = ep;
+          stack.safe_push (a);
+        }
+    }
+  /* Which to bind, decided before any is emitted: emitting one may open
+     a nested scope, which reuses the marks.  */
+  auto_vec<const te_node *> chosen;
+  for (unsigned i = 0; i < order.length (); i++)
+    {
+      const te_node *n = order[i];
+      if (e->unc_epoch[n->id] == ep && e->cnt_epoch[n->id] == ep
+          && e->uses[n->id] >= 2)
+        chosen.safe_push (n);
+    }
+  for (unsigned i = 0; i < chosen.length (); i++)
+    {
+      const te_node *n = chosen[i];
+      if (!bind_p (e, n, fused))
+        continue;
+      tree v = new_local (e, te_tree_type (n->type), NULL);
+      tree x = expr (e, n);
+      append_to_statement_list (build2 (MODIFY_EXPR, TREE_TYPE (v), v, x),
+                                list);
+      e->memo[n->id] = v;
+      e->bound_ids.safe_push (n->id);
+    }
+}
+
+/* Forget the locals bound since MARK (the length of bound_ids then).  */
+static void
+unbind (emitter *e, unsigned mark)
+{
+  while (e->bound_ids.length () > mark)
+    e->memo[e->bound_ids.pop ()] = NULL_TREE;
+}
+
+/* N evaluated in a scope of its own (a select's arm): its shared
+   subexpressions first, then its value.  */
+static tree
+scoped (emitter *e, const te_node *n)
+{
+  if (cheap_leaf (e, n) || !e->memo)
+    return expr (e, n);
+  unsigned mark = e->bound_ids.length ();
+  tree stmts = alloc_stmt_list ();
+  bind_scope (e, &n, 1, false, &stmts);
+  tree v = expr (e, n);
+  unbind (e, mark);
+  if (!tsi_end_p (tsi_start (stmts)))
+    v = build2 (COMPOUND_EXPR, TREE_TYPE (v), stmts, v);
+  return v;
+}
+
 static tree
 expr (emitter *e, const te_node *n)
 {
   tree type = te_tree_type (n->type);
-  for (unsigned i = 0; i < e->bound.length (); i++)
-    if (e->bound[i] == n)
-      return e->bound_vars[i];
+  if (n->id < e->nmemo && e->memo[n->id])
+    return e->memo[n->id];
+  if (e->p)
+    te_walk_count (e->p->ctx, TE_WALK_EMIT, 1);
   switch (n->op)
     {
     case TE_CONST:
@@ -278,8 +497,11 @@ expr (emitter *e, const te_node *n)
     case TE_NOT:
       return fold_build1 (TRUTH_NOT_EXPR, type, expr (e, n->args[0]));
     case TE_SELECT:
-      return fold_build3 (COND_EXPR, type, expr (e, n->args[0]),
-                          expr (e, n->args[1]), expr (e, n->args[2]));
+      {
+        tree c = expr (e, n->args[0]);
+        return fold_build3 (COND_EXPR, type, c, scoped (e, n->args[1]),
+                            scoped (e, n->args[2]));
+      }
     TE_CASE_MATH:
       {
         tree fn = math_decl (n->op, n->type);
@@ -316,9 +538,13 @@ reduction (emitter *e, const te_node *n)
                             &stmts);
   tree t = new_local (e, type, NULL);
   tree body = alloc_stmt_list ();
+  /* The terms' shared subexpressions, once per iteration.  */
+  unsigned mark = e->bound_ids.length ();
+  bind_scope (e, &n->args[1], 1, false, &body);
   append_to_statement_list (build2 (MODIFY_EXPR, type, t,
                                     fold_convert (type, expr (e, n->args[1]))),
                             &body);
+  unbind (e, mark);
   tree update;
   switch (n->u.red.kind)
     {
@@ -382,34 +608,24 @@ collect_nullable (te_node *n, void *data)
     collect_nullable_tensor ((nullable_set *) data, n->u.tensor);
 }
 
-/* Is N zero wherever tensor T reads as zero?  */
-static bool
-zero_if_null (const te_node *n, const te_tensor *t)
-{
-  switch (n->op)
-    {
-    case TE_LOAD:
-      return n->u.tensor == t;
-    case TE_MUL:
-      return zero_if_null (n->args[0], t) || zero_if_null (n->args[1], t);
-    case TE_DIV:
-    case TE_NEG:
-    case TE_CAST:
-      return zero_if_null (n->args[0], t);
-    case TE_ADD:
-    case TE_SUB:
-      return zero_if_null (n->args[0], t) && zero_if_null (n->args[1], t);
-    case TE_SELECT:
-      return zero_if_null (n->args[1], t) && zero_if_null (n->args[2], t);
-    default:
-      return false;
-    }
-}
 
 /* The statement ST itself: dst[index] (+)= value, under its guard.  */
 static tree
 store (emitter *e, const te_stmt *st)
 {
+  unsigned mark = e->bound_ids.length ();
+  tree outer = alloc_stmt_list ();
+  tree cond = NULL_TREE;
+  if (st->guard)
+    {
+      /* The guard's shared subexpressions before the test, the value's
+         behind it: the guard may protect the value's loads.  */
+      bind_scope (e, &st->guard, 1, false, &outer);
+      cond = expr (e, st->guard);
+    }
+  tree inner = alloc_stmt_list ();
+  const te_node *roots[2] = { st->value, st->index };
+  bind_scope (e, roots, 2, false, &inner);
   tree lhs = element (e, st->dst, st->index);
   tree rhs = expr (e, st->value);
   rhs = fold_convert (TREE_TYPE (lhs), rhs);
@@ -418,10 +634,12 @@ store (emitter *e, const te_stmt *st)
                        element (e, st->dst, st->index), rhs);
   tree s = build2 (MODIFY_EXPR, TREE_TYPE (lhs), lhs, rhs);
   SET_EXPR_LOCATION (s, e->loc);
-  if (st->guard)
-    s = build3 (COND_EXPR, void_type_node, expr (e, st->guard), s,
-                NULL_TREE);
-  return s;
+  append_to_statement_list (s, &inner);
+  unbind (e, mark);
+  if (cond)
+    inner = build3 (COND_EXPR, void_type_node, cond, inner, NULL_TREE);
+  append_to_statement_list (inner, &outer);
+  return outer;
 }
 
 /* Wrap BODY in NLOOPS LOOPS, outermost first.  */
@@ -500,7 +718,7 @@ stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
   e->ncond = 0;
   for (int i = 0; i < reads.n; i++)
     if (reads.items[i] == st->dst
-        || (st->op == TE_ADD_TO && zero_if_null (st->value, reads.items[i])))
+        || (st->op == TE_ADD_TO && te_zero_if_null (st->value, reads.items[i])))
       ns.items[ns.n++] = reads.items[i];
     else
       e->cond_loads[e->ncond++] = reads.items[i];
@@ -517,43 +735,7 @@ stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
 
 /* ---- fused stages: one loop nest, shared subexpressions once ----------- */
 
-struct share_count
-{
-  vec<const te_node *> nodes;
-  vec<int> uses;
-};
-
-static int
-share_index (share_count *c, const te_node *n)
-{
-  for (unsigned i = 0; i < c->nodes.length (); i++)
-    if (c->nodes[i] == n)
-      return i;
-  c->nodes.safe_push (n);
-  c->uses.safe_push (0);
-  return c->nodes.length () - 1;
-}
-
-/* Count the uses of the nodes every evaluation of N evaluates: not the
-   arms of a select, nor a reduction's operands (evaluated in its loop),
-   each distinct node's operands once.  */
-static void
-count_uses (share_count *c, const te_node *n, vec<const te_node *> *seen)
-{
-  int i = share_index (c, n);
-  c->uses[i]++;
-  for (unsigned k = 0; k < seen->length (); k++)
-    if ((*seen)[k] == n)
-      return;
-  seen->safe_push (n);
-  if (n->op == TE_REDUCE)
-    return;
-  int arity = n->op == TE_SELECT ? 1 : te_op_arity (n->op);
-  for (int k = 0; k < arity && n->args[k]; k++)
-    count_uses (c, n->args[k], seen);
-}
-
-/* Is N worth a local: computed, used more than once?  */
+/* Is N worth a local in a fused stage: computed, used more than once?  */
 static bool
 worth_binding (const te_node *n)
 {
@@ -571,56 +753,15 @@ worth_binding (const te_node *n)
     }
 }
 
-struct choose_data
-{
-  share_count *c;
-  emitter *e;
-  tree *body;
-};
-
-/* te_walk callback: bind node N to a local if it is shared and not yet
-   bound.  */
-static void
-choose_shared (te_node *n, void *data)
-{
-  choose_data *d = (choose_data *) data;
-  emitter *e = d->e;
-  int uses = 0;
-  for (unsigned i = 0; i < d->c->nodes.length (); i++)
-    if (d->c->nodes[i] == n)
-      uses = d->c->uses[i];
-  if (uses < 2 || !worth_binding (n))
-    return;
-  for (unsigned i = 0; i < e->bound.length (); i++)
-    if (e->bound[i] == n)
-      return;
-  tree v = new_local (e, te_tree_type (n->type), NULL);
-  tree x = expr (e, n);
-  append_to_statement_list (build2 (MODIFY_EXPR, TREE_TYPE (v), v, x),
-                            d->body);
-  e->bound.safe_push (n);
-  e->bound_vars.safe_push (v);
-}
-
 /* Bind the subexpressions the statements of S share to locals, computed
    once per iteration at the start of BODY, operands first.  */
 static void
 bind_shared (emitter *e, const te_stage *s, tree *body)
 {
-  share_count c;
-  c.nodes.create (64);
-  c.uses.create (64);
-  vec<const te_node *> seen;
-  seen.create (64);
+  auto_vec<const te_node *> roots;
   for (int k = 0; k < s->nstmts; k++)
-    count_uses (&c, s->stmts[k].value, &seen);
-  /* Operands before users: each statement's value in post-order.  */
-  choose_data d = { &c, e, body };
-  for (int k = 0; k < s->nstmts; k++)
-    te_walk (s->stmts[k].value, choose_shared, &d);
-  c.nodes.release ();
-  c.uses.release ();
-  seen.release ();
+    roots.safe_push (s->stmts[k].value);
+  bind_scope (e, roots.address (), roots.length (), true, body);
 }
 
 /* Fused stage S, not a recurrence: if every shadow its statements touch
@@ -645,8 +786,7 @@ fused_nest (emitter *e, const te_stage *s)
   bind_shared (e, s, &body);
   for (int k = 0; k < s->nstmts; k++)
     append_to_statement_list (store (e, &s->stmts[k]), &body);
-  e->bound.truncate (0);
-  e->bound_vars.truncate (0);
+  unbind (e, 0);
   tree fast = loop_nest (e, s->nloops, s->loops, false, body);
   tree cond = all_nonnull (e, &all);
   if (!cond)
@@ -792,6 +932,14 @@ emit_gradient (tree fndecl, const te_program *p)
   e.parms.create (p->nparams);
   e.vars.create (p->nvars);
   e.vars.safe_grow_cleared (p->nvars);
+  /* Nodes made while emitting (a constant index) are never bound: they
+     are past the tables and emitted as trees.  */
+  e.nmemo = te_ctx_ids (p->ctx);
+  e.memo = XCNEWVEC (tree, e.nmemo + 1);
+  e.vis_epoch = XCNEWVEC (unsigned, e.nmemo + 1);
+  e.unc_epoch = XCNEWVEC (unsigned, e.nmemo + 1);
+  e.cnt_epoch = XCNEWVEC (unsigned, e.nmemo + 1);
+  e.uses = XCNEWVEC (int, e.nmemo + 1);
   make_parms (&e, fndecl, p);
   tree result = build_decl (DECL_SOURCE_LOCATION (fndecl), RESULT_DECL,
                             NULL_TREE, void_type_node);
@@ -898,8 +1046,12 @@ emit_gradient (tree fndecl, const te_program *p)
   e.vars.release ();
   e.local_tensors.release ();
   e.local_ptrs.release ();
-  e.bound.release ();
-  e.bound_vars.release ();
+  e.bound_ids.release ();
+  free (e.memo);
+  free (e.vis_epoch);
+  free (e.unc_epoch);
+  free (e.cnt_epoch);
+  free (e.uses);
   if (e.failed)
     return false;
   pending = tree_cons (NULL_TREE, fndecl, pending);

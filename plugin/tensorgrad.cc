@@ -409,6 +409,14 @@ differentiate (function *fun)
   pl.verify = true;
 #endif
   pl.dump = dump_file;
+  if (fwd && dump_file)
+    {
+      /* Lifting walks GCC's statements (as many as the source has
+         operations, which a DAG can have exponentially fewer of); what
+         follows walks the DAG.  */
+      te_walk_stats_dump (dump_file, ctx, "walks in lifting");
+      te_walk_stats_reset (ctx);
+    }
   bool ok = fwd && te_pipeline_run (&pl, fwd, &diag);
   /* Callers of this kernel inline the snapshot (lift.cc).  */
   if (pl.callee)
@@ -456,6 +464,8 @@ differentiate (function *fun)
             write_prototype (fun->decl, decl, bwd);
         }
     }
+  if (dump_file)
+    te_walk_stats_dump (dump_file, ctx, NULL);
   if (!keep_ctx)
     te_ctx_free (ctx);
 }
