@@ -73,7 +73,13 @@ program_text (const te_program *p)
   FILE *f = open_memstream (&buf, &len);
   if (!f)
     return NULL;
+  /* A comparison, not output: the walk counts (the dump's statistics)
+     leave it out; dump_after prints the program once more when it
+     changed.  */
+  long before = te_walk_visits (p->ctx, TE_WALK_PRINT);
   te_program_dump_body (f, p);
+  te_walk_count (p->ctx, TE_WALK_PRINT,
+                 before - te_walk_visits (p->ctx, TE_WALK_PRINT));
   fclose (f);
   return buf;
 }
@@ -98,8 +104,10 @@ dump_after (te_pipeline *pl, const te_pass *pass, const te_program *p,
       else
         fprintf (pl->dump, "\n;; tensorgrad: after pass '%s'%s\n",
                  pass->name, changed ? "" : " (program unchanged)");
-      if (changed)
-        fputs (now ? now : "(no memory to print the program)\n", pl->dump);
+      if (changed && now)
+        te_program_dump_body (pl->dump, p);
+      else if (changed)
+        fputs ("(no memory to print the program)\n", pl->dump);
       te_program_dump_notes (pl->dump, p, notes);
     }
   free (*text);
