@@ -74,7 +74,7 @@
 #include "check.h"
 
 extern "C" {
-#include "interp.h"
+#include "back/interp.h"
 }
 
 #include <string.h>

@@ -792,7 +792,7 @@ fused_nest (emitter *e, const te_stage *s)
   if (!cond)
     return fast;
   /* Still one loop nest: a temporary may live for one iteration
-     (lib/shrink.c).  */
+     (lib/passes/shrink.c).  */
   tree slow = alloc_stmt_list ();
   for (int k = 0; k < s->nstmts; k++)
     append_to_statement_list (stmt_nest (e, s, &s->stmts[k]), &slow);
@@ -962,7 +962,7 @@ emit_gradient (tree fndecl, const te_program *p)
       tree elem = te_tree_type (t->type);
       if (te_is_const (t->size, 1))
         {
-          /* One element (lib/shrink.c): on the stack, where GCC keeps
+          /* One element (lib/passes/shrink.c): on the stack, where GCC keeps
              it in a register.  */
           tree arr = new_local (&e, build_array_type_nelts (elem, 1),
                                 t->name);

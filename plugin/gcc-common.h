@@ -47,9 +47,12 @@
 
 /* lib/ is C: its headers need C linkage.  */
 extern "C" {
-#include "te.h"
-#include "ad.h"
-#include "pipeline.h"
+#include "ir/te.h"
+#include "ad/ad.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+#include "passes/pipeline.h"
+#include "back/cgen.h"
 }
 
 #endif /* TG_GCC_COMMON_H */

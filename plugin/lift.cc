@@ -30,7 +30,7 @@
       iteration are merged into one statement with selects, and a load of
       an element stored earlier in the iteration reads the stored value.
    6. A call of another differentiable kernel of the file copies its
-      program in at that point (lib/inline.c), inside the loops around
+      program in at that point (lib/passes/inline.c), inside the loops around
       the call; a call of a kernel whose gradient is a function of its
       own (hand-written, or of another file) is a call stage.
 
@@ -391,7 +391,7 @@ pointee_const (tree type)
 
 /* A call of CALLEE whose gradient GRAD is a function, written by the
    user or compiled in another file: a call stage, which the gradient
-   reverses by calling GRAD (lib/ad.c).  A pointer to const is read; any
+   reverses by calling GRAD (lib/ad/ad.c).  A pointer to const is read; any
    other pointer to floating values is taken to be an output, written
    and not read, unless CALLEE's program here says otherwise.  A
    floating argument is first stored into a one-element local array,

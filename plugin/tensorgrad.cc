@@ -5,7 +5,7 @@
    the "ssa" pass (so at every -O level, before any optimization changes
    the loops):
      1. lift its GIMPLE to a TE program (lift.cc);
-     2. run the pipeline, lib/pipeline.c's table of passes: the forward
+     2. run the pipeline, lib/passes/pipeline.c's table of passes: the forward
         canonicalizations, roles and shadows, the reverse sweep, the
         backward optimizations (verified after each pass in a checking
         build);
@@ -182,7 +182,7 @@ early_gimple_passes_end (void *, void *)
 
 /* ---- dump-c and header ------------------------------------------------- */
 
-/* The C spelling of parameter types of FNDECL, for lib/cgen.c.  */
+/* The C spelling of parameter types of FNDECL, for lib/back/cgen.c.  */
 static const char **
 param_ctypes (tree fndecl, int *n)
 {
@@ -382,7 +382,7 @@ lift_custom (function *fun, tree kernel)
   check_custom (c);
 }
 
-/* Lift kernel FUN, run the pipeline (lib/pipeline.c), emit its gradient.  */
+/* Lift kernel FUN, run the pipeline (lib/passes/pipeline.c), emit its gradient.  */
 static void
 differentiate (function *fun)
 {

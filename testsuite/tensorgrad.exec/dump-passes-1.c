@@ -1,7 +1,7 @@
 /* { dg-do run } */
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* The dump shows the program as lifted and after each pass of
-   lib/pipeline.c that changed it, headed by the pass's name, then the
+   lib/passes/pipeline.c that changed it, headed by the pass's name, then the
    final gradient.  Three nests: exponentials into a local array, their
    sum, the normalized values (a softmax of one row):
 

@@ -2,7 +2,7 @@
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* Arrays that a later loop nest overwrites, every element again: each
    earlier version gets an array of its own in the gradient's program
-   (lib/version.c), which the gradient recomputes.
+   (lib/passes/version.c), which the gradient recomputes.
      stage:  t = exp (x);  y = 2 t;  t = t * t + x;  z = sin (t) * t
        (a local array, read between its two versions, both of which stay
        arrays: exp and sin are not repeated by fusion);

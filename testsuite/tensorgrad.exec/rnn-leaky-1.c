@@ -4,7 +4,7 @@
      h[(t+1)*H + i] = a * h[t*H + i] + tanh (sum_j W[i*H+j] h[t*H+j] + x[t*H+i])
    with a scalar parameter a.  Backward through time needs the adjoint of
    each pre-activation and of the reduction for one iteration only: they
-   are scalars of the gradient (lib/shrink.c), not arrays of T*H.
+   are scalars of the gradient (lib/passes/shrink.c), not arrays of T*H.
    The gradient, for t from T - 1
    down to 0, with hb the adjoint of h (its shadow plus what later steps
    sent back) and e = hb[t+1] (1 - tanh^2 s): d_x[t*H+i] += e[i];

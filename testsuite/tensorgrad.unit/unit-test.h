@@ -12,9 +12,12 @@
 #include <mpfr.h>
 
 #include "tg-test.h"
-#include "te.h"
-#include "ad.h"
-#include "interp.h"
+#include "ir/te.h"
+#include "ad/ad.h"
+#include "back/interp.h"
+#include "back/cgen.h"
+#include "ir/index.h"
+#include "passes/passes.h"
 
 /* Relative error of GOT against WANT (absolute when WANT is 0), as a
    double; infinite when exactly one of them is NaN or infinite.  */

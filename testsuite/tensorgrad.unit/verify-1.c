@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "unit-test.h"
-#include "pipeline.h"
+#include "passes/pipeline.h"
+#include "passes/passes.h"
+#include "ir/verify.h"
 
 static te_ctx *ctx;
 static int pn, pa, px, py;

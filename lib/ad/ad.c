@@ -1,0 +1,1145 @@
+/* ad.c -- the reverse sweep: from a forward TE program to its gradient.
+
+   Before:  stage 0: for i < n:  y[i] = tanh (b[i] + sum (p < k; 0; x[i*k+p]));
+   After:   P: for i < n:         v0[i] = sum (p < k; 0; x[i*k+p]);
+            T: for i < n:         d_b[i] += d_y[i] * (1 - tanh (b[i] + v0[i])^2);
+                                  d0[i]  += d_y[i] * (1 - tanh (b[i] + v0[i])^2);
+            B: for i < n, p < k:  d_x[i*k+p] += d0[i];
+
+   1. Give every floating tensor its shadow: a pointer parameter of the
+      gradient (may be NULL), or, for the return value, the scalar
+      parameter d_return.
+   2. Walk the stages last to first and, inside a stage, the statements
+      last to first.  For T[w] = e over the loops L with adjoint G = dT[w]:
+   3. Every reduction R in e gets a value temporary vR and an adjoint
+      temporary dR, indexed by the iteration of L (so L's extents must not
+      depend on its counters).  Stage P computes vR, inner reductions
+      first; every later use of R reads vR, so a reduction is evaluated
+      once, as in the forward.
+   4. Stage T accumulates adjoints through e's DAG in reverse topological
+      order, one rule per operation (deriv.c), all sums made by
+      add_contribution.  A floating load A[r] receives dA[r] += adj, a
+      floating scalar parameter a receives d_a[0] += adj, a reduction R
+      receives dR[lin] += adj.
+   5. Reductions, outermost first: stage I gives R's init its share of dR
+      (sum: dR; prod: dR times the product of the terms; max/min: dR if
+      the init is the extreme value), stage B over L and R's loops gives
+      every term its share (sum: dR; prod: dR times the product of the
+      other factors; max/min: dR for the first extreme term in iteration
+      order, found by a min-reduction over the terms' ordinals in P).
+   6. If T's value before the statement is itself read by the kernel
+      (T in-out), stage F replaces dT[w] by the adjoint of that entry
+      value, or 0.  A contribution that needs the entry value of an
+      in-out T, which the forward overwrote, is refused.
+
+   Every adjoint stage runs its iterations forwards: only stages whose
+   iterations are independent reach here (roles.c).  Temporaries are
+   zeroed when allocated, so a statement skipped for a NULL shadow leaves
+   zeros for the statements that read them.  */
+
+#include "ad/ad.h"
+#include "ir/index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REDS 32
+
+/* Adjoint accumulation for the nodes of one expression.  */
+typedef struct adjoints
+{
+  te_node **nodes; /* post-order: operands before users */
+  te_node **sums;  /* adjoint of nodes[i] so far, or NULL */
+  int n, cap;
+  te_memo pos;     /* node -> its position plus one */
+} adjoints;
+
+/* A reduction of the statement being differentiated.  */
+typedef struct red_info
+{
+  te_node *r;
+  int nhome;        /* the loops of L whose counters R uses */
+  te_loop home[TE_MAX_LOOPS];
+  te_node *lin;     /* the iteration of those loops as one integer */
+  te_node *size;    /* their number of iterations */
+  te_tensor *val;   /* its value at each iteration of its home loops */
+  te_tensor *adj;   /* its adjoint */
+  te_tensor *first; /* max/min: ordinal of the first extreme term */
+} red_info;
+
+/* The statement being differentiated and what its sweep made so far.  */
+typedef struct sweep
+{
+  te_program *b;
+  te_ctx *ctx;
+  te_tensor **scalar_shadow;
+  const te_program *fwd;
+  const te_stage *fs;
+  const te_stmt *st;
+  red_info reds[MAX_REDS];
+  int nreds;
+  te_node *self; /* adjoint of the entry value of T[w] so far */
+  te_node *self_raw; /* the same before reuse */
+  bool fused;    /* a recurrence: one backward stage, run backwards */
+  const te_stage *fused_for; /* the forward stage whose one backward
+                                stage is the last, if any */
+  bool opt;      /* reuse forward results */
+  te_node *reuse_from; /* the statement's value, which T[w] holds ... */
+  te_node *reuse_to;   /* ... as this load */
+  bool reused;
+  /* value temporaries computed from an overwritten entry value */
+  te_tensor *poisoned[MAX_REDS];
+  te_loc poison_loc[MAX_REDS];
+  const char *poison_name[MAX_REDS];
+  int npoisoned;
+  int ninner;    /* loops of the statements being added, inside */
+  const te_loop *inner;
+  te_diag *diag;
+  int ntemps;
+  /* What subst and reuse rewrote for the current statement: their
+     rewrites are the same for every adjoint of it, which share most of
+     their nodes.  */
+  te_memo subst_memo[MAX_REDS];
+  te_memo reuse_memo, quotient_memo;
+} sweep;
+
+/* Forget the rewrites of the previous statement.  */
+static void
+forget_rewrites (sweep *w)
+{
+  for (int i = 0; i < MAX_REDS; i++)
+    te_memo_free (&w->subst_memo[i]);
+  te_memo_free (&w->reuse_memo);
+  te_memo_free (&w->quotient_memo);
+}
+
+static void
+collect_node (te_node *n, void *data)
+{
+  adjoints *a = data;
+  if (a->n == a->cap)
+    {
+      a->cap = a->cap ? a->cap * 2 : 32;
+      a->nodes = realloc (a->nodes, a->cap * sizeof *a->nodes);
+      a->sums = realloc (a->sums, a->cap * sizeof *a->sums);
+      if (!a->nodes || !a->sums)
+        abort ();
+    }
+  a->nodes[a->n] = n;
+  a->sums[a->n++] = NULL;
+  te_memo_put (&a->pos, n, (void *) (intptr_t) a->n);
+  te_walk_count (n->ctx, TE_WALK_DERIV, 1);
+}
+
+static int
+position (const adjoints *a, const te_node *n)
+{
+  return (int) (intptr_t) te_memo_get (&a->pos, n) - 1;
+}
+
+/* The one place where adjoints are summed: add C to the adjoint of N.
+   False (an internal error in DIAG) if N is not a node of the expression:
+   its adjoint would be lost.  */
+static bool
+add_contribution (te_ctx *ctx, adjoints *a, const te_node *n, te_node *c,
+                  te_diag *diag)
+{
+  int i = position (a, n);
+  if (i < 0)
+    return te_diag_set (diag, TE_DIAG_INTERNAL, 0, "the reverse sweep lost "
+                        "the adjoint of a '%s' node", te_op_name (n->op));
+  a->sums[i] = a->sums[i] ? te_binary (ctx, TE_ADD, a->sums[i], c) : c;
+  return true;
+}
+
+/* The contribution of node N to the adjoint of its operand K, given N's
+   adjoint ADJ.  Every rule is linear in ADJ, so a sum of adjoints gives
+   the sum of contributions, and an adjoint that flows only where C holds,
+   c ? a : 0, gives c ? (contribution of a) : 0: the partial derivative
+   is then never evaluated where C does not hold, where it may be
+   infinite or NaN (sqrt at 0 behind x > 0 ? sqrt (x) : 0).  */
+/* Is ADJ, or a summand of ADJ, an adjoint that flows only where a
+   condition holds (c ? a : 0)?  Memoized in M.  */
+static bool
+guarded (te_node *adj, te_memo *m)
+{
+  bool sum = adj->op == TE_ADD && te_type_is_float (adj->type);
+  bool sel = adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0)
+                 || te_is_const (adj->args[2], 0));
+  if (sel)
+    return true;
+  if (!sum)
+    return false;
+  void *known = te_memo_get (m, adj);
+  if (known)
+    return known == TE_MEMO_TRUE;
+  te_walk_count (adj->ctx, TE_WALK_DERIV, 1);
+  bool r = guarded (adj->args[0], m) || guarded (adj->args[1], m);
+  te_memo_put (m, adj, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return r;
+}
+
+static te_node *
+share_1 (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag,
+         te_memo *m, te_memo *g)
+{
+  bool sum = adj->op == TE_ADD && te_type_is_float (adj->type);
+  bool sel = adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0)
+                 || te_is_const (adj->args[2], 0));
+  /* A sum without a guarded summand takes the rule once: distributed,
+     a node's adjoint would have a term per path from the root, and the
+     paths through a DAG whose nodes are used twice are exponentially
+     many (issue 12).  */
+  if ((!sum && !sel) || (sum && !guarded (adj, g)))
+    return deriv_adjoint (ctx, n, k, adj, diag);
+  /* ADJ is a DAG of sums and selects: each of its nodes once.  */
+  te_node *r = te_memo_get (m, adj);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_DERIV, 1);
+  if (sum)
+    {
+      te_node *a = share_1 (ctx, n, k, adj->args[0], diag, m, g);
+      te_node *b = a ? share_1 (ctx, n, k, adj->args[1], diag, m, g) : NULL;
+      r = b ? te_binary (ctx, TE_ADD, a, b) : NULL;
+    }
+  else
+    {
+      bool first = te_is_const (adj->args[2], 0);
+      te_node *c = share_1 (ctx, n, k, adj->args[first ? 1 : 2], diag, m, g);
+      if (!c)
+        return NULL;
+      te_node *zero = te_float (ctx, n->args[k]->type, 0);
+      c = te_cast (ctx, n->args[k]->type, c);
+      r = first ? te_select (ctx, adj->args[0], c, zero)
+                : te_select (ctx, adj->args[0], zero, c);
+    }
+  if (r)
+    te_memo_put (m, adj, r);
+  return r;
+}
+
+static te_node *
+share (te_ctx *ctx, te_node *n, int k, te_node *adj, te_diag *diag)
+{
+  te_memo m = { 0 }, g = { 0 };
+  te_node *r = share_1 (ctx, n, k, adj, diag, &m, &g);
+  te_memo_free (&m);
+  te_memo_free (&g);
+  return r;
+}
+
+/* Propagate SEED, the adjoint of E, down to E's leaves: loads, scalar
+   parameters and reductions (whose operands are handled in their own
+   stages).  */
+static bool
+propagate (te_ctx *ctx, adjoints *a, te_node *e, te_node *seed,
+           const char *name, te_diag *diag)
+{
+  te_walk (e, collect_node, a);
+  if (!add_contribution (ctx, a, e, seed, diag))
+    return false;
+  for (int i = a->n - 1; i >= 0; i--)
+    {
+      te_node *n = a->nodes[i], *adj = a->sums[i];
+      if (!adj || n->op == TE_LOAD || n->op == TE_PARAM
+          || n->op == TE_REDUCE)
+        continue;
+      /* Adjoints that distribute over guarded sums can double with each
+         node: refuse before the context fills the memory.  */
+      if (!te_ctx_within_budget (ctx, name, diag))
+        return false;
+      for (int k = 0; k < te_op_arity (n->op); k++)
+        {
+          te_node *arg = n->args[k];
+          if (!te_type_is_float (arg->type))
+            continue;
+          te_node *c = share (ctx, n, k, adj, diag);
+          if (!c
+              || !add_contribution (ctx, a, arg, te_cast (ctx, arg->type, c),
+                                    diag))
+            return false;
+        }
+    }
+  return true;
+}
+
+/* ---- reductions: temporaries and substitution -------------------------- */
+
+static red_info *
+find_red (sweep *w, const te_node *r)
+{
+  for (int i = 0; i < w->nreds; i++)
+    if (w->reds[i].r == r)
+      return &w->reds[i];
+  return NULL;
+}
+
+static void
+collect_red (te_node *n, void *data)
+{
+  sweep *w = data;
+  if (n->op == TE_REDUCE && !find_red (w, n) && w->nreds < MAX_REDS)
+    w->reds[w->nreds++].r = n;
+}
+
+static te_tensor *
+new_temp (sweep *w, const char *prefix, te_type type, te_node *size)
+{
+  char name[32];
+  snprintf (name, sizeof name, "%s%d", prefix, w->ntemps++);
+  te_tensor *t = te_program_add_tensor (w->b, name, type, TE_TK_LOCAL, -1,
+                                        w->st->loc);
+  t->size = size;
+  t->role = TE_ROLE_TEMP;
+  return t;
+}
+
+/* X with every reduction of the statement whose value temporary exists
+   replaced by a load of it.  */
+static te_node *
+subst (sweep *w, te_node *x)
+{
+  /* Outer reductions first: replacing an inner one changes the outer.  */
+  for (int i = w->nreds - 1; i >= 0; i--)
+    if (w->reds[i].val)
+      x = te_replace_memo (w->ctx, x, w->reds[i].r,
+                           te_load (w->ctx, w->reds[i].val, w->reds[i].lin),
+                           &w->subst_memo[i]);
+  return x;
+}
+
+/* R's home: the loops of L whose counters it uses, their iteration
+   number and count.  False if R uses another counter or if the home
+   loops' extents use counters outside them.  */
+static bool
+find_home (sweep *w, red_info *ri)
+{
+  te_ctx *ctx = w->ctx;
+  const te_stage *fs = w->fs;
+  for (int v = 0; v < w->b->nvars; v++)
+    {
+      bool in_l = false;
+      for (int k = 0; k < fs->nloops; k++)
+        in_l |= fs->loops[k].var == v;
+      if (!in_l && te_uses_var_free (ri->r, v))
+        return false;
+    }
+  ri->nhome = 0;
+  for (int k = 0; k < fs->nloops; k++)
+    if (te_uses_var_free (ri->r, fs->loops[k].var))
+      ri->home[ri->nhome++] = fs->loops[k];
+  if (!te_linearize (ctx, ri->nhome, ri->home, &ri->lin, &ri->size))
+    return false;
+  return true;
+}
+
+/* The ordinal of an iteration of reduction R's loops, and whether R's
+   extents allow one.  */
+static te_node *
+ordinal (te_ctx *ctx, const te_node *r)
+{
+  te_node *ord = te_int (ctx, 0);
+  for (int k = 0; k < r->u.red.nloops; k++)
+    {
+      const te_loop *l = &r->u.red.loops[k];
+      for (int j = 0; j < r->u.red.nloops; j++)
+        if (te_uses_var (l->extent, r->u.red.loops[j].var))
+          return NULL;
+      ord = te_add (ctx, te_mul (ctx, ord, l->extent), te_var (ctx, l->var));
+    }
+  return ord;
+}
+
+static te_stage *new_stage (sweep *w, int nhome, const te_loop *home,
+                             int nextra, const te_loop *extra);
+
+/* Step 3: temporaries, and a stage P per reduction, inner ones first so
+   that outer ones read their values.  */
+static bool
+prepare_reductions (sweep *w, te_node *guard)
+{
+  te_ctx *ctx = w->ctx;
+  te_walk (w->st->value, collect_red, w);
+  if (w->nreds == MAX_REDS)
+    return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                        "too many reductions in one statement");
+  for (int i = 0; i < w->nreds; i++)
+    {
+      red_info *ri = &w->reds[i];
+      te_node *r = ri->r;
+      if (!find_home (w, ri))
+        return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                            "a reduction inside a loop whose bounds depend "
+                            "on another loop, or over terms that are "
+                            "themselves reductions over the outer terms, is "
+                            "not supported yet");
+      te_node *value = te_reduce_node (ctx, r->u.red.kind, r->u.red.nloops,
+                                       r->u.red.loops, subst (w, r->args[0]),
+                                       subst (w, r->args[1]));
+      ri->val = new_temp (w, "v", r->type, ri->size);
+      ri->adj = new_temp (w, "d", r->type, ri->size);
+      te_node *g = guard;
+      /* In a recurrence, at the start of each iteration of its one
+         stage (the last one), which then holds every use of vR.  */
+      if (w->fused && ri->nhome != w->fs->nloops)
+        return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                            "a reduction in a recurrence must use every "
+                            "loop counter of its nest; not supported yet");
+      te_stage *p = w->fused ? &w->b->stages[w->b->nstages - 1]
+                             : new_stage (w, ri->nhome, ri->home, 0, NULL);
+      if (g)
+        for (int k = 0; k < w->fs->nloops; k++)
+          if (te_uses_var_free (g, w->fs->loops[k].var)
+              && !te_uses_var_free (r, w->fs->loops[k].var))
+            g = NULL; /* computed where the guard cannot be told: all */
+      te_stage_add_stmt (w->b, p, ri->val, ri->lin, TE_SET, value, g,
+                         w->st->loc);
+      if (r->u.red.kind == TE_RED_MAX || r->u.red.kind == TE_RED_MIN)
+        {
+          te_node *ord = ordinal (ctx, r);
+          if (!ord)
+            return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
+                                "a max or min reduction over a domain whose "
+                                "bounds depend on its own loops is not "
+                                "supported yet");
+          te_node *none = te_int (ctx, INT64_MAX);
+          te_node *hit = te_binary (ctx, TE_EQ, subst (w, r->args[1]),
+                                    te_load (ctx, ri->val, ri->lin));
+          te_node *first = te_reduce_node (
+              ctx, TE_RED_MIN, r->u.red.nloops, r->u.red.loops, none,
+              te_select (ctx, hit, ord, none));
+          ri->first = new_temp (w, "f", TE_I64, ri->size);
+          te_stage_add_stmt (w->b, p, ri->first, ri->lin, TE_SET, first, g,
+                             w->st->loc);
+        }
+    }
+  return true;
+}
+
+/* ---- reuse of forward results ------------------------------------------ */
+
+/* X with A/B * E and E * (A/B) rewritten as A * Y where E/B is the value
+   the forward stored in Y (softmax: d_y / s * exp (x - m) is d_y * y).  */
+static te_node *
+reuse_quotient_1 (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
+                  te_memo *m)
+{
+  if (!x || x->op == TE_REDUCE || x->op == TE_LOAD)
+    return x;
+  te_node *r = te_memo_get (m, x);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  r = x;
+  if (x->op == TE_MUL && from->op == TE_DIV)
+    for (int k = 0; k < 2 && r == x; k++)
+      {
+        te_node *q = x->args[k], *e = x->args[1 - k];
+        if (q->op == TE_DIV && q->args[1] == from->args[1]
+            && e == from->args[0])
+          r = te_mul (ctx, q->args[0], to);
+      }
+  if (r == x)
+    {
+      te_node *args[3] = { NULL, NULL, NULL };
+      bool changed = false;
+      for (int i = 0; i < 3; i++)
+        {
+          args[i] = reuse_quotient_1 (ctx, x->args[i], from, to, m);
+          changed |= args[i] != x->args[i];
+        }
+      if (changed)
+        switch (x->op)
+          {
+          case TE_CAST:
+            r = te_cast (ctx, x->type, args[0]);
+            break;
+          case TE_SELECT:
+            r = te_select (ctx, args[0], args[1], args[2]);
+            break;
+          default:
+            if (te_op_arity (x->op) == 1)
+              r = te_unary (ctx, x->op, args[0]);
+            else
+              r = te_binary (ctx, x->op, args[0], args[1]);
+          }
+    }
+  te_memo_put (m, x, r);
+  return r;
+}
+
+
+/* X with the statement's value replaced by the load of the element that
+   holds it, where the current stage binds that element's counters.  */
+static te_node *
+reuse (sweep *w, te_node *x)
+{
+  if (!w->reuse_from)
+    return x;
+  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
+  for (int k = 0; k < w->fs->nloops; k++)
+    {
+      bool bound = false;
+      for (int j = 0; j < cur->nloops; j++)
+        bound |= cur->loops[j].var == w->fs->loops[k].var;
+      if (!bound && te_uses_var (w->reuse_to, w->fs->loops[k].var))
+        return x;
+    }
+  te_node *y = te_replace_memo (w->ctx, x, w->reuse_from, w->reuse_to,
+                                &w->reuse_memo);
+  y = reuse_quotient_1 (w->ctx, y, w->reuse_from, w->reuse_to,
+                        &w->quotient_memo);
+  if (y != x && !w->reused)
+    {
+      te_program_note (w->b, "reuse: %s is %s",
+                       te_node_string (w->b, w->st->value),
+                       te_node_string (w->b, w->reuse_to));
+      w->reused = true;
+    }
+  return y;
+}
+
+/* An in-out tensor of the forward that ADJ, a contribution of a
+   statement of stage FS, reads where the forward read its entry value:
+   FS comes no later than the last stage writing it, and the statement
+   does not write it (its own destination is needs_entry's).  The
+   gradient would read the value the forward left; NULL if there is
+   none.  */
+static const te_tensor *
+entry_read_elsewhere (sweep *w, te_node *adj)
+{
+  const te_program *fwd = w->fwd;
+  int here = (int) (w->fs - fwd->stages);
+  for (int i = 0; i < fwd->ntensors; i++)
+    {
+      const te_tensor *x = fwd->tensors[i];
+      if (x->role != TE_ROLE_INOUT || x == w->st->dst || !te_reads (adj, x))
+        continue;
+      for (int s = here; s < fwd->nstages; s++)
+        if (te_stage_writes (&fwd->stages[s], x))
+          return x;
+    }
+  return NULL;
+}
+
+/* Does ADJ, which reuse made of RAW, read the entry value of T, the
+   statement's in-out destination?  Its loads of T are entry values,
+   except those reuse put there for the statement's value, which the
+   forward left in T (y[i] = tanh (y[i]): the adjoint of the entry is
+   d_y[i] * (1 - y[i] * y[i]), y's final values).  */
+static bool
+needs_entry (sweep *w, te_node *raw, te_node *adj, const te_tensor *t)
+{
+  if (!te_reads (adj, t))
+    return false;
+  if (!w->reuse_from || te_contains (adj, w->reuse_from))
+    return true;
+  te_node *opaque = te_param_ref (w->ctx, w->reuse_from->type, -1);
+  return te_reads (te_replace (w->ctx, raw, w->reuse_from, opaque), t);
+}
+
+/* ---- emitting contributions -------------------------------------------- */
+
+/* A new backward stage over NHOME loops HOME and NEXTRA loops EXTRA.  */
+static te_stage *
+new_stage (sweep *w, int nhome, const te_loop *home, int nextra,
+           const te_loop *extra)
+{
+  te_stage *s = te_program_add_stage (w->b, w->st->loc);
+  s->nloops = 0;
+  for (int k = 0; k < nhome && s->nloops < TE_MAX_LOOPS; k++)
+    s->loops[s->nloops++] = home[k];
+  for (int k = 0; k < nextra && s->nloops < TE_MAX_LOOPS; k++)
+    s->loops[s->nloops++] = extra[k];
+  s->nest = w->fs->nest;
+  return s;
+}
+
+/* Propagate SEED through E and turn the leaves' adjoints into statements
+   of stage S (which is the last stage of W->b).  SELF_OK: a load of the
+   written element may receive an adjoint here (not inside a reduction's
+   terms).  */
+static bool
+contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
+            te_node *guard)
+{
+  te_ctx *ctx = w->ctx;
+  const te_stmt *st = w->st;
+  te_tensor *t = st->dst;
+  bool inout = t->role == TE_ROLE_INOUT;
+  adjoints a = { 0 };
+  bool ok = propagate (ctx, &a, e, seed, w->fwd->name, w->diag);
+  for (int i = 0; ok && i < a.n; i++)
+    {
+      te_node *n = a.nodes[i], *adj = a.sums[i];
+      te_tensor *dst = NULL;
+      te_node *index = te_int (ctx, 0);
+      if (!adj)
+        continue;
+      te_node *raw = subst (w, adj);
+      adj = reuse (w, raw);
+      if (n->op == TE_LOAD && te_type_is_float (n->type))
+        {
+          if (n->u.tensor == t && n->args[0] == st->index)
+            {
+              if (!self_ok)
+                {
+                  ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                                    "'%s' is read inside a reduction that "
+                                    "it receives; not supported yet",
+                                    t->name);
+                  break;
+                }
+              w->self = w->self ? te_binary (ctx, TE_ADD, w->self, adj) : adj;
+              w->self_raw = w->self_raw ? te_binary (ctx, TE_ADD, w->self_raw,
+                                                     raw)
+                                        : raw;
+              continue;
+            }
+          dst = n->u.tensor->accum ? n->u.tensor->accum : n->u.tensor->shadow;
+          index = n->args[0];
+        }
+      else if (n->op == TE_PARAM && te_type_is_float (n->type)
+               && n->u.index >= 0)
+        dst = w->scalar_shadow[n->u.index];
+      else if (n->op == TE_REDUCE)
+        {
+          red_info *ri = find_red (w, n);
+          if (!ri)
+            {
+              ok = te_diag_set (w->diag, TE_DIAG_INTERNAL, st->loc,
+                                "the reverse sweep lost the adjoint of a "
+                                "reduction");
+              break;
+            }
+          dst = ri->adj;
+          index = ri->lin;
+        }
+      if (!dst)
+        continue;
+      /* An adjoint that flows only where C holds becomes a statement
+         guarded by C: its index may be outside the array elsewhere (a
+         padded convolution's taps).  */
+      te_node *g = guard;
+      while (adj->op == TE_SELECT
+             && (te_is_const (adj->args[1], 0) || te_is_const (adj->args[2], 0)))
+        {
+          bool first = te_is_const (adj->args[2], 0);
+          te_node *c = first ? adj->args[0] : te_not (ctx, adj->args[0]);
+          g = g ? te_binary (ctx, TE_AND, g, c) : c;
+          adj = adj->args[first ? 1 : 2];
+        }
+      const te_tensor *x = entry_read_elsewhere (w, adj);
+      if (x)
+        ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                          "the gradient needs the entry value of '%s', "
+                          "which a later statement overwrites",
+                          x->name);
+      else if (inout && needs_entry (w, raw, adj, t))
+        ok = te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                          "the gradient needs the entry value of '%s', "
+                          "which this statement overwrites",
+                          t->name);
+      te_stmt *ns = te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1],
+                                       dst, index, TE_ADD_TO, adj, g,
+                                       st->loc);
+      if (w->ninner)
+        {
+          ns->ninner = w->ninner;
+          ns->inner = te_alloc (ctx, w->ninner * sizeof *ns->inner);
+          memcpy (ns->inner, w->inner, w->ninner * sizeof *ns->inner);
+        }
+    }
+  free (a.nodes);
+  te_memo_free (&a.pos);
+  free (a.sums);
+  return ok;
+}
+
+/* Step 5 for reduction RI: the shares of its init and of its terms.  */
+static bool
+reverse_reduction (sweep *w, red_info *ri)
+{
+  te_ctx *ctx = w->ctx;
+  te_node *r = ri->r;
+  te_node *d = te_load (ctx, ri->adj, ri->lin);
+  te_node *v = te_load (ctx, ri->val, ri->lin);
+  te_node *init = subst (w, r->args[0]);
+  te_node *body = subst (w, r->args[1]);
+  te_node *zero = te_float (ctx, r->type, 0);
+  te_node *init_seed, *body_seed;
+  switch (r->u.red.kind)
+    {
+    case TE_RED_SUM: /* d(init + sum t)/dinit = d/dt = 1 */
+      init_seed = body_seed = d;
+      break;
+    case TE_RED_PROD:
+      /* d/dinit = prod t; d/dt_k = init * prod_{j != k} t_j, which is
+         v / t_k unless t_k is 0: then the product is formed again with
+         the factor k left out (the cost of one more forward, only for
+         factors that are 0).  */
+      {
+        te_node *terms = te_reduce_node (ctx, TE_RED_PROD, r->u.red.nloops,
+                                         r->u.red.loops,
+                                         te_float (ctx, r->type, 1), body);
+        init_seed = te_mul (ctx, d, terms);
+        te_loop fresh[TE_MAX_LOOPS];
+        te_node *other = body, *same = te_bool (ctx, true);
+        for (int k = 0; k < r->u.red.nloops; k++)
+          {
+            const te_loop *l = &r->u.red.loops[k];
+            fresh[k].var = te_program_new_var (w->b, NULL);
+            fresh[k].extent = l->extent;
+            te_node *nv = te_var (ctx, fresh[k].var);
+            other = te_replace (ctx, other, te_var (ctx, l->var), nv);
+            for (int j = 0; j < k; j++)
+              fresh[k].extent = te_replace (ctx, fresh[k].extent,
+                                            te_var (ctx, r->u.red.loops[j].var),
+                                            te_var (ctx, fresh[j].var));
+            same = te_binary (ctx, TE_AND, same,
+                              te_binary (ctx, TE_EQ, nv, te_var (ctx, l->var)));
+          }
+        te_node *excl = te_reduce_node (
+            ctx, TE_RED_PROD, r->u.red.nloops, fresh, init,
+            te_select (ctx, same, te_float (ctx, r->type, 1), other));
+        te_node *nonzero = te_binary (ctx, TE_NE, body, zero);
+        body_seed = te_mul (ctx, d, te_select (ctx, nonzero,
+                                               te_div (ctx, v, body), excl));
+        break;
+      }
+    case TE_RED_MAX:
+    case TE_RED_MIN:
+      /* The init comes first: it takes the adjoint if it is extreme;
+         else the first extreme term does.  */
+      {
+        te_node *init_wins = te_binary (ctx, TE_EQ, init, v);
+        init_seed = te_select (ctx, init_wins, d, zero);
+        te_node *first = te_binary (ctx, TE_EQ, ordinal (ctx, r),
+                                    te_load (ctx, ri->first, ri->lin));
+        body_seed = te_select (ctx, te_binary (ctx, TE_AND,
+                                               te_not (ctx, init_wins), first),
+                               d, zero);
+        break;
+      }
+    default:
+      return te_diag_set (w->diag, TE_DIAG_INTERNAL, w->st->loc,
+                          "unknown reduction kind");
+    }
+  /* The statement's guard, where R's home can tell it; elsewhere dR is
+     zero where the guard is false, which is enough.  */
+  te_node *g = w->st->guard;
+  for (int k = 0; g && k < w->fs->nloops; k++)
+    if (te_uses_var_free (g, w->fs->loops[k].var)
+        && !te_uses_var_free (r, w->fs->loops[k].var))
+      g = NULL;
+  if (w->fused)
+    {
+      /* Inside the one backward stage of a recurrence, at R's home.  */
+      if (!contribute (w, r->args[0], init_seed, true, w->st->guard))
+        return false;
+      w->ninner = r->u.red.nloops;
+      w->inner = r->u.red.loops;
+      bool ok = contribute (w, r->args[1], body_seed, false, w->st->guard);
+      w->ninner = 0;
+      w->inner = NULL;
+      return ok;
+    }
+  new_stage (w, ri->nhome, ri->home, 0, NULL);
+  if (!contribute (w, r->args[0], init_seed, true, g))
+    return false;
+  new_stage (w, ri->nhome, ri->home, r->u.red.nloops, r->u.red.loops);
+  return contribute (w, r->args[1], body_seed, false, g);
+}
+
+/* Step 1: shadows of every floating tensor and scalar parameter of FWD,
+   as tensors of the backward program B.  */
+static void
+make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
+{
+  char name[256];
+  for (int i = 0; i < fwd->nparams; i++)
+    {
+      te_param *q = &fwd->params[i];
+      scalar_shadow[i] = NULL;
+      if (q->shadow < 0)
+        continue;
+      snprintf (name, sizeof name, "d_%s", q->name);
+      te_program_add_param (b, name, TE_PK_PTR_FLOAT, q->type, q->loc);
+      te_tensor *s = te_program_add_tensor (b, name, q->type, TE_TK_PARAM,
+                                            q->shadow, q->loc);
+      s->nullable = true;
+      s->role = TE_ROLE_INOUT;
+      if (q->kind == TE_PK_FLOAT)
+        scalar_shadow[i] = s;
+      else if (q->tensor)
+        q->tensor->shadow = s;
+    }
+  if (fwd->ret)
+    {
+      int k = te_program_add_param (b, "d_return", TE_PK_FLOAT,
+                                    fwd->ret_type, 0);
+      te_tensor *s = te_program_add_tensor (b, "d_return", fwd->ret_type,
+                                            TE_TK_SCALAR, k, 0);
+      s->role = TE_ROLE_INPUT;
+      fwd->ret->shadow = s;
+    }
+}
+
+/* The zeroed adjoint of T, a local array of the forward recomputed in
+   the gradient's prologue by WHAT.  */
+static void
+local_shadow (te_program *b, te_tensor *t, const char *what)
+{
+  char name[256];
+  if (t->shadow)
+    return;
+  te_program_note (b, "recompute: %s, a local array of the forward, in "
+                      "the gradient's prologue%s",
+                   t->name, what);
+  snprintf (name, sizeof name, "d_%s", t->name);
+  t->shadow = te_program_add_tensor (b, name, t->type, TE_TK_LOCAL, -1,
+                                     t->loc);
+  t->shadow->size = t->size;
+  t->shadow->role = TE_ROLE_TEMP;
+}
+
+/* Call stage FS of the forward, in the prologue when it writes a local
+   array (or returns a value): it runs again there, so it must write
+   nothing else, the gradient writing only shadows.  */
+static bool
+call_temporaries (te_program *b, const te_stage *fs, te_diag *diag)
+{
+  const te_call *c = fs->call;
+  bool local = c->ret != NULL;
+  const char *other = NULL;
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].writes)
+      {
+        if (c->args[i].tensor->kind == TE_TK_LOCAL)
+          local = true;
+        else
+          other = c->args[i].tensor->name;
+      }
+  if (!local)
+    return true;
+  if (other)
+    {
+      te_diag_set (diag, TE_DIAG_USER, fs->loc,
+                   "the gradient would call '%s' again for the local "
+                   "array it writes, and so write '%s' again; not "
+                   "supported yet",
+                   c->name, other);
+      te_diag_note (diag, "pass '%s' only outputs of the kernel or only "
+                          "local arrays",
+                    c->name);
+      return false;
+    }
+  te_stage *copy = te_program_add_stage (b, fs->loc);
+  *copy = *fs;
+  char what[256];
+  snprintf (what, sizeof what, " (a call of %s)", c->name);
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].writes)
+      local_shadow (b, c->args[i].tensor, what);
+  if (c->ret)
+    local_shadow (b, c->ret, what);
+  return true;
+}
+
+/* Temporaries of the forward: the backward recomputes every stage that
+   writes a local array, first, in the forward's order, and gives each a
+   zeroed adjoint; an output that later stages read gets a zeroed array
+   for the adjoints of those reads (its shadow must stay unchanged).  */
+static bool
+temporaries (te_program *fwd, te_program *b, te_diag *diag)
+{
+  te_ctx *ctx = fwd->ctx;
+  char name[256];
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      const te_stage *fs = &fwd->stages[s];
+      te_stage *copy = NULL;
+      if (fs->call && !call_temporaries (b, fs, diag))
+        return false;
+      for (int k = 0; k < fs->nstmts; k++)
+        {
+          const te_stmt *st = &fs->stmts[k];
+          te_tensor *t = st->dst;
+          if (t->kind == TE_TK_LOCAL)
+            {
+              if (!copy)
+                {
+                  copy = te_program_add_stage (b, fs->loc);
+                  copy->nloops = fs->nloops;
+                  memcpy (copy->loops, fs->loops, sizeof copy->loops);
+                  copy->nest = fs->nest;
+                  /* A recurrence's statements run together, in order.  */
+                  copy->recurrent = fs->recurrent;
+                  copy->fused = fs->recurrent;
+                }
+              te_stage_add_stmt (b, copy, t, st->index, st->op, st->value,
+                                 st->guard, st->loc);
+              local_shadow (b, t, "");
+            }
+          else if (t->read_back && t->shadow)
+            {
+              /* Large enough for the elements every writer writes.  */
+              te_node *size = te_index_bound (ctx, st->index, fs->nloops,
+                                           fs->loops);
+              if (!size)
+                return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                                    "cannot bound the elements of '%s' that "
+                                    "this statement writes; later stages "
+                                    "read it",
+                                    t->name);
+              if (!t->accum)
+                {
+                  snprintf (name, sizeof name, "e_%s", t->name);
+                  t->accum = te_program_add_tensor (b, name, t->type,
+                                                    TE_TK_LOCAL, -1, t->loc);
+                  t->accum->role = TE_ROLE_TEMP;
+                  t->accum->size = size;
+                }
+              else
+                t->accum->size = te_binary (ctx, TE_MAX, t->accum->size, size);
+            }
+        }
+    }
+  return true;
+}
+
+/* Steps 2-6 for statement ST of forward stage FS.  */
+static bool
+reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
+{
+  te_ctx *ctx = w->ctx;
+  te_tensor *t = st->dst;
+  if (!t->shadow)
+    return true;
+  w->fs = fs;
+  w->st = st;
+  forget_rewrites (w);
+  w->nreds = 0;
+  w->self = w->self_raw = NULL;
+  w->fused = fs->recurrent;
+  te_stage *main = NULL;
+  if (w->fused)
+    {
+      /* A recurrence: every iteration's adjoints are complete when the
+         iterations after it have run, so one stage runs them backwards,
+         each iteration's statements together, the last statement's
+         first: the stage of all the statements of FS.  */
+      if (t->role == TE_ROLE_INOUT)
+        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                            "the gradient needs the entry value of '%s', "
+                            "which this statement overwrites",
+                            t->name);
+      if (w->fused_for == fs)
+        main = &w->b->stages[w->b->nstages - 1];
+      else
+        {
+          main = new_stage (w, fs->nloops, fs->loops, 0, NULL);
+          main->reversed = true;
+          main->fused = true;
+          w->fused_for = fs;
+        }
+    }
+  if (!prepare_reductions (w, st->guard))
+    return false;
+  /* A reduction over the entry value of an in-out T (y[i] += ...) gets a
+     value temporary computed from T's final value: wrong, but harmless
+     if nothing reads it (a sum's gradient does not); checked at the end,
+     when unused temporaries are gone.  */
+  if (t->role == TE_ROLE_INOUT)
+    for (int i = 0; i < w->nreds; i++)
+      if (te_reads (w->reds[i].r, t) && w->npoisoned < MAX_REDS)
+        {
+          w->poisoned[w->npoisoned] = w->reds[i].val;
+          w->poison_loc[w->npoisoned] = st->loc;
+          w->poison_name[w->npoisoned++] = t->name;
+        }
+  w->reuse_from = w->reuse_to = NULL;
+  te_memo_free (&w->reuse_memo);
+  te_memo_free (&w->quotient_memo);
+  w->reused = false;
+  if (w->opt && t->kind != TE_TK_RETURN && t->kind != TE_TK_SCALAR
+      && st->value->op != TE_LOAD && st->value->op != TE_CONST
+      && st->value->op != TE_PARAM)
+    {
+      w->reuse_from = subst (w, st->value);
+      w->reuse_to = te_load (ctx, t, st->index);
+    }
+  te_node *g = te_load (ctx, t->shadow, st->index);
+  if (t->accum)
+    g = te_add (ctx, g, te_load (ctx, t->accum, st->index));
+  if (!main)
+    new_stage (w, fs->nloops, fs->loops, 0, NULL);
+  if (!contribute (w, st->value, g, true, st->guard))
+    return false;
+  /* Outermost reductions first: their terms feed the inner ones.  */
+  for (int i = w->nreds - 1; i >= 0; i--)
+    if (!reverse_reduction (w, &w->reds[i]))
+      return false;
+  if (t->role == TE_ROLE_INOUT)
+    {
+      if (w->self && needs_entry (w, w->self_raw, w->self, t))
+        return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                            "the gradient needs the entry value of '%s', "
+                            "which this statement overwrites",
+                            t->name);
+      te_stage *f = new_stage (w, fs->nloops, fs->loops, 0, NULL);
+      te_stage_add_stmt (w->b, f, t->shadow, st->index, TE_SET,
+                         w->self ? w->self : te_float (ctx, t->type, 0),
+                         st->guard, st->loc);
+    }
+  return true;
+}
+
+/* Call stage FS of the forward, reversed: a call of the callee's
+   gradient, each argument's adjoint passed where the adjoints of its
+   array accumulate (an input's), or are (an output's, which the
+   gradient reads and leaves), the result's adjoint last.  */
+static void
+reverse_call (sweep *w, const te_stage *fs)
+{
+  te_ctx *ctx = w->ctx;
+  te_call *c = te_alloc (ctx, sizeof *c);
+  *c = *fs->call;
+  c->grad = true;
+  c->args = te_alloc (ctx, (c->nargs + 1) * sizeof *c->args);
+  memcpy (c->args, fs->call->args, c->nargs * sizeof *c->args);
+  for (int i = 0; i < c->nargs; i++)
+    {
+      te_call_arg *a = &c->args[i];
+      te_tensor *t = a->tensor;
+      if (a->kind != TE_PK_FLOAT && a->kind != TE_PK_PTR_FLOAT)
+        continue;
+      a->adj = !a->writes && t->accum ? t->accum : t->shadow;
+    }
+  if (c->ret)
+    c->d_return = c->ret->shadow
+                      ? te_load (ctx, c->ret->shadow, te_int (ctx, 0))
+                      : te_float (ctx, c->ret->type, 0);
+  te_stage *s = te_program_add_stage (w->b, fs->loc);
+  s->call = c;
+  s->nest = fs->nest;
+}
+
+/* Is tensor T read anywhere in P?  */
+static bool
+read_anywhere (const te_program *p, const te_tensor *t)
+{
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true))
+      return true;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        if (te_reads (st->value, t) || te_reads (st->index, t)
+            || (st->guard && te_reads (st->guard, t)))
+          return true;
+        for (int i = 0; i < st->ninner; i++)
+          if (te_reads (st->inner[i].extent, t))
+            return true;
+      }
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nloops; k++)
+      if (te_reads (p->stages[s].loops[k].extent, t))
+        return true;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return true;
+  return false;
+}
+
+/* Drop the local arrays of P that nothing reads, with the statements that
+   write them, and the stages left empty; repeat until none is left.  */
+static void
+remove_dead_temps (te_program *p)
+{
+  bool changed = true;
+  while (changed)
+    {
+      changed = false;
+      for (int i = 0; i < p->ntensors; i++)
+        {
+          te_tensor *t = p->tensors[i];
+          if (t->kind != TE_TK_LOCAL || read_anywhere (p, t))
+            continue;
+          for (int s = 0; s < p->nstages; s++)
+            {
+              te_stage *st = &p->stages[s];
+              int out = 0;
+              for (int k = 0; k < st->nstmts; k++)
+                if (st->stmts[k].dst != t)
+                  st->stmts[out++] = st->stmts[k];
+              st->nstmts = out;
+            }
+          memmove (&p->tensors[i], &p->tensors[i + 1],
+                   (p->ntensors - i - 1) * sizeof *p->tensors);
+          p->ntensors--;
+          i--;
+          changed = true;
+        }
+    }
+  te_program_drop_empty (p);
+}
+
+te_program *
+ad_reverse (te_program *fwd, bool opt, te_diag *diag)
+{
+  te_ctx *ctx = fwd->ctx;
+  char name[256];
+  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+    return NULL;
+  snprintf (name, sizeof name, "%s_grad", fwd->name);
+  te_program *b = te_program_new (ctx, name);
+  for (int i = 0; i < fwd->nparams; i++)
+    {
+      te_param *q = &fwd->params[i];
+      te_program_add_param (b, q->name, q->kind, q->type, q->loc);
+    }
+  /* The backward reads the forward's tensors as they are.  */
+  for (int i = 0; i < fwd->ntensors; i++)
+    te_program_share_tensor (b, fwd->tensors[i]);
+  sweep w;
+  memset (&w, 0, sizeof w);
+  w.b = b;
+  w.fwd = fwd;
+  w.ctx = ctx;
+  w.diag = diag;
+  w.opt = opt;
+  w.scalar_shadow = te_alloc (ctx, sizeof (te_tensor *) * (fwd->nparams + 1));
+  make_shadows (fwd, b, w.scalar_shadow);
+  for (int v = 0; v < fwd->nvars; v++)
+    te_program_new_var (b, fwd->var_names[v]);
+  if (!temporaries (fwd, b, diag))
+    return NULL;
+  for (int s = fwd->nstages - 1; s >= 0; s--)
+    {
+      if (fwd->stages[s].call)
+        reverse_call (&w, &fwd->stages[s]);
+      for (int k = fwd->stages[s].nstmts - 1; k >= 0; k--)
+        if (!reverse_stmt (&w, &fwd->stages[s], &fwd->stages[s].stmts[k]))
+          return NULL;
+    }
+  forget_rewrites (&w);
+  remove_dead_temps (b);
+  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+    return NULL;
+  for (int i = 0; i < w.npoisoned; i++)
+    for (int k = 0; k < b->ntensors; k++)
+      if (b->tensors[k] == w.poisoned[i])
+        {
+          te_diag_set (diag, TE_DIAG_USER, w.poison_loc[i],
+                       "the gradient needs the entry value of '%s', which "
+                       "this statement overwrites",
+                       w.poison_name[i]);
+          return NULL;
+        }
+  return b;
+}

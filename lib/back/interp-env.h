@@ -1,0 +1,88 @@
+/* interp-env.h -- private to the MPFR interpreter (interp.c and
+   interp-env.c): what an environment holds, the state of one run, and the
+   functions the two files share.  */
+
+#ifndef TG_INTERP_ENV_H
+#define TG_INTERP_ENV_H
+
+#include "back/interp.h"
+
+/* Nesting of reductions inside one expression.  */
+#define MP_MAX_DEPTH 32
+
+/* The value of a scalar parameter.  */
+typedef struct param_val
+{
+  bool has;   /* the caller gave a value */
+  bool is_float;
+  int64_t i;
+  mpfr_t f;   /* initialized when IS_FLOAT */
+} param_val;
+
+/* The N elements of tensor T.  */
+typedef struct storage
+{
+  const te_tensor *t;
+  size_t n;
+  mpfr_t *data;
+} storage;
+
+/* An environment (interp.h).  */
+struct mp_env
+{
+  const te_program *prog;
+  mpfr_prec_t prec;
+  bool round;
+  int nparams;
+  param_val *params;
+  int nstores, capstores;
+  storage *stores;
+};
+
+/* The value of one node in a run, valid while STAMP is the stamp of an
+   open scope (interp.c, step 3).  */
+typedef struct slot
+{
+  uint64_t stamp; /* 0: never computed */
+  bool has_f;     /* F is initialized */
+  int64_t i;
+  mpfr_t f;
+} slot;
+
+/* The state of one mp_run.  */
+typedef struct run
+{
+  mp_env *env;
+  const te_program *p;
+  te_diag *diag;
+  te_loc loc; /* of the statement or stage running */
+  int nslots;
+  slot *slots;
+  int nvars;
+  int64_t *var;
+  bool *bound;
+  bool *skip; /* per statement of the current stage */
+  uint64_t tick;
+  int depth;
+  uint64_t scope[MP_MAX_DEPTH + 1];
+  mpfr_t tmp24, tmp53, conv; /* store rounding; int64 to mpfr */
+} run;
+
+/* The value of node N in the slots of run R, floating or integer.  */
+#define F(n) (r->slots[(n)->id].f)
+#define I(n) (r->slots[(n)->id].i)
+
+/* interp.c: a diagnostic at the current location (returns false), and the
+   evaluation of the operands of a node.  */
+bool ip_fail (run *r, te_diag_kind kind, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+bool ip_eval_args (run *r, const te_node *n, bool fl);
+
+/* interp-env.c: a tensor's storage, and the reads of a run.  */
+storage *ip_find_storage (const mp_env *env, const te_tensor *t);
+bool ip_element (run *r, const te_tensor *t, int64_t idx, mpfr_ptr *e);
+bool ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
+                     int *inex);
+bool ip_load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex);
+
+#endif /* TG_INTERP_ENV_H */

@@ -1,0 +1,148 @@
+/* interp.h -- an MPFR interpreter of TE programs.
+
+   Evaluates a te_program (a lifted forward kernel or the backward program
+   ad_reverse made of it) on values the caller supplies, in MPFR:
+
+     mp_env *env = mp_env_new (bwd, 256);     bwd's parameters are fwd's
+     mp_env_set_int (env, 0, n);              followed by the shadows, so
+     mpfr_t *x = mp_env_param_tensor (env, 1, n);   one env serves both
+     ... fill x[0..n-1] with mpfr_set_d ...
+     mp_run (env, fwd, &diag);                the forward
+     mpfr_t *dy = mp_env_tensor (env, y->shadow, n);
+     ... seed dy ...
+     mp_run (env, bwd, &diag);                the gradient, into d_x ...
+     mp_env_free (env);
+
+   An environment holds
+   - the values of the scalar parameters, by parameter number: integers as
+     int64_t, floating ones as mpfr_t;
+   - the elements of every tensor, by te_tensor (programs of one context
+     share their tensors), each an array of mpfr_t of the environment's
+     precision that the caller asks for with mp_env_tensor and fills.
+
+   The environment belongs to the program given to mp_env_new; mp_run
+   accepts that program or any program of the same context whose
+   parameters are a prefix of its parameters (the forward of a backward).
+
+   Semantics (te.h, and what plugin/emit.cc emits).  A loop runs its
+   counter from 0 to its extent - 1 (from extent - 1 down to 0 in a
+   reversed stage; a statement's own inner loops always run upwards),
+   the extent evaluated with the outer counters bound.  A stage runs each
+   statement, in order, over the whole loop nest (stage loops, then the
+   statement's inner loops); a fused or recurrent stage instead runs every
+   statement in order in each iteration of its loops.  A guarded statement
+   runs only where its guard holds.  Integer nodes are 64-bit, wrapped to
+   their type (TE_I32, TE_U32 as C converts); / and % truncate as C's; &&
+   and || and selects evaluate only what they need.  Floating nodes are
+   computed in MPFR with MPFR's correctly rounded functions: min/max give
+   the first operand on ties, fmin/fmax ignore a NaN operand, round rounds
+   half away from zero.  A reduction starts from its init and folds the
+   body over its loops in lexicographic order: acc + body, acc * body,
+   body > acc ? body : acc, body < acc ? body : acc.
+
+   Tensors.
+   - TE_TK_PARAM: the caller provides the elements (mp_env_tensor or
+     mp_env_param_tensor).  A nullable tensor (a shadow) that has no
+     elements is NULL, as a caller of f_grad may pass it, and is read as
+     zeros; a statement that writes it is skipped, and so is a += whose
+     value is zero wherever it reads as zero (as in the emitted code).  A
+     non-nullable tensor without elements is an error when accessed.
+   - TE_TK_SCALAR: reads give the value of its by-value parameter.
+   - TE_TK_RETURN: one element, allocated (as +0) when the caller did not.
+   - TE_TK_LOCAL: t->size elements (an expression of the parameters),
+     allocated and zeroed by every mp_run; they live until the next run.
+   Every access is bounds-checked.
+
+   Numbers.  By default every floating node is computed at the
+   environment's precision (256 bits unless told otherwise) and never
+   rounded to float or double: a high-precision reference.  With
+   mp_env_set_round_to_type, every floating result (constants, loads,
+   parameters, every operation, every store and += ) is instead correctly
+   rounded to its node's C type, TE_F32 as IEEE binary32 and TE_F64 as
+   binary64, overflow, underflow and subnormals included
+   (mpfr_subnormalize): the values C would compute with correctly rounded
+   math functions, without FMA contraction and without excess precision.
+
+   MPFR state.  MPFR's exponent range and flags are global and shared
+   with GCC's constant folding when this runs in the plugin.  mp_run
+   widens the exponent range to the largest MPFR allows while it runs and
+   restores the range and the flags on return.  The caller must not read
+   a value outside the caller's own range (only values beyond about
+   2^(2^30) are) with MPFR's functions.
+
+   Errors.  lib/ never aborts: mp_run returns false and fills DIAG for an
+   out-of-bounds access, an integer division by zero, a conversion out of
+   an integer type's range, a missing parameter value or tensor
+   (TE_DIAG_USER), and for an operation it cannot evaluate or an IR
+   inconsistency (TE_DIAG_INTERNAL).  Tensor contents are then as the
+   statements executed before the error left them.  */
+
+#ifndef TG_INTERP_H
+#define TG_INTERP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpfr.h>
+
+#include "ir/te.h"
+
+/* The default precision of an environment, in bits.  */
+#define MP_DEFAULT_PREC 256
+
+typedef struct mp_env mp_env;
+
+/* A new environment for program P at precision PREC bits (PREC <= 0: the
+   default; at least 53 is used).  No parameter has a value and no tensor
+   has elements yet.  NULL when memory runs out.  */
+mp_env *mp_env_new (const te_program *p, long prec);
+
+/* Free ENV and every array it handed out.  ENV may be NULL.  */
+void mp_env_free (mp_env *env);
+
+/* The precision of ENV's tensors and (by default) of its arithmetic.  */
+mpfr_prec_t mp_env_prec (const mp_env *env);
+
+/* Round every floating result to its C type (see above) when ON; compute
+   at the environment's precision when not (the default).  */
+void mp_env_set_round_to_type (mp_env *env, bool on);
+
+/* Give scalar parameter PARAM of ENV's program the value V.  An integer
+   parameter takes mp_env_set_int, a floating one the others; false when
+   PARAM is not a scalar parameter of that kind.  A floating value is
+   stored at the environment's precision (exactly, for a double).  */
+bool mp_env_set_int (mp_env *env, int param, int64_t v);
+bool mp_env_set_float (mp_env *env, int param, double v);
+bool mp_env_set_mpfr (mp_env *env, int param, mpfr_srcptr v);
+
+/* The value of floating parameter PARAM, to read or to set in place;
+   NULL when PARAM is not a floating scalar parameter.  Setting it gives
+   the parameter a value.  */
+mpfr_ptr mp_env_float (mp_env *env, int param);
+
+/* The N elements of tensor T in ENV, each an initialized mpfr_t of the
+   environment's precision.  When T has no elements yet, or a number other
+   than N, they are (re)allocated as +0; otherwise they are returned as
+   they are.  NULL when memory runs out or T is a TE_TK_SCALAR tensor.  The
+   array belongs to ENV: valid until mp_env_free, mp_env_tensor_drop or a
+   call asking for another size.  */
+mpfr_t *mp_env_tensor (mp_env *env, const te_tensor *t, size_t n);
+
+/* mp_env_tensor for the tensor of pointer parameter PARAM of ENV's
+   program; NULL when PARAM has none.  */
+mpfr_t *mp_env_param_tensor (mp_env *env, int param, size_t n);
+
+/* The elements T has in ENV, their number in *N (if N is not NULL); NULL
+   when it has none.  */
+mpfr_t *mp_env_tensor_get (const mp_env *env, const te_tensor *t,
+                           size_t *n);
+
+/* Release T's elements: a nullable T is then NULL.  */
+void mp_env_tensor_drop (mp_env *env, const te_tensor *t);
+
+/* Execute every stage of P in order on ENV.  False, with DIAG filled,
+   on an error (see above).  */
+bool mp_run (mp_env *env, const te_program *p, te_diag *diag);
+
+#endif /* TG_INTERP_H */

@@ -1,0 +1,275 @@
+/* canon.c -- a canonical form for integer index expressions.
+
+   Before:  (1 + k) + i * m        k + (1 + i * m)        (i * m + k + 1)
+   After:   one node for all three: the sum of coefficient-times-monomial
+            terms in a fixed order.
+
+   Hash-consing makes equal trees one node, but not equal values written
+   differently; the lifter meets both shapes for one address (SCEV folds
+   it one way, the source's arithmetic another), and the AD compares
+   indices by pointer.  So every index is brought to this form.
+
+   1. Expand the expression into a polynomial: terms of a 64-bit
+      coefficient and a sorted list of atoms.  Atoms are counters,
+      parameters, loads (gathers) and any node that is not +, -, * or a
+      widening cast, itself canonicalized inside.
+   2. Merge equal monomials, drop zero terms, sort the terms.
+   3. Rebuild.  Arithmetic wraps modulo 2^64, as the emitted code's.
+
+   Limits: beyond MAX_TERMS terms or MAX_ATOMS atoms a term, the
+   expression is left as it is (correct, only not canonical).  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TERMS 32
+#define MAX_ATOMS 6
+
+typedef struct term
+{
+  int64_t coef;
+  int natoms;
+  te_node *atoms[MAX_ATOMS]; /* sorted by id */
+} term;
+
+typedef struct poly
+{
+  int n;
+  term t[MAX_TERMS];
+} poly;
+
+static int
+cmp_atoms (const term *a, const term *b)
+{
+  if (a->natoms != b->natoms)
+    return a->natoms < b->natoms ? -1 : 1;
+  for (int i = 0; i < a->natoms; i++)
+    if (a->atoms[i] != b->atoms[i])
+      return a->atoms[i]->id < b->atoms[i]->id ? -1 : 1;
+  return 0;
+}
+
+static int
+cmp_terms (const void *x, const void *y)
+{
+  return cmp_atoms (x, y);
+}
+
+/* Add term T to P, merging an equal monomial.  */
+static bool
+add_term (poly *p, const term *t)
+{
+  for (int i = 0; i < p->n; i++)
+    if (cmp_atoms (&p->t[i], t) == 0)
+      {
+        p->t[i].coef = (int64_t) ((uint64_t) p->t[i].coef + (uint64_t) t->coef);
+        return true;
+      }
+  if (p->n == MAX_TERMS)
+    return false;
+  p->t[p->n++] = *t;
+  return true;
+}
+
+static bool
+mul_terms (const term *a, const term *b, term *out)
+{
+  if (a->natoms + b->natoms > MAX_ATOMS)
+    return false;
+  out->coef = (int64_t) ((uint64_t) a->coef * (uint64_t) b->coef);
+  out->natoms = 0;
+  int i = 0, j = 0;
+  while (i < a->natoms || j < b->natoms)
+    {
+      if (j == b->natoms
+          || (i < a->natoms && a->atoms[i]->id <= b->atoms[j]->id))
+        out->atoms[out->natoms++] = a->atoms[i++];
+      else
+        out->atoms[out->natoms++] = b->atoms[j++];
+    }
+  return true;
+}
+
+static te_node *canon (te_ctx *ctx, te_node *n);
+
+/* Step 1: expand N into P.  */
+static bool
+expand (te_ctx *ctx, te_node *n, poly *p)
+{
+  p->n = 0;
+  switch (n->op)
+    {
+    case TE_CONST:
+      p->n = 1;
+      p->t[0].coef = n->u.i;
+      p->t[0].natoms = 0;
+      return true;
+    case TE_ADD:
+    case TE_SUB:
+      {
+        poly *b = malloc (sizeof *b);
+        bool ok = b && expand (ctx, n->args[0], p) && expand (ctx, n->args[1], b);
+        for (int i = 0; ok && i < b->n; i++)
+          {
+            if (n->op == TE_SUB)
+              b->t[i].coef = (int64_t) (0 - (uint64_t) b->t[i].coef);
+            ok = add_term (p, &b->t[i]);
+          }
+        free (b);
+        return ok;
+      }
+    case TE_NEG:
+      if (!expand (ctx, n->args[0], p))
+        return false;
+      for (int i = 0; i < p->n; i++)
+        p->t[i].coef = (int64_t) (0 - (uint64_t) p->t[i].coef);
+      return true;
+    case TE_MUL:
+      {
+        poly *a = malloc (sizeof *a), *b = malloc (sizeof *b);
+        bool ok = a && b && expand (ctx, n->args[0], a)
+                  && expand (ctx, n->args[1], b);
+        for (int i = 0; ok && i < a->n; i++)
+          for (int j = 0; ok && j < b->n; j++)
+            {
+              term t;
+              ok = mul_terms (&a->t[i], &b->t[j], &t) && add_term (p, &t);
+            }
+        free (a);
+        free (b);
+        return ok;
+      }
+    case TE_CAST:
+      if (n->type == TE_I64 && n->args[0]->type == TE_I64)
+        return expand (ctx, n->args[0], p);
+      break;
+    case TE_DIV:
+      /* (8 * H) / 8 is H: a division every coefficient of the dividend
+         is a multiple of is exact, whatever the atoms' values.  */
+      if (n->args[1]->op == TE_CONST && n->args[1]->u.i > 0)
+        {
+          poly *a = malloc (sizeof *a);
+          bool ok = a && expand (ctx, n->args[0], a);
+          int64_t c = n->args[1]->u.i;
+          for (int i = 0; ok && i < a->n; i++)
+            ok = a->t[i].coef % c == 0;
+          if (ok)
+            {
+              for (int i = 0; i < a->n; i++)
+                {
+                  a->t[i].coef /= c;
+                  add_term (p, &a->t[i]);
+                }
+              free (a);
+              return true;
+            }
+          free (a);
+        }
+      break;
+    default:
+      break;
+    }
+  p->n = 1;
+  p->t[0].coef = 1;
+  p->t[0].natoms = 1;
+  p->t[0].atoms[0] = n;
+  return true;
+}
+
+/* Canonicalize the operands of an atom.  */
+static te_node *
+canon_atom (te_ctx *ctx, te_node *n)
+{
+  te_node *args[3] = { NULL, NULL, NULL };
+  bool changed = false;
+  if (n->op == TE_REDUCE)
+    return n;
+  for (int i = 0; i < 3; i++)
+    if (n->args[i])
+      {
+        args[i] = n->args[i]->type == TE_I64 ? canon (ctx, n->args[i])
+                                             : n->args[i];
+        changed |= args[i] != n->args[i];
+      }
+  if (!changed)
+    return n;
+  switch (n->op)
+    {
+    case TE_LOAD:
+      return te_load (ctx, n->u.tensor, args[0]);
+    case TE_CAST:
+      return te_cast (ctx, n->type, args[0]);
+    case TE_SELECT:
+      return te_select (ctx, args[0], args[1], args[2]);
+    default:
+      if (te_op_arity (n->op) == 1)
+        return te_unary (ctx, n->op, args[0]);
+      return te_binary (ctx, n->op, args[0], args[1]);
+    }
+}
+
+static te_node *
+canon (te_ctx *ctx, te_node *n)
+{
+  if (n->type != TE_I64)
+    return n;
+  poly *p = malloc (sizeof *p);
+  if (!p)
+    return n;
+  if (!expand (ctx, n, p))
+    {
+      free (p);
+      return n;
+    }
+  /* Atoms first, then sort: canonicalizing an atom may change its id.  */
+  poly *q = malloc (sizeof *q);
+  if (!q)
+    {
+      free (p);
+      return n;
+    }
+  q->n = 0;
+  bool ok = true;
+  for (int i = 0; ok && i < p->n; i++)
+    {
+      term t = p->t[i];
+      if (t.coef == 0)
+        continue;
+      term one = { 1, 0, { NULL } };
+      for (int k = 0; ok && k < t.natoms; k++)
+        {
+          term a = { 1, 1, { canon_atom (ctx, t.atoms[k]) } }, prod;
+          ok = mul_terms (&one, &a, &prod);
+          one = prod;
+        }
+      one.coef = t.coef;
+      ok = ok && add_term (q, &one);
+    }
+  te_node *r = n;
+  if (ok)
+    {
+      qsort (q->t, q->n, sizeof q->t[0], cmp_terms);
+      r = te_int (ctx, 0);
+      for (int i = 0; i < q->n; i++)
+        {
+          if (q->t[i].coef == 0)
+            continue;
+          te_node *m = te_int (ctx, q->t[i].coef);
+          for (int k = 0; k < q->t[i].natoms; k++)
+            m = te_mul (ctx, m, q->t[i].atoms[k]);
+          r = te_add (ctx, r, m);
+        }
+    }
+  free (p);
+  free (q);
+  return r;
+}
+
+te_node *
+te_canon_int (te_ctx *ctx, te_node *n)
+{
+  return canon (ctx, n);
+}

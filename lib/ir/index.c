@@ -1,0 +1,238 @@
+/* index.c -- queries on indices and extents (index.h): the range an
+   index covers over a loop nest, whether it grows with every counter,
+   whether a read is of the element a write stored, the exact value of an
+   index written with 32-bit wrapping arithmetic.  */
+
+#include "ir/index.h"
+
+#include <stdint.h>
+
+static void
+narrow_fn (te_node *n, void *data)
+{
+  te_node **found = data;
+  if (*found || (n->type != TE_I32 && n->type != TE_U32))
+    return;
+  if (n->op == TE_CONST
+      || (n->op == TE_CAST && !te_type_is_float (n->args[0]->type)
+          && n->args[0]->type != TE_BOOL))
+    *found = n;
+}
+
+static void
+atom_fn (te_node *n, void *data)
+{
+  te_node **found = data;
+  if (!*found && (n->op == TE_VAR || n->op == TE_PARAM || n->op == TE_LOAD))
+    *found = n;
+}
+
+/* The constant term of integer polynomial N, or NULL.  */
+static te_node *
+constant_term (te_ctx *ctx, te_node *n)
+{
+  n = te_canon_int (ctx, n);
+  for (int guard = 0; guard < 64 && n->op != TE_CONST; guard++)
+    {
+      te_node *a = NULL;
+      te_walk (n, atom_fn, &a);
+      if (!a)
+        return NULL;
+      n = te_canon_int (ctx, te_replace (ctx, n, a,
+                                         te_cast (ctx, a->type,
+                                                  te_int (ctx, 0))));
+    }
+  return n->op == TE_CONST ? n : NULL;
+}
+
+te_node *
+te_exact_index (te_ctx *ctx, te_node *n)
+{
+  for (int guard = 0; guard < 256; guard++)
+    {
+      te_node *c = NULL;
+      te_walk (n, narrow_fn, &c);
+      if (!c)
+        break;
+      /* A 32-bit constant is its signed value, and so is the constant
+         term of what is converted: i + 4294967295 in unsigned arithmetic
+         is i - 1.  */
+      te_node *x = c->op == TE_CONST ? te_int (ctx, (int32_t) c->u.i)
+                                     : te_cast (ctx, TE_I64, c->args[0]);
+      te_node *k = constant_term (ctx, x);
+      if (k && (int64_t) (int32_t) k->u.i != k->u.i)
+        x = te_canon_int (ctx, te_add (ctx, te_sub (ctx, x, k),
+                                       te_int (ctx, (int32_t) k->u.i)));
+      n = te_replace (ctx, n, c, x);
+    }
+  return n;
+}
+
+static bool
+poly_negative_1 (const te_node *n, te_memo *m)
+{
+  switch (n->op)
+    {
+    case TE_SUB:
+    case TE_NEG:
+      return true;
+    case TE_CONST:
+      return n->u.i < 0;
+    case TE_ADD:
+    case TE_MUL:
+      {
+        void *known = te_memo_get (m, n);
+        if (known)
+          return known == TE_MEMO_TRUE;
+        te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+        bool r = poly_negative_1 (n->args[0], m)
+                 || poly_negative_1 (n->args[1], m);
+        te_memo_put (m, n, r ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+        return r;
+      }
+    default:
+      return false;
+    }
+}
+
+bool
+te_poly_negative (const te_node *n)
+{
+  te_memo m = { 0 };
+  bool r = poly_negative_1 (n, &m);
+  te_memo_free (&m);
+  return r;
+}
+
+bool
+te_non_negative (te_ctx *ctx, te_node *n)
+{
+  return !te_poly_negative (te_canon_int (ctx, n));
+}
+
+int
+te_read_loops (int nvars, const te_stage *s, int skip, const te_node *value,
+               const te_node *r, te_loop *loops)
+{
+  int n = 0;
+  for (int k = skip; k < s->nloops; k++)
+    loops[n++] = s->loops[k];
+  for (int v = 0; v < nvars && n < 2 * TE_MAX_LOOPS; v++)
+    {
+      bool bound = false;
+      for (int k = 0; k < s->nloops; k++)
+        bound |= s->loops[k].var == v;
+      for (int k = 0; k < n; k++)
+        bound |= loops[k].var == v;
+      if (bound || !te_uses_var (r, v))
+        continue;
+      const te_loop *bl = te_binding_loop (value, v);
+      if (!bl)
+        return -1;
+      loops[n++] = *bl;
+    }
+  return n;
+}
+
+te_node *
+te_index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
+{
+  if (!te_index_monotone (ctx, index, nloops, loops))
+    return NULL;
+  return te_canon_int (ctx, te_add (ctx, te_index_extreme (ctx, index, nloops,
+                                                           loops, true),
+                                    te_int (ctx, 1)));
+}
+
+bool
+te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index)
+{
+  te_node *lin, *size;
+  te_node *first = te_index_extreme (ctx, index, s->nloops, s->loops, false);
+  return te_linearize (ctx, s->nloops, s->loops, &lin, &size)
+         && te_canon_int (ctx, te_sub (ctx, index, first)) == lin;
+}
+
+te_node *
+te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
+                  const te_loop *loops, bool max)
+{
+  for (int k = nloops - 1; k >= 0; k--)
+    index = te_replace (ctx, index, te_var (ctx, loops[k].var),
+                        max ? te_sub (ctx, loops[k].extent, te_int (ctx, 1))
+                            : te_int (ctx, 0));
+  return te_canon_int (ctx, index);
+}
+
+bool
+te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
+                   const te_loop *loops)
+{
+  for (int k = 0; k < nloops; k++)
+    {
+      te_node *at0 = te_replace (ctx, (te_node *) index,
+                                 te_var (ctx, loops[k].var), te_int (ctx, 0));
+      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, (te_node *) index,
+                                                       at0))))
+        return false;
+    }
+  return true;
+}
+
+te_node *
+te_rename_counters (te_ctx *ctx, te_node *n, int nloops, const te_loop *from,
+                 const te_loop *to)
+{
+  for (int k = 0; k < nloops; k++)
+    n = te_replace (ctx, n, te_var (ctx, from[k].var),
+                    te_param_ref (ctx, TE_I64, -1000 - k));
+  for (int k = 0; k < nloops; k++)
+    n = te_replace (ctx, n, te_param_ref (ctx, TE_I64, -1000 - k),
+                    te_var (ctx, to[k].var));
+  return n;
+}
+
+te_node *
+te_same_element (te_ctx *ctx, int nw, const te_loop *w, te_node *index,
+                 te_node *value, int nr, const te_loop *r,
+                 te_node *read_index)
+{
+  if (nw != nr)
+    return NULL;
+  for (int k = 0; k < nw; k++)
+    if (te_rename_counters (ctx, w[k].extent, nw, w, r) != r[k].extent)
+      return NULL;
+  if (te_canon_int (ctx, te_rename_counters (ctx, index, nw, w, r))
+      != te_canon_int (ctx, read_index))
+    return NULL;
+  return te_rename_counters (ctx, value, nw, w, r);
+}
+
+static void
+any_var_fn (te_node *n, void *data)
+{
+  if (n->op == TE_VAR)
+    *(bool *) data = true;
+}
+
+bool
+te_linearize (te_ctx *ctx, int nloops, const te_loop *loops, te_node **lin,
+              te_node **size)
+{
+  *lin = te_int (ctx, 0);
+  *size = te_int (ctx, 1);
+  for (int k = 0; k < nloops; k++)
+    {
+      bool uses = false;
+      te_walk (loops[k].extent, any_var_fn, &uses);
+      if (uses)
+        return false;
+      *lin = te_add (ctx, te_mul (ctx, *lin, loops[k].extent),
+                     te_var (ctx, loops[k].var));
+      *size = te_mul (ctx, *size, te_binary (ctx, TE_MAX, loops[k].extent,
+                                             te_int (ctx, 0)));
+    }
+  *lin = te_canon_int (ctx, *lin);
+  *size = te_canon_int (ctx, *size);
+  return true;
+}

@@ -1,0 +1,69 @@
+/* index.h -- the analysis of integer expressions: indices and extents.
+
+   Indices and extents are integer polynomials in loop counters, integer
+   parameters and loads from index arrays.  te_canon_int (canon.c) puts
+   one in a canonical form, so that equal polynomials are one node; the
+   queries of index.c read that form: the range an index covers over a
+   loop nest, whether it grows with every counter, whether two accesses
+   touch the same element.  */
+
+#ifndef TG_INDEX_H
+#define TG_INDEX_H
+
+#include "ir/te.h"
+
+/* canon.c: integer expression N in a canonical form, so that equal
+   polynomials in the counters, parameters and other atoms are one node
+   however they were written.  */
+te_node *te_canon_int (te_ctx *ctx, te_node *n);
+
+/* Does canonical polynomial N (te_canon_int) have a negative coefficient:
+   a subtraction, a negation or a negative constant?  */
+bool te_poly_negative (const te_node *n);
+/* Is integer N zero or more, its parameters being sizes (canonicalized
+   here; te_poly_negative finds no negative coefficient)?  */
+bool te_non_negative (te_ctx *ctx, te_node *n);
+/* The loops that index R, read in VALUE inside stage S, ranges over: S's
+   loops from the SKIP-th on, and the reductions of VALUE that bind R's
+   other counters.  Their number into LOOPS (room for 2 * TE_MAX_LOOPS),
+   or -1 when a counter of R is bound nowhere.  */
+int te_read_loops (int nvars, const te_stage *s, int skip,
+                   const te_node *value, const te_node *r, te_loop *loops);
+/* Does INDEX, written by stage S, write in the order of S's iterations
+   (INDEX less its first element is their row-major number)?  */
+bool te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index);
+/* INDEX with every counter of NLOOPS LOOPS at its last value (MAX) or at
+   0, innermost first: INDEX's extremes over the loops when
+   te_index_monotone holds and every loop runs.  Canonical.  */
+te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
+                           const te_loop *loops, bool max);
+/* One past the largest element INDEX reaches over NLOOPS LOOPS, when it
+   grows with every counter (te_index_monotone); NULL otherwise.  */
+te_node *te_index_bound (te_ctx *ctx, te_node *index, int nloops,
+                         const te_loop *loops);
+/* Does INDEX grow or stay with every counter of LOOPS: no negative
+   coefficient in its dependence on them?  */
+bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
+                        const te_loop *loops);
+/* The iteration of NLOOPS LOOPS (outermost first) as one integer *LIN,
+   row-major, and their number of iterations *SIZE: the index and size of
+   a temporary with one element per iteration.  False when an extent uses
+   a counter (a triangular domain has no such layout).  */
+bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
+                   te_node **lin, te_node **size);
+/* VALUE, written at INDEX by an iteration of the NW loops W, as read at
+   READ_INDEX by an iteration of the NR loops R: VALUE with W's counters
+   renamed to R's, when both nests have the same extents and the read is
+   of the element that same iteration wrote; NULL otherwise.  */
+te_node *te_same_element (te_ctx *ctx, int nw, const te_loop *w,
+                          te_node *index, te_node *value, int nr,
+                          const te_loop *r, te_node *read_index);
+/* Integer expression N with its conversions to 32 bits (which wrap) made
+   exact, as the index of an access within its array's bounds has them:
+   what wraps there would be far outside.  */
+te_node *te_exact_index (te_ctx *ctx, te_node *n);
+/* N with the counters of the NLOOPS loops FROM renamed to those of
+   loops TO, all at once (swapped names cannot collide).  */
+te_node *te_rename_counters (te_ctx *ctx, te_node *n, int nloops,
+                             const te_loop *from, const te_loop *to);
+#endif /* TG_INDEX_H */

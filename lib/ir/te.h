@@ -1,0 +1,519 @@
+/* te.h -- the tensor-expression (TE) IR.
+
+   A kernel is lifted to a te_program: its parameters, the tensors it reads
+   and writes, and a sequence of stages.  A stage is a loop nest (each loop
+   runs a counter from 0 to an extent that may depend on outer counters and
+   integer parameters) and a list of statements T[index] = value or
+   T[index] += value.  A forward stage, and a stage marked fused, runs
+   every statement in order in each iteration; the statements of any other
+   backward stage are independent and each may run as a loop nest of its
+   own (emit.cc does so).
+
+       for (i = 0; i < n; i++)            stage 0: loops i0 < n
+         y[i*m + j] = tanh (x[i*m+j]);             y[i0*m + i1] = tanh (x[...])
+
+   Expressions form a DAG of te_node, hash-consed inside a te_ctx: building
+   a node equal to an existing one returns the existing one, so structural
+   equality is pointer equality.  Constructors fold constants and apply
+   identities that hold in IEEE arithmetic (x*1, x+0 up to the sign of
+   zero) plus one that every AD system applies: 0*x is 0 even for infinite
+   or NaN x.  Commutative operands are ordered by node id; a sum or product
+   is never reassociated.
+
+   Integer expressions (indices, extents) are 64-bit; a narrower C integer
+   type shows as a TE_CAST to TE_I32 or TE_U32, which wraps as C does.  */
+
+#ifndef TG_TE_H
+#define TG_TE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir/diag.h"
+
+typedef enum te_type
+{
+  TE_BOOL,
+  TE_I32,
+  TE_U32,
+  TE_I64,
+  TE_F32,
+  TE_F64
+} te_type;
+
+/* Every operation: NAME, printed spelling, number of operands.  */
+#define TE_OPS(X)                                                           \
+  X (CONST, "const", 0)    /* u.i or u.f */                                 \
+  X (PARAM, "param", 0)    /* scalar parameter number u.index */           \
+  X (VAR, "var", 0)        /* loop counter number u.index */               \
+  X (LOAD, "load", 1)      /* u.tensor[arg0] */                            \
+  X (NEG, "-", 1)                                                           \
+  X (ADD, "+", 2)                                                           \
+  X (SUB, "-", 2)                                                           \
+  X (MUL, "*", 2)                                                           \
+  X (DIV, "/", 2)          /* integers: C's truncating division */         \
+  X (MOD, "%", 2)          /* integers only */                             \
+  X (MIN, "min", 2)        /* a < b ? a : b ; ties give a */               \
+  X (MAX, "max", 2)        /* a > b ? a : b ; ties give a */               \
+  X (CAST, "cast", 1)      /* to the node's type */                        \
+  X (LT, "<", 2)                                                            \
+  X (LE, "<=", 2)                                                           \
+  X (GT, ">", 2)                                                            \
+  X (GE, ">=", 2)                                                           \
+  X (EQ, "==", 2)                                                           \
+  X (NE, "!=", 2)                                                           \
+  X (AND, "&&", 2)                                                          \
+  X (OR, "||", 2)                                                           \
+  X (NOT, "!", 1)                                                           \
+  X (SELECT, "select", 3)  /* arg0 ? arg1 : arg2 */                        \
+  X (EXP, "exp", 1)                                                         \
+  X (EXP2, "exp2", 1)                                                       \
+  X (EXPM1, "expm1", 1)                                                     \
+  X (LOG, "log", 1)                                                         \
+  X (LOG2, "log2", 1)                                                       \
+  X (LOG10, "log10", 1)                                                     \
+  X (LOG1P, "log1p", 1)                                                     \
+  X (SQRT, "sqrt", 1)                                                       \
+  X (CBRT, "cbrt", 1)                                                       \
+  X (SIN, "sin", 1)                                                         \
+  X (COS, "cos", 1)                                                         \
+  X (TAN, "tan", 1)                                                         \
+  X (ASIN, "asin", 1)                                                       \
+  X (ACOS, "acos", 1)                                                       \
+  X (ATAN, "atan", 1)                                                       \
+  X (SINH, "sinh", 1)                                                       \
+  X (COSH, "cosh", 1)                                                       \
+  X (TANH, "tanh", 1)                                                       \
+  X (ERF, "erf", 1)                                                         \
+  X (ERFC, "erfc", 1)                                                       \
+  X (FABS, "fabs", 1)                                                       \
+  X (FLOOR, "floor", 1)                                                     \
+  X (CEIL, "ceil", 1)                                                       \
+  X (TRUNC, "trunc", 1)                                                     \
+  X (ROUND, "round", 1)                                                     \
+  X (POW, "pow", 2)                                                         \
+  X (ATAN2, "atan2", 2)                                                     \
+  X (HYPOT, "hypot", 2)                                                     \
+  X (FMAX, "fmax", 2)      /* NaN-ignoring; ties give arg0 */              \
+  X (FMIN, "fmin", 2)                                                       \
+  X (REDUCE, "reduce", 2)  /* u.red: init arg0, body arg1 over loops */
+
+typedef enum te_op
+{
+#define TE_OP_ENUM(name, str, arity) TE_##name,
+  TE_OPS (TE_OP_ENUM)
+#undef TE_OP_ENUM
+  TE_NUM_OPS
+} te_op;
+
+/* The functions of the math library among the operations, as the case
+   labels of a switch over te_op: `TE_CASE_MATH:'.  (Every switch names
+   every case; this names thirty at once.)  */
+#define TE_CASE_MATH                                                        \
+  case TE_EXP:                                                              \
+  case TE_EXP2:                                                             \
+  case TE_EXPM1:                                                            \
+  case TE_LOG:                                                              \
+  case TE_LOG2:                                                             \
+  case TE_LOG10:                                                            \
+  case TE_LOG1P:                                                            \
+  case TE_SQRT:                                                             \
+  case TE_CBRT:                                                             \
+  case TE_SIN:                                                              \
+  case TE_COS:                                                              \
+  case TE_TAN:                                                              \
+  case TE_ASIN:                                                             \
+  case TE_ACOS:                                                             \
+  case TE_ATAN:                                                             \
+  case TE_SINH:                                                             \
+  case TE_COSH:                                                             \
+  case TE_TANH:                                                             \
+  case TE_ERF:                                                              \
+  case TE_ERFC:                                                             \
+  case TE_FABS:                                                             \
+  case TE_FLOOR:                                                            \
+  case TE_CEIL:                                                             \
+  case TE_TRUNC:                                                            \
+  case TE_ROUND:                                                            \
+  case TE_POW:                                                              \
+  case TE_ATAN2:                                                            \
+  case TE_HYPOT:                                                            \
+  case TE_FMAX:                                                             \
+  case TE_FMIN
+
+typedef enum te_red_kind
+{
+  TE_RED_SUM,
+  TE_RED_PROD,
+  TE_RED_MAX,
+  TE_RED_MIN
+} te_red_kind;
+
+typedef struct te_node te_node;
+typedef struct te_tensor te_tensor;
+typedef struct te_ctx te_ctx;
+
+/* One loop: counter VAR runs 0, 1, ..., EXTENT-1 (none if EXTENT <= 0).  */
+typedef struct te_loop
+{
+  int var;
+  te_node *extent;
+} te_loop;
+
+/* The loops of a reduction, owned by the context.  */
+typedef struct te_reduce
+{
+  te_red_kind kind;
+  int nloops;
+  te_loop *loops;
+} te_reduce;
+
+struct te_node
+{
+  te_op op;
+  te_type type;
+  int id;      /* creation order; unique in its context */
+  unsigned hash;
+  te_node *args[3];
+  union
+  {
+    int64_t i;   /* integer or boolean CONST */
+    double f;    /* floating CONST (exact for TE_F32) */
+    int index;   /* PARAM, VAR */
+    te_tensor *tensor; /* LOAD */
+    te_reduce red;     /* REDUCE */
+  } u;
+  te_node *chain; /* hash bucket */
+  te_ctx *ctx;    /* the context that holds it (for walk statistics) */
+};
+
+typedef enum te_tensor_kind
+{
+  TE_TK_PARAM,  /* pointed to by pointer parameter u.param */
+  TE_TK_SCALAR, /* a by-value scalar parameter seen as one element */
+  TE_TK_LOCAL,  /* a local array of the kernel or of its gradient */
+  TE_TK_RETURN  /* the kernel's return value, one element */
+} te_tensor_kind;
+
+/* What a kernel does with a tensor (DESIGN.md section 2).  */
+typedef enum te_role
+{
+  TE_ROLE_UNUSED,
+  TE_ROLE_INPUT,  /* reads its entry values, never writes */
+  TE_ROLE_OUTPUT, /* writes it, reads only what it wrote */
+  TE_ROLE_INOUT,  /* reads entry values and writes */
+  TE_ROLE_TEMP    /* a local array */
+} te_role;
+
+struct te_tensor
+{
+  int id;
+  const char *name;
+  te_type type;
+  te_tensor_kind kind;
+  int param;       /* parameter number for TE_TK_PARAM and TE_TK_SCALAR */
+  te_node *size;   /* number of elements of a LOCAL, else NULL */
+  te_role role;    /* set by te_program_roles */
+  te_loc loc;      /* its declaration */
+  te_tensor *shadow; /* in a forward program: its adjoint in the backward */
+  bool nullable;     /* a shadow the caller may pass as NULL: then writes
+                        to it are skipped and reads of it are zero */
+  bool read_back;    /* an output that later stages read */
+  te_tensor *accum;  /* in a forward program: where the adjoints of reads
+                        of it accumulate, if not in ->shadow */
+};
+
+typedef enum te_param_kind
+{
+  TE_PK_INT,       /* integer by value: a size or index */
+  TE_PK_FLOAT,     /* float or double by value: active */
+  TE_PK_PTR_FLOAT, /* pointer (or VLA) to float or double: active */
+  TE_PK_PTR_INT    /* pointer to integers: an index array */
+} te_param_kind;
+
+typedef struct te_param
+{
+  const char *name;
+  te_param_kind kind;
+  te_type type;        /* the value's or the pointee's element type */
+  te_tensor *tensor;   /* the tensor it is, or NULL if never accessed */
+  int shadow;          /* in a forward program: number of its shadow
+                          parameter in the gradient's list, or -1 */
+  te_loc loc;
+} te_param;
+
+typedef enum te_store
+{
+  TE_SET,   /* dst[index] = value */
+  TE_ADD_TO /* dst[index] += value */
+} te_store;
+
+typedef struct te_stmt
+{
+  te_tensor *dst;
+  te_node *index;
+  te_store op;
+  te_node *value;
+  te_node *guard; /* executed only where true; NULL: always */
+  int ninner;     /* loops of its own inside the stage's */
+  te_loop *inner;
+  te_loc loc;
+} te_stmt;
+
+/* An argument of a call stage, as the callee's parameter takes it.  */
+typedef struct te_call_arg
+{
+  te_param_kind kind;  /* the callee's parameter */
+  te_node *value;      /* TE_PK_INT, TE_PK_FLOAT: its value */
+  te_tensor *tensor;   /* pointers: the array passed, from element OFFSET;
+                          TE_PK_FLOAT: the one-element local array that
+                          holds the value, where its adjoint goes */
+  te_node *offset;
+  bool writes;         /* TE_PK_PTR_FLOAT: the callee writes it */
+  te_tensor *adj;      /* a gradient call: where the adjoints of TENSOR go,
+                          from OFFSET on (NULL: pass NULL) */
+} te_call_arg;
+
+/* A call of another kernel whose gradient is a function of its own (one
+   the user wrote, or one of another translation unit): a stage with no
+   loops and no statements.  In a backward program, GRAD: a call of that
+   gradient, with the arguments' adjoints as its shadows.  */
+typedef struct te_call
+{
+  const char *name;   /* the callee ... */
+  const char *grad_name; /* ... and its gradient, for dumps */
+  const char **ctypes; /* C spelling of the callee's parameter types (for
+                          dump-c; a pointer to an array may be NULL) */
+  void *fn;           /* the emitter's handles: the callee ... */
+  void *grad_fn;      /* ... and its gradient */
+  int nargs;
+  te_call_arg *args;
+  te_tensor *ret;     /* a one-element local array for the result, or NULL */
+  bool grad;
+  te_node *d_return;  /* GRAD with RET: the result's adjoint */
+} te_call;
+
+#define TE_MAX_LOOPS 8
+
+typedef struct te_stage
+{
+  int nloops;
+  te_loop loops[TE_MAX_LOOPS]; /* outermost first */
+  bool reversed;   /* iterate every loop from its last value down */
+  int nest;        /* stages of one source loop nest share this number */
+  int loop_ids[TE_MAX_LOOPS]; /* the source loop of each loop (positive),
+                                 or 0: stages of one nest share their
+                                 outer loops where these agree */
+  bool recurrent;  /* reads elements its earlier iterations wrote */
+  bool fused;      /* emit all statements in one loop nest, in order */
+  te_call *call;   /* a call stage: no loops, no statements */
+  int nstmts;
+  te_stmt *stmts;
+  te_loc loc;
+} te_stage;
+
+typedef struct te_program
+{
+  te_ctx *ctx;
+  const char *name;
+  int nparams;
+  te_param *params;
+  te_type ret_type;  /* TE_BOOL stands for void */
+  te_tensor *ret;    /* TE_TK_RETURN tensor, or NULL */
+  int ntensors;
+  te_tensor **tensors;
+  int nstages;
+  te_stage *stages;
+  int nvars;
+  const char **var_names; /* for printing; may hold NULLs */
+  int nnotes;
+  const char **notes;     /* the optimizer's decisions, for the dump */
+} te_program;
+
+/* A memo of a walk: a value (a node, or any pointer) per node, keyed by
+   node id, growing as the walk makes nodes.  Zero-initialize it; free it
+   with te_memo_free.  */
+typedef struct te_memo
+{
+  int *keys;
+  void **vals;
+  size_t n, cap;
+} te_memo;
+/* The value stored for N, or NULL.  */
+void *te_memo_get (const te_memo *m, const te_node *n);
+void te_memo_put (te_memo *m, const te_node *n, void *v);
+void te_memo_free (te_memo *m);
+/* Boolean results in a memo: non-NULL for both.  */
+#define TE_MEMO_TRUE ((void *) 2)
+#define TE_MEMO_FALSE ((void *) 1)
+/* te_contains for many N and one X: M (zero-initialized, freed with
+   te_memo_free) remembers the answers, so the queries of one walk visit
+   each node once.  */
+bool te_contains_memo (const te_node *n, const te_node *x, te_memo *m);
+
+/* ---- contexts, memory -------------------------------------------------- */
+
+te_ctx *te_ctx_new (void);
+void te_ctx_free (te_ctx *ctx);
+/* One more than the largest node id of CTX: a table indexed by node id
+   (a walk's memo) needs this many slots.  */
+int te_ctx_ids (const te_ctx *ctx);
+
+/* ---- walk statistics ----------------------------------------------------
+
+   Every walk of the IR visits each distinct node of what it walks once
+   (a memo or a visited mark keyed by node id), so its cost is linear in
+   the DAG, not in the expression tree it stands for (which can be
+   exponentially larger).  Each walk counts the nodes it visits, per
+   kind, in its context; the dump prints the counts beside the number of
+   distinct nodes, and tests compare them.  */
+typedef enum te_walk_kind
+{
+  TE_WALK_QUERY,  /* te_walk and the queries built on it */
+  TE_WALK_REWRITE, /* te_replace, te_rename_counters, te_canon_loads */
+  TE_WALK_DERIV,  /* ad.c's propagation through local derivatives */
+  TE_WALK_EMIT,   /* plugin/emit.cc */
+  TE_WALK_PRINT,  /* print.c */
+  TE_WALK_CGEN,   /* cgen*.c (dump-c) */
+  TE_WALK_INTERP, /* the MPFR interpreter */
+  TE_NUM_WALKS
+} te_walk_kind;
+
+/* Count N visits of walk KIND in CTX.  */
+void te_walk_count (te_ctx *ctx, te_walk_kind kind, long n);
+/* The visits of walk KIND counted in CTX so far.  */
+long te_walk_visits (const te_ctx *ctx, te_walk_kind kind);
+/* The name of KIND as the dump prints it.  */
+const char *te_walk_name (te_walk_kind kind);
+/* Print the counts of CTX under the heading tests match:
+   ";; tensorgrad: LABEL: query N nodes, ..., distinct nodes D" (LABEL
+   NULL: "walks").  */
+void te_walk_stats_dump (FILE *f, const te_ctx *ctx, const char *label);
+/* Start counting again from zero.  */
+void te_walk_stats_reset (te_ctx *ctx);
+
+/* The most nodes a context may hold: a kernel whose lifted program or
+   gradient would need more is refused (te_ctx_full), never compiled
+   for minutes.  Real kernels need a few thousand.  */
+#define TE_MAX_NODES 200000
+/* Has CTX more than TE_MAX_NODES nodes?  Constructors keep working past
+   the limit (lib/ never aborts on a user's input); the passes and the
+   plugin test this between steps and refuse the kernel.  */
+bool te_ctx_full (const te_ctx *ctx);
+/* True if CTX is within the limit; otherwise fill DIAG ("gradient of
+   'NAME' too large: ...", at the kernel) and return false.  */
+bool te_ctx_within_budget (const te_ctx *ctx, const char *name,
+                           te_diag *diag);
+/* Zeroed memory that lives as long as CTX.  */
+void *te_alloc (te_ctx *ctx, size_t size);
+char *te_strdup (te_ctx *ctx, const char *s);
+
+/* ---- programs ---------------------------------------------------------- */
+
+te_program *te_program_new (te_ctx *ctx, const char *name);
+int te_program_add_param (te_program *p, const char *name, te_param_kind kind,
+                          te_type type, te_loc loc);
+te_tensor *te_program_add_tensor (te_program *p, const char *name,
+                                  te_type type, te_tensor_kind kind,
+                                  int param, te_loc loc);
+/* List T, a tensor of another program of the same context, in P too.  */
+void te_program_share_tensor (te_program *p, te_tensor *t);
+/* A new loop counter named NAME (may be NULL); returns its number.  */
+int te_program_new_var (te_program *p, const char *name);
+te_stage *te_program_add_stage (te_program *p, te_loc loc);
+te_stmt *te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
+                            te_node *index, te_store op, te_node *value,
+                            te_node *guard, te_loc loc);
+void te_stage_add_loop (te_stage *s, int var, te_node *extent);
+
+/* ---- expression constructors (hash-consed, simplifying) ---------------- */
+
+te_node *te_int (te_ctx *ctx, int64_t v);
+te_node *te_bool (te_ctx *ctx, bool v);
+te_node *te_float (te_ctx *ctx, te_type type, double v);
+te_node *te_param_ref (te_ctx *ctx, te_type type, int param);
+te_node *te_var (te_ctx *ctx, int var);
+te_node *te_load (te_ctx *ctx, te_tensor *t, te_node *index);
+te_node *te_unary (te_ctx *ctx, te_op op, te_node *a);
+te_node *te_binary (te_ctx *ctx, te_op op, te_node *a, te_node *b);
+te_node *te_select (te_ctx *ctx, te_node *c, te_node *a, te_node *b);
+te_node *te_cast (te_ctx *ctx, te_type type, te_node *a);
+te_node *te_reduce_node (te_ctx *ctx, te_red_kind kind, int nloops,
+                         const te_loop *loops, te_node *init, te_node *body);
+
+#define te_add(c, a, b) te_binary (c, TE_ADD, a, b)
+#define te_sub(c, a, b) te_binary (c, TE_SUB, a, b)
+#define te_mul(c, a, b) te_binary (c, TE_MUL, a, b)
+#define te_div(c, a, b) te_binary (c, TE_DIV, a, b)
+#define te_neg(c, a) te_unary (c, TE_NEG, a)
+#define te_not(c, a) te_unary (c, TE_NOT, a)
+
+/* guard.c: A || B for path conditions, simplified so that the conditions
+   of structured if/else code collapse ((g && c) || (g && !c) is g).  */
+te_node *te_guard_or (te_ctx *ctx, te_node *a, te_node *b);
+
+/* ---- queries ----------------------------------------------------------- */
+
+const char *te_op_name (te_op op);
+int te_op_arity (te_op op);
+const char *te_type_name (te_type t);
+bool te_type_is_float (te_type t);
+bool te_is_const (const te_node *n, double v);
+/* Does N (transitively) load from tensor T?  T NULL: from any tensor.  */
+bool te_reads (const te_node *n, const te_tensor *t);
+/* Does N contain node X?  */
+bool te_contains (const te_node *n, const te_node *x);
+/* Is N zero wherever tensor T reads as zero (a NULL shadow): a load of
+   T, a product or quotient with such a factor, a sum or select of such
+   values?  The one rule emit.cc, cgen.c and interp.c skip a += by.  */
+bool te_zero_if_null (const te_node *n, const te_tensor *t);
+/* Does N mention loop counter VAR?  */
+bool te_uses_var (const te_node *n, int var);
+/* Does N use counter VAR freely, not as the counter of a reduction in N?  */
+bool te_uses_var_free (const te_node *n, int var);
+/* N with the index of every load in canonical form (after te_replace
+   put an expression for a counter).  */
+te_node *te_canon_loads (te_ctx *ctx, te_node *n);
+/* The loop of a reduction in N that binds counter VAR, or NULL.  */
+const te_loop *te_binding_loop (const te_node *n, int var);
+/* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
+   their number, or -1 if there are more.  */
+int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);
+/* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
+te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
+/* te_replace for many N and one FROM and TO: M (zero-initialized, freed
+   with te_memo_free) keeps the rewritten nodes from call to call.  */
+te_node *te_replace_memo (te_ctx *ctx, te_node *n, te_node *from,
+                          te_node *to, te_memo *m);
+
+/* Does stage S write T (a statement, or the call of a call stage)?  */
+bool te_stage_writes (const te_stage *s, const te_tensor *t);
+/* Does call stage S pass T, to be read (READ) or written (!READ)?  */
+bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
+/* Is stage S empty: no statement and no call?  */
+bool te_stage_empty (const te_stage *s);
+/* Drop P's empty stages.  */
+void te_program_drop_empty (te_program *p);
+
+/* Call FN on each distinct node of N, operands first (post-order).  */
+void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);
+
+/* Record a decision of the optimizer in P's notes, printf-style (nodes
+   are formatted with te_node_string).  */
+void te_program_note (te_program *p, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+/* N printed as in the dump, in memory of P's context.  */
+const char *te_node_string (const te_program *p, const te_node *n);
+
+/* ---- printing ---------------------------------------------------------- */
+
+void te_node_dump (FILE *f, const te_program *p, const te_node *n);
+void te_stage_dump (FILE *f, const te_program *p, const te_stage *s);
+void te_program_dump (FILE *f, const te_program *p);
+/* P's dump without its notes; its notes from number FROM on.  */
+void te_program_dump_body (FILE *f, const te_program *p);
+void te_program_dump_notes (FILE *f, const te_program *p, int from);
+
+#endif /* TG_TE_H */

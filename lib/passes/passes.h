@@ -1,0 +1,104 @@
+/* passes.h -- the passes the pipeline (pipeline.c) runs, one file each.
+
+   Each rewrites a TE program in place and returns false, with DIAG
+   filled, when it refuses the kernel; te_passes in pipeline.c says in
+   which order they run and on which program.  */
+
+#ifndef TG_PASSES_H
+#define TG_PASSES_H
+
+#include "ir/te.h"
+
+/* ---- reductions (reduce.c) --------------------------------------------- */
+
+/* The identity of reduction KIND in floating TYPE (0, 1, -inf, +inf).  */
+te_node *te_red_identity (te_ctx *ctx, te_red_kind kind, te_type type);
+/* Is V, the value of accumulator ACC after one step, ACC op T for a
+   reduction op (also guarded: c ? ACC op T : ACC, and compare-selects
+   such as T > ACC ? T : ACC)?  Sets *KIND and *BODY (T).  */
+bool te_match_update (te_ctx *ctx, te_node *v, te_node *acc,
+                      te_red_kind *kind, te_node **body);
+/* Rewrite elements updated in place across loops their index does not
+   use (y[i] += x[i*K + k]) as reductions.  */
+bool te_program_reductions (te_program *p, te_diag *diag);
+/* Compute a reduction nested in another one whose counter it uses into a
+   local array, in a stage of its own.  */
+bool te_program_hoist (te_program *p, te_diag *diag);
+
+/* inline.c: append to DST the stages of SRC, a differentiable kernel DST
+   calls at LOC, with SRC's scalar parameter I replaced by ARGS[I] (a node
+   of DST) and its pointer parameter I by tensor ARG_TENSORS[I] of DST from
+   element ARG_OFFSETS[I] on.  A call inside loops: OUTER (NOUTER loops of
+   DST, outermost first) runs around each of SRC's stages, which then
+   belong to OUTER_STAGE's nest (its nest and loop_ids); NULL for a call
+   at the top level.  Returns the local array that holds SRC's return
+   value, or NULL for a void kernel.  */
+te_tensor *te_program_inline (te_program *dst, const te_program *src,
+                              te_node **args, te_tensor **arg_tensors,
+                              te_node **arg_offsets, te_loc loc,
+                              const te_stage *outer_stage, te_diag *diag);
+
+/* inline.c: the value a call of SRC, a kernel that returns an
+   expression of its scalar parameters (a helper such as a sigmoid),
+   returns with ARGS, as an expression of DST; NULL for another kind of
+   kernel.  */
+te_node *te_program_inline_value (te_program *dst, const te_program *src,
+                                  te_node **args);
+/* Is SRC such a kernel: scalar parameters, one statement that sets its
+   return value from them?  */
+bool te_program_is_value (const te_program *src);
+
+/* inline.c: a copy of SRC, node for node, in a context of its own (which
+   te_ctx_free (copy->ctx) frees): the same parameters, tensors (with their
+   roles, without shadows), counters and stages.  */
+te_program *te_program_copy (const te_program *src);
+
+/* rolling.c: give a local array indexed modulo a constant (a rolling
+   buffer) one slot per step, so the gradient has every step.  */
+bool te_program_unroll_rolling (te_program *p, te_diag *diag);
+
+/* peel.c: give the first iteration of a loop whose statement is
+   select (v == 0, seed, step) a stage of its own.  */
+bool te_program_peel (te_program *p, te_diag *diag);
+
+/* version.c: give the values of an array that a later loop nest
+   overwrites an array of their own (noted in P's notes).  */
+bool te_program_version (te_program *p, te_diag *diag);
+
+/* siblings.c: merge consecutive inner loops of one outer loop that a
+   recurrence runs through into one stage (noted in P's notes).  */
+bool te_program_merge_siblings (te_program *p, te_diag *diag);
+
+/* fuse.c: substitute local arrays written by elementwise stages into the
+   stages that read them (noted in P's notes).  */
+bool te_program_fuse (te_program *p, te_diag *diag);
+
+/* materialize.c: compute subexpressions that use only some of their
+   stage's counters, and cost more than a load, once into temporaries.  */
+bool te_program_materialize (te_program *p, te_diag *diag);
+
+/* schedule.c: give each statement of backward program P its own loop
+   nest, with the loop most accesses walk with unit stride innermost.  */
+bool te_program_schedule (te_program *p, te_diag *diag);
+
+/* shrink.c: give a temporary of backward program P that lives for one
+   iteration of a fused stage one element, and one that a recurrence
+   reads one step after writing it two steps.  */
+bool te_program_shrink (te_program *p, te_diag *diag);
+
+/* ---- roles and the ABI ------------------------------------------------- */
+
+/* roles.c: decide every tensor's role from the stages; fill each parameter's shadow
+   number per DESIGN.md section 2.  Fails (DIAG) on what the current AD
+   cannot represent.  */
+bool te_program_roles (te_program *p, te_diag *diag);
+
+/* One more than the largest element of T that program P accesses, as an
+   expression of P's integer parameters (with every loop running at least
+   once; a max over all accesses), or NULL when it cannot be told (a
+   gather, an index that is not a polynomial growing with the counters,
+   an access behind a condition that may reach further than every access
+   that always runs: x[i + 1] behind i + 1 < n).  */
+te_node *te_tensor_extent (te_program *p, const te_tensor *t);
+
+#endif /* TG_PASSES_H */

@@ -1,0 +1,364 @@
+/* reduce.c -- recognizing reductions.
+
+   Before:  stage 0: for i < n:          y[i] = 0;
+            stage 1: for i < n, k < K:   y[i] = y[i] + x[i*K + k];
+   After:   stage 0: for i < n:          y[i] = sum (k < K; 0; x[i*K + k]);
+
+   The lifter finds reductions through scalar accumulators (a PHI in a
+   loop header); this pass finds those written through memory, an element
+   updated in place across iterations of loops its index does not use.
+
+   1. A statement T[w] = T[w] op e, alone in its stage, with e not reading
+      T, and loops whose counters w does not use, becomes
+      T[w] = reduce_op (those loops; T[w]; e) over the other loops, in
+      their order.  The per-element order of the terms is kept, so the
+      result is the same to the last bit.  A guard goes into the terms
+      (a term that does not run contributes the operation's identity).
+   2. When the stage before it writes T[w] (the same element at the same
+      iteration, after renaming its counters), that value becomes the
+      init and its statement goes: T is then an output, not in-out.
+
+   Limits: only a stage holding nothing but the update is rewritten, and
+   the init is looked for in the stage just before.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <math.h>
+#include <string.h>
+
+te_node *
+te_red_identity (te_ctx *ctx, te_red_kind kind, te_type type)
+{
+  switch (kind)
+    {
+    case TE_RED_SUM:
+      return te_float (ctx, type, 0);
+    case TE_RED_PROD:
+      return te_float (ctx, type, 1);
+    case TE_RED_MAX:
+      return te_float (ctx, type, -HUGE_VAL);
+    case TE_RED_MIN:
+      return te_float (ctx, type, HUGE_VAL);
+    }
+  return NULL;
+}
+
+/* Is SEL, a select between ACC and another value T, a max (or min) of
+   the two?  Sets *KIND and *T.  */
+static bool
+match_compare_select (te_node *sel, te_node *acc, te_red_kind *kind,
+                      te_node **t)
+{
+  te_node *c = sel->args[0], *x = sel->args[1], *y = sel->args[2];
+  if (!((x == acc) ^ (y == acc)))
+    return false;
+  te_node *other = x == acc ? y : x;
+  if (c->op != TE_GT && c->op != TE_GE && c->op != TE_LT && c->op != TE_LE)
+    return false;
+  te_node *a = c->args[0], *b = c->args[1];
+  if (!((a == acc && b == other) || (a == other && b == acc)))
+    return false;
+  /* Is the value chosen when C holds the larger one?  */
+  bool greater = c->op == TE_GT || c->op == TE_GE;
+  bool x_larger = greater ? a == x : b == x;
+  *kind = x_larger ? TE_RED_MAX : TE_RED_MIN;
+  *t = other;
+  return true;
+}
+
+/* Is V a sum (of + and -) in which ACC is added exactly once?  Then
+   *REST is V less ACC.  */
+static bool
+sum_term (te_ctx *ctx, te_node *v, te_node *acc, te_node **rest,
+          te_memo *m)
+{
+  if (v == acc)
+    {
+      *rest = NULL;
+      return true;
+    }
+  if (v->op != TE_ADD && v->op != TE_SUB)
+    return false;
+  for (int k = 0; k < 2; k++)
+    {
+      te_node *other = v->args[1 - k];
+      if (te_contains_memo (other, acc, m) || (v->op == TE_SUB && k == 1))
+        continue;
+      te_node *r;
+      if (!sum_term (ctx, v->args[k], acc, &r, m))
+        continue;
+      if (v->op == TE_SUB)
+        *rest = r ? te_sub (ctx, r, other) : te_neg (ctx, other);
+      else
+        *rest = r ? te_add (ctx, r, other) : other;
+      return true;
+    }
+  return false;
+}
+
+/* Match V, the value of accumulator ACC after one iteration, against
+   ACC op T.  Sets *KIND and *BODY; false if V is no such update.  */
+bool
+te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
+              te_node **body)
+{
+  /* A sum the optimizer reassociated (-ffast-math): a + (acc + b).  */
+  te_node *rest;
+  if ((v->op == TE_ADD || v->op == TE_SUB) && v->args[0] != acc
+      && v->args[1] != acc)
+    {
+      te_memo m = { 0 };
+      bool sum = sum_term (ctx, v, acc, &rest, &m);
+      te_memo_free (&m);
+      if (sum)
+        {
+          *kind = TE_RED_SUM;
+          *body = rest;
+          return true;
+        }
+    }
+  switch (v->op)
+    {
+    case TE_ADD:
+    case TE_MUL:
+    case TE_FMAX:
+    case TE_FMIN:
+    case TE_MAX:
+    case TE_MIN:
+      if (v->args[0] != acc && v->args[1] != acc)
+        return false;
+      *body = v->args[0] == acc ? v->args[1] : v->args[0];
+      *kind = v->op == TE_ADD                       ? TE_RED_SUM
+              : v->op == TE_MUL                     ? TE_RED_PROD
+              : v->op == TE_FMAX || v->op == TE_MAX ? TE_RED_MAX
+                                                    : TE_RED_MIN;
+      return true;
+    case TE_SUB:
+      if (v->args[0] != acc)
+        return false;
+      *kind = TE_RED_SUM;
+      *body = te_neg (ctx, v->args[1]);
+      return true;
+    case TE_SELECT:
+      {
+        te_node *c = v->args[0], *x = v->args[1], *y = v->args[2];
+        if (match_compare_select (v, acc, kind, body))
+          return true;
+        /* A guarded update: c ? acc op t : acc.  */
+        if (y == acc && te_match_update (ctx, x, acc, kind, body))
+          {
+            *body = te_select (ctx, c, *body,
+                               te_red_identity (ctx, *kind, acc->type));
+            return true;
+          }
+        if (x == acc && te_match_update (ctx, y, acc, kind, body))
+          {
+            *body = te_select (ctx, c, te_red_identity (ctx, *kind, acc->type),
+                               *body);
+            return true;
+          }
+        return false;
+      }
+    default:
+      return false;
+    }
+}
+
+/* Step 2: if stage PREV ends with an unguarded write of T[W] whose
+   counters are those of NEW's loops under other names, return its value
+   in NEW's counters and drop the statement from PREV.  */
+static te_node *
+take_init (te_program *p, te_stage *prev, const te_stage *next,
+           te_tensor *t, te_node *w)
+{
+  if (prev->nloops != next->nloops)
+    return NULL;
+  for (int k = prev->nstmts - 1; k >= 0; k--)
+    {
+      te_stmt *st = &prev->stmts[k];
+      if (st->dst != t)
+        {
+          if (te_reads (st->value, t) || te_reads (st->index, t))
+            return NULL;
+          continue;
+        }
+      if (st->guard)
+        return NULL;
+      te_node *value = te_same_element (p->ctx, prev->nloops, prev->loops,
+                                        st->index, st->value, next->nloops,
+                                        next->loops, w);
+      if (!value)
+        return NULL;
+      memmove (st, st + 1, (prev->nstmts - k - 1) * sizeof *st);
+      prev->nstmts--;
+      return value;
+    }
+  return NULL;
+}
+
+/* Step 1 for stage S of P; S is rewritten in place.  */
+static void
+rewrite_stage (te_program *p, int s)
+{
+  te_stage *st = &p->stages[s];
+  if (st->nstmts != 1)
+    return;
+  te_stmt *u = &st->stmts[0];
+  te_ctx *ctx = p->ctx;
+  te_node *acc = te_load (ctx, u->dst, u->index);
+  te_red_kind kind;
+  te_node *body;
+  if (!te_match_update (ctx, u->value, acc, &kind, &body)
+      || te_reads (body, u->dst)
+      || (u->guard && te_reads (u->guard, u->dst)))
+    return;
+  te_loop keep[TE_MAX_LOOPS], red[TE_MAX_LOOPS];
+  int nkeep = 0, nred = 0;
+  for (int k = 0; k < st->nloops; k++)
+    {
+      if (te_uses_var (u->index, st->loops[k].var))
+        keep[nkeep++] = st->loops[k];
+      else
+        red[nred++] = st->loops[k];
+    }
+  if (nred == 0)
+    return;
+  for (int k = 0; k < nkeep; k++)
+    for (int j = 0; j < nred; j++)
+      if (te_uses_var (keep[k].extent, red[j].var))
+        return;
+  if (u->guard)
+    body = te_select (ctx, u->guard, body, te_red_identity (ctx, kind,
+                                                           u->dst->type));
+  st->nloops = nkeep;
+  memcpy (st->loops, keep, sizeof keep);
+  te_node *init = acc;
+  if (s > 0)
+    {
+      te_node *v = take_init (p, &p->stages[s - 1], st, u->dst, u->index);
+      if (v)
+        init = te_cast (ctx, u->dst->type, v);
+    }
+  u->value = te_reduce_node (ctx, kind, nred, red, init, body);
+  u->guard = NULL;
+}
+
+bool
+te_program_reductions (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  for (int s = 0; s < p->nstages; s++)
+    rewrite_stage (p, s);
+  /* Drop the stages emptied by step 2.  */
+  te_program_drop_empty (p);
+  return true;
+}
+
+/* ---- hoisting nested reductions ---------------------------------------- */
+
+/* Before:  stage 0: for ():  return[0] = sum (i < n; 0; log (sum (j < c; 0;
+                                           exp (x[i*c + j]))));
+   After:   stage 0: for i < n:  t0[i] = sum (j < c; 0; exp (x[i*c + j]));
+            stage 1: for ():     return[0] = sum (i < n; 0; log (t0[i]));
+
+   A reduction whose terms use the counter of an enclosing reduction is
+   computed by a stage of its own, over the counters it uses, into a local
+   array that the statement then reads: the backward program differentiates
+   local arrays like any temporary.  */
+
+typedef struct nested_query
+{
+  const te_stage *s;
+  int nvars;
+  te_node *found;
+} nested_query;
+
+
+static bool
+stage_var (const te_stage *s, int v)
+{
+  for (int k = 0; k < s->nloops; k++)
+    if (s->loops[k].var == v)
+      return true;
+  return false;
+}
+
+/* The first reduction, in post-order, that uses a counter its stage does
+   not have.  */
+static void
+find_nested (te_node *n, void *data)
+{
+  nested_query *q = data;
+  if (q->found || n->op != TE_REDUCE)
+    return;
+  for (int v = 0; v < q->nvars; v++)
+    if (!stage_var (q->s, v) && te_uses_var_free (n, v))
+      {
+        q->found = n;
+        return;
+      }
+}
+
+/* Hoist one nested reduction of statement K of stage S; false if none
+   or if it cannot be hoisted.  */
+static bool
+hoist_one (te_program *p, int s, int k)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *st = &p->stages[s];
+  nested_query q = { st, p->nvars, NULL };
+  te_walk (st->stmts[k].value, find_nested, &q);
+  if (!q.found)
+    return false;
+  te_node *r = q.found;
+  te_loop loops[TE_MAX_LOOPS];
+  int n = 0;
+  for (int i = 0; i < st->nloops; i++)
+    if (te_uses_var_free (r, st->loops[i].var) && n < TE_MAX_LOOPS)
+      loops[n++] = st->loops[i];
+  for (int v = 0; v < p->nvars; v++)
+    if (!stage_var (st, v) && te_uses_var_free (r, v))
+      {
+        const te_loop *bl = te_binding_loop (st->stmts[k].value, v);
+        if (!bl || n == TE_MAX_LOOPS)
+          return false;
+        loops[n++] = *bl;
+      }
+  te_node *lin, *size;
+  if (!te_linearize (ctx, n, loops, &lin, &size))
+    return false;
+  char name[32];
+  snprintf (name, sizeof name, "t%d", p->ntensors);
+  te_tensor *t = te_program_add_tensor (p, name, r->type, TE_TK_LOCAL, -1,
+                                        st->stmts[k].loc);
+  t->size = size;
+  te_node *load = te_load (ctx, t, lin);
+  te_loc loc = st->stmts[k].loc;
+  int nest = st->nest;
+  st->stmts[k].value = te_replace (ctx, st->stmts[k].value, r, load);
+  /* The new stage goes just before S (which moves one up).  */
+  te_program_add_stage (p, loc);
+  memmove (&p->stages[s + 1], &p->stages[s],
+           (p->nstages - 1 - s) * sizeof p->stages[0]);
+  te_stage *h = &p->stages[s];
+  memset (h, 0, sizeof *h);
+  h->loc = loc;
+  h->nest = nest;
+  h->nloops = n;
+  memcpy (h->loops, loops, sizeof loops);
+  te_stage_add_stmt (p, h, t, lin, TE_SET, r, NULL, loc);
+  return true;
+}
+
+bool
+te_program_hoist (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      while (hoist_one (p, s, k))
+        s++; /* the new stage went before S, which moved up one */
+  return true;
+}

@@ -1,0 +1,907 @@
+/* roles.c -- what a kernel does with each tensor, and the gradient ABI.
+
+   Before:  stage 0: y[i] = a * x[i] + y[i]      (x, y pointer parameters)
+   After:   x input, y in-out; shadows d_x, d_y, d_a numbered after the
+            parameters in parameter order (DESIGN.md section 2).
+
+   1. Collect, for every tensor, the statements that write it and the
+      loads that read it, with the stage and statement they sit in.
+   2. A tensor nobody writes is an input (or unused).  A written tensor is
+      an output when it is read only after the stage that writes it (then
+      it is "read back"), in-out when it is read only for its entry value:
+      in an earlier stage, or in the statement that writes it at the very
+      index it writes.  A local array is a temporary, read only after the
+      stage that writes it.
+   3. Everything else a later issue will support (a loop-carried
+      dependence, an element written twice) is refused here with an
+      error at the statement concerned.
+   4. Number the shadows.
+
+   Limits: the test that each element is written once only checks that
+   the written index uses every loop counter of its stage.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct access
+{
+  int stage, stmt;
+  const te_node *index;
+} access;
+
+typedef struct reads_of
+{
+  const te_tensor *t;
+  int stage, stmt;
+  access *items;
+  int n, cap;
+  te_ctx *ctx;
+} reads_of;
+
+static void
+collect_read (te_node *n, void *data)
+{
+  reads_of *r = data;
+  if (n->op != TE_LOAD || n->u.tensor != r->t)
+    return;
+  if (r->n == r->cap)
+    {
+      int cap = r->cap ? r->cap * 2 : 8;
+      access *items = te_alloc (r->ctx, cap * sizeof *items);
+      if (r->n)
+        memcpy (items, r->items, r->n * sizeof *items);
+      r->items = items;
+      r->cap = cap;
+    }
+  r->items[r->n++] = (access){ r->stage, r->stmt, n->args[0] };
+}
+
+/* Every load of T in P, in program order.  */
+static reads_of
+find_reads (te_program *p, const te_tensor *t)
+{
+  reads_of r = { t, 0, 0, NULL, 0, 0, p->ctx };
+  for (int s = 0; s < p->nstages; s++)
+    {
+      te_stage *st = &p->stages[s];
+      r.stage = s;
+      for (int k = 0; k < st->nloops; k++)
+        {
+          r.stmt = 0;
+          te_walk (st->loops[k].extent, collect_read, &r);
+        }
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          r.stmt = k;
+          te_walk (st->stmts[k].value, collect_read, &r);
+          te_walk (st->stmts[k].index, collect_read, &r);
+          if (st->stmts[k].guard)
+            te_walk (st->stmts[k].guard, collect_read, &r);
+        }
+    }
+  return r;
+}
+
+/* Does every counter of stage S appear in INDEX?  */
+static bool
+uses_every_counter (const te_stage *s, const te_node *index)
+{
+  for (int k = 0; k < s->nloops; k++)
+    if (!te_uses_var (index, s->loops[k].var))
+      return false;
+  return true;
+}
+
+
+/* Is INDEX the index of a statement of stage S, other than statement
+   SKIP, that writes T?  Returns that statement's number or -1.  */
+static int
+writer_at (const te_stage *s, const te_tensor *t, const te_node *index)
+{
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t && s->stmts[k].index == index)
+      return k;
+  return -1;
+}
+
+/* Several statements of one stage may write T only where they write
+   distinct constant elements outside any loop (y[0] = ...; y[1] = ...).  */
+static bool
+distinct_constant_writes (const te_stage *s, const te_tensor *t)
+{
+  if (s->nloops)
+    return false;
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t
+        && (s->stmts[k].index->op != TE_CONST
+            || writer_at (s, t, s->stmts[k].index) != k))
+      return false;
+  return true;
+}
+
+
+/* Is canonical polynomial N positive: a positive constant term and no
+   negative coefficient (parameters are sizes, not negative)?  */
+static bool
+positive (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+      return n->u.i > 0;
+    case TE_ADD:
+      return (positive (n->args[0]) && !te_poly_negative (n->args[1]))
+             || (positive (n->args[1]) && !te_poly_negative (n->args[0]));
+    default:
+      return false;
+    }
+}
+
+
+static bool
+monotone (te_ctx *ctx, const te_stage *s, te_node *index)
+{
+  return te_index_monotone (ctx, index, s->nloops, s->loops);
+}
+
+/* Does a read R of T in statement READER of stage S, whose statement ST
+   writes T[W], only see elements that earlier iterations wrote?  True if
+   for some loop of S, with the loops outside it fixed, every element read
+   is below every element written in that iteration; then S is a
+   recurrence and its gradient runs its iterations backwards.  */
+static bool
+reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
+                          const te_stmt *reader, const te_node *r)
+{
+  te_ctx *ctx = p->ctx;
+  te_loop rloops[2 * TE_MAX_LOOPS];
+  /* The reduction loops R sits in, for its largest value.  */
+  int nr = te_read_loops (p->nvars, s, s->nloops, reader->value, r, rloops);
+  if (nr < 0 || nr > TE_MAX_LOOPS)
+    return false;
+  for (int k = s->nloops - 1; k >= 0; k--)
+    {
+      int ninner = s->nloops - 1 - k;
+      te_loop inner[2 * TE_MAX_LOOPS];
+      memcpy (inner, s->loops + k + 1, ninner * sizeof *inner);
+      te_node *wmin = te_index_extreme (ctx, st->index, ninner, inner, false);
+      if (!te_index_monotone (ctx, st->index, ninner, inner))
+        continue;
+      memcpy (inner + ninner, rloops, nr * sizeof *inner);
+      if (!te_index_monotone (ctx, r, ninner + nr, inner))
+        continue;
+      te_node *rmax = te_index_extreme (ctx, (te_node *) r, ninner + nr, inner, true);
+      if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
+        return true;
+    }
+  return false;
+}
+
+/* Is every element that read R (in statement READER of stage S) can see
+   written by the kernel: not below the lowest element the first writer
+   of T, in stage FIRST, writes?  Else the recurrence starts from T's
+   entry value, whose adjoint an output does not return.  */
+static bool
+written_before (te_program *p, const te_tensor *t, int first,
+                const te_stage *s, const te_stmt *reader, const te_node *r)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *fs = &p->stages[first];
+  const te_stmt *w = NULL;
+  for (int k = 0; k < fs->nstmts && !w; k++)
+    if (fs->stmts[k].dst == t)
+      w = &fs->stmts[k];
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (p->nvars, s, 0, reader->value, r, loops);
+  if (n < 0 || !te_index_monotone (ctx, r, n, loops)
+      || !te_index_monotone (ctx, w->index, fs->nloops, fs->loops))
+    return false;
+  te_node *rmin = te_index_extreme (ctx, (te_node *) r, n, loops, false);
+  te_node *wmin = te_index_extreme (ctx, w->index, fs->nloops, fs->loops, false);
+  return te_non_negative (ctx, te_sub (ctx, rmin, wmin));
+}
+
+/* Are the writes of stage B to T all above those of stage A?  */
+static bool
+above (te_program *p, const te_stage *a, const te_stmt *wa,
+       const te_stage *b, const te_stmt *wb)
+{
+  te_ctx *ctx = p->ctx;
+  if (!monotone (ctx, a, wa->index) || !monotone (ctx, b, wb->index))
+    return false;
+  te_node *amax = te_index_extreme (ctx, wa->index, a->nloops, a->loops, true);
+  te_node *bmin = te_index_extreme (ctx, wb->index, b->nloops, b->loops, false);
+  return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
+}
+
+/* Is canonical N zero or more, where every loop of stages A and B runs
+   at least once (else one of them writes nothing, and cannot clash)?  */
+static bool
+non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
+                        const te_stage *b)
+{
+  if (te_non_negative (ctx, n))
+    return true;
+  const te_stage *st[2] = { a, b };
+  /* There max (E, 0) is E.  */
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        te_node *e = st[i]->loops[k].extent;
+        te_node *m = te_canon_int (ctx, te_binary (ctx, TE_MAX, e,
+                                                   te_int (ctx, 0)));
+        n = te_replace (ctx, n, m, e);
+      }
+  if (te_non_negative (ctx, n))
+    return true;
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        /* N >= E - 1 >= 0.  */
+        if (te_non_negative (ctx, te_add (ctx, te_sub (ctx, n,
+                                                       st[i]->loops[k].extent),
+                                          te_int (ctx, 1))))
+          return true;
+      }
+  return false;
+}
+
+/* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
+   counters whose coefficient is C, R what is left, its range in [0, C)
+   where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
+   false if W's index is no such sum.  */
+static bool
+rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
+         const te_stage *other, te_node **lo, te_node **hi)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *r = w->index, *q = te_int (ctx, 0);
+  for (int k = 0; k < s->nloops; k++)
+    {
+      te_node *v = te_var (ctx, s->loops[k].var);
+      te_node *d = te_canon_int (
+          ctx, te_sub (ctx, te_replace (ctx, w->index, v, te_int (ctx, 1)),
+                       te_replace (ctx, w->index, v, te_int (ctx, 0))));
+      if (d == c)
+        {
+          r = te_replace (ctx, r, v, te_int (ctx, 0));
+          q = te_add (ctx, q, v);
+        }
+    }
+  r = te_canon_int (ctx, r);
+  te_node *rest = te_canon_int (
+      ctx, te_sub (ctx, te_sub (ctx, w->index, r), te_mul (ctx, c, q)));
+  if (rest != te_int (ctx, 0)
+      || !te_index_monotone (ctx, r, s->nloops, s->loops))
+    return false;
+  *lo = te_index_extreme (ctx, r, s->nloops, s->loops, false);
+  *hi = te_index_extreme (ctx, r, s->nloops, s->loops, true);
+  te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
+                                                         te_int (ctx, 1)),
+                                            *hi));
+  return !te_poly_negative (*lo) && non_negative_where_run (ctx, top, s, other);
+}
+
+/* Do writes WA (stage A) and WB (stage B) touch different columns of
+   rows of a common length C, the coefficient of a counter of A: both
+   C * Q + R with R in [0, C), their R in disjoint ranges (a seed
+   y[i*m] and a recurrence y[i*m + 1 + j])?  */
+static bool
+different_columns (te_program *p, const te_stage *a, const te_stmt *wa,
+                   const te_stage *b, const te_stmt *wb)
+{
+  te_ctx *ctx = p->ctx;
+  for (int k = 0; k < a->nloops; k++)
+    {
+      te_node *v = te_var (ctx, a->loops[k].var);
+      te_node *c = te_canon_int (
+          ctx, te_sub (ctx, te_replace (ctx, wa->index, v, te_int (ctx, 1)),
+                       te_replace (ctx, wa->index, v, te_int (ctx, 0))));
+      if (c->op == TE_CONST && c->u.i < 2)
+        continue;
+      te_node *alo, *ahi, *blo, *bhi;
+      if (rows_of (p, a, wa, c, b, &alo, &ahi)
+          && rows_of (p, b, wb, c, a, &blo, &bhi)
+          && (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
+              || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi)))))
+        return true;
+    }
+  return false;
+}
+
+/* Do the writes of stage A (earlier) and B touch provably disjoint
+   elements, B's all above or all below A's, or different columns?  */
+static bool
+disjoint (te_program *p, const te_stage *a, const te_stmt *wa,
+          const te_stage *b, const te_stmt *wb)
+{
+  return above (p, a, wa, b, wb) || above (p, b, wb, a, wa)
+         || different_columns (p, a, wa, b, wb);
+}
+
+/* T, which the call of stage CW writes: the call must be its only
+   writer and come before every read; an output of the kernel must not
+   be read back (its adjoint would have to be kept apart from its
+   shadow, in an array whose size the call does not tell).  */
+static bool
+call_output_role (te_program *p, te_tensor *t, int cw, te_diag *diag)
+{
+  const te_stage *c = &p->stages[cw];
+  for (int s = 0; s < p->nstages; s++)
+    if (s != cw && te_stage_writes (&p->stages[s], t))
+      {
+        te_diag_set (diag, TE_DIAG_USER, p->stages[s].loc,
+                     "'%s' is written by the call to '%s' and again here; "
+                     "not supported yet",
+                     t->name, c->call->name);
+        te_diag_note (diag, "write the result of one of them to another "
+                            "array");
+        return false;
+      }
+  reads_of r = find_reads (p, t);
+  for (int s = 0; s < p->nstages; s++)
+    {
+      bool read = te_call_passes (&p->stages[s], t, true);
+      te_loc loc = p->stages[s].loc;
+      for (int i = 0; i < r.n; i++)
+        if (r.items[i].stage == s)
+          {
+            /* At the statement that reads it.  */
+            if (!read && r.items[i].stmt < p->stages[s].nstmts)
+              loc = p->stages[s].stmts[r.items[i].stmt].loc;
+            read = true;
+          }
+      if (!read)
+        continue;
+      if (s <= cw)
+        return te_diag_set (diag, TE_DIAG_USER, loc,
+                            "'%s' is read before the call to '%s' writes "
+                            "it; not supported yet",
+                            t->name, c->call->name);
+      if (t->kind != TE_TK_LOCAL)
+        {
+          te_diag_set (diag, TE_DIAG_USER, loc,
+                       "'%s', which the call to '%s' writes, is read "
+                       "again; not supported yet",
+                       t->name, c->call->name);
+          te_diag_note (diag, "pass a local array to '%s' and copy it "
+                              "into '%s' in a loop of its own",
+                        c->call->name, t->name);
+          return false;
+        }
+    }
+  t->role = t->kind == TE_TK_LOCAL ? TE_ROLE_TEMP : TE_ROLE_OUTPUT;
+  return true;
+}
+
+/* Are the elements that read R (statement ST of stage S) can see all
+   outside those that statement W of the later stage WS writes?  */
+static bool
+read_apart (te_program *p, const te_stage *s, const te_stmt *st,
+            const te_node *r, const te_stage *ws, const te_stmt *w)
+{
+  te_ctx *ctx = p->ctx;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (p->nvars, s, 0, st->value, r, loops);
+  if (n < 0 || !te_index_monotone (ctx, r, n, loops)
+      || !monotone (ctx, ws, w->index))
+    return false;
+  te_node *rmin = te_index_extreme (ctx, (te_node *) r, n, loops, false);
+  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
+  te_node *wmin = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
+                                    false);
+  te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
+                                    true);
+  return positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax)))
+         || positive (te_canon_int (ctx, te_sub (ctx, rmin, wmax)));
+}
+
+/* The number of outer loops stages A and B share: loops of one source
+   nest, distributed by the lifter into stages of their own.  */
+static int
+shared_loops (const te_stage *a, const te_stage *b)
+{
+  int n = 0;
+  while (n < a->nloops && n < b->nloops && a->loop_ids[n]
+         && a->loop_ids[n] == b->loop_ids[n])
+    n++;
+  return n;
+}
+
+/* A read R (statement ST of stage S) of T that an earlier stage WS of the
+   same nest writes with W: the read, at an iteration of the loops they
+   share, must see only elements written at that iteration or before, as
+   it does in the source, where the two inner loops alternate.  Sure when
+   W writes T in the order of its iterations (its index less its first
+   element is their row-major number) and R reads no element above the
+   last W writes at the same shared iteration.  */
+static bool
+read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
+                     const te_node *r, const te_stage *ws, const te_stmt *w)
+{
+  te_ctx *ctx = p->ctx;
+  int shared = shared_loops (s, ws);
+  if (shared == 0)
+    return true;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (p->nvars, s, shared, st->value, r, loops);
+  if (!te_writes_in_order (ctx, ws, w->index) || n < 0
+      || !te_index_monotone (ctx, r, n, loops))
+    return false;
+  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
+  te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
+                                    ws->loops + shared, true);
+  rmax = te_rename_counters (ctx, rmax, shared, s->loops, ws->loops);
+  return te_non_negative (ctx, te_sub (ctx, wmax, rmax));
+}
+
+/* A read of T at stage S, after a first writer: no later stage may write
+   what it can see.  In the TE program the read comes first and sees the
+   older value; in the source it may come after (stages of one loop nest
+   run their iterations interleaved: the later inner loop of iteration
+   t - 1 before the earlier one of iteration t), and then the gradient
+   would be of another function.  */
+static bool
+no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
+                 const te_node *r, te_diag *diag)
+{
+  for (int ws = 0; ws < s; ws++)
+    for (int k = 0; k < p->stages[ws].nstmts; k++)
+      {
+        const te_stmt *w = &p->stages[ws].stmts[k];
+        if (w->dst != t || p->stages[ws].nest != p->stages[s].nest
+            || read_written_before (p, &p->stages[s], st, r, &p->stages[ws],
+                                    w))
+          continue;
+        te_diag_set (diag, TE_DIAG_USER, st->loc,
+                     "'%s' is read here where an earlier loop of the same "
+                     "nest may not have written it yet; not supported yet",
+                     t->name);
+        te_diag_note (diag, "the gradient runs each inner loop of the nest "
+                            "to its end before the next; read only what "
+                            "the earlier loop wrote in this iteration of "
+                            "the outer loop or before");
+        return false;
+      }
+  for (int ws = s + 1; ws < p->nstages; ws++)
+    for (int k = 0; k < p->stages[ws].nstmts; k++)
+      {
+        const te_stmt *w = &p->stages[ws].stmts[k];
+        if (w->dst != t || read_apart (p, &p->stages[s], st, r,
+                                       &p->stages[ws], w))
+          continue;
+        if (p->stages[ws].nest == p->stages[s].nest)
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "'%s' is read here and written by a later loop of "
+                         "the same nest in earlier iterations; not "
+                         "supported yet",
+                         t->name);
+            te_diag_note (diag, "compute the value where it is read, in "
+                                "the same inner loop, or move the loop "
+                                "that writes '%s' before this nest",
+                          t->name);
+          }
+        else
+          te_diag_set (diag, TE_DIAG_USER, st->loc,
+                       "'%s' is read here and overwritten by a later "
+                       "loop nest; not supported yet",
+                       t->name);
+        return false;
+      }
+  return true;
+}
+
+/* Decide the role of T; false with DIAG on what is not supported.  */
+static bool
+tensor_role (te_program *p, te_tensor *t, te_diag *diag)
+{
+  int wstage = -1, wstmt = -1, first = -1;
+  int call_read = -1; /* the first stage whose call reads T */
+  for (int s = 0; s < p->nstages; s++)
+    {
+      if (te_call_passes (&p->stages[s], t, false))
+        return call_output_role (p, t, s, diag);
+      if (call_read < 0 && te_call_passes (&p->stages[s], t, true))
+        call_read = s;
+    }
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        te_stmt *st = &p->stages[s].stmts[k];
+        if (st->dst != t)
+          continue;
+        bool clash = false;
+        for (int ps = 0; wstage >= 0 && ps < s && !clash; ps++)
+          for (int pk = 0; pk < p->stages[ps].nstmts && !clash; pk++)
+            if (p->stages[ps].stmts[pk].dst == t
+                && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
+                              &p->stages[s], st))
+              clash = true;
+        if (clash)
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "'%s' is written by more than one loop nest; not "
+                         "supported yet",
+                         t->name);
+            te_diag_note (diag, "the gradient would lose the value the "
+                                "earlier nest wrote; write this result to "
+                                "another array");
+            return false;
+          }
+        if (wstage == s && !distinct_constant_writes (&p->stages[s], t))
+          return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                              "'%s' is written by more than one statement "
+                              "of a loop nest; not supported yet",
+                              t->name);
+        if (!te_type_is_float (t->type))
+          return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                              "integer array '%s' is written; a "
+                              "differentiable kernel may only read integer "
+                              "arrays",
+                              t->name);
+        te_red_kind kind;
+        te_node *body;
+        if (te_reads (st->index, NULL)
+            && !(te_match_update (p->ctx, st->value,
+                                  te_load (p->ctx, t, st->index), &kind,
+                                  &body)
+                 && kind == TE_RED_SUM && !te_reads (body, t)))
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "'%s' is stored through an index array, whose "
+                         "indices may repeat; not supported",
+                         t->name);
+            te_diag_note (diag, "where an index repeats, the last store "
+                                "wins and the gradient would be wrong; "
+                                "accumulate with += instead");
+            return false;
+          }
+        if (!uses_every_counter (&p->stages[s], st->index))
+          {
+            te_diag_set (diag, TE_DIAG_USER, st->loc,
+                         "each element of '%s' is written more than once "
+                         "(its index does not use every loop counter); not "
+                         "supported yet",
+                         t->name);
+            te_diag_note (diag, "the gradient would lose the values "
+                                "overwritten; index '%s' by every loop "
+                                "counter, or accumulate with +=",
+                          t->name);
+            return false;
+          }
+        if (first < 0)
+          first = s;
+        if (wstage != s)
+          wstmt = k;
+        wstage = s;
+      }
+  reads_of r = find_reads (p, t);
+  if (wstage < 0)
+    {
+      t->role = r.n || call_read >= 0 ? TE_ROLE_INPUT : TE_ROLE_UNUSED;
+      return true;
+    }
+  if (call_read >= 0 && call_read < wstage)
+    return te_diag_set (diag, TE_DIAG_USER, p->stages[wstage].stmts[0].loc,
+                        "'%s' is written after the call to '%s' reads it; "
+                        "not supported yet",
+                        t->name, p->stages[call_read].call->name);
+  bool entry_read = false, read_back = false;
+  bool local = t->kind == TE_TK_LOCAL;
+  for (int i = 0; i < r.n; i++)
+    {
+      access *a = &r.items[i];
+      te_stage *as = &p->stages[a->stage];
+      te_stmt *ast = &as->stmts[a->stmt];
+      int k = writer_at (as, t, a->index);
+      int w = -1;
+      for (int j = 0; j < as->nstmts; j++)
+        if (as->stmts[j].dst == t)
+          w = j;
+      if (a->stage < first || (a->stage == first && w >= 0 && k >= 0
+                               && a->stmt <= k && first == wstage))
+        {
+          /* The entry value: before any write, or the element this very
+             statement overwrites.  */
+          if (local)
+            return te_diag_set (diag, TE_DIAG_USER, ast->loc,
+                                "'%s' is read before it is written",
+                                t->name);
+          entry_read = true;
+        }
+      else if (w < 0)
+        {
+          if (!no_later_writer (p, t, a->stage, ast, a->index, diag))
+            return false;
+          read_back = true;
+        }
+      else if (k >= 0 && a->stmt > k)
+        return te_diag_set (diag, TE_DIAG_USER, ast->loc,
+                            "'%s' is read after it is written; not "
+                            "supported yet",
+                            t->name);
+      else if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index)
+               && written_before (p, t, first, as, ast, a->index))
+        {
+          as->recurrent = true;
+          read_back = true;
+        }
+      else
+        {
+          te_diag_set (diag, TE_DIAG_USER, as->stmts[w].loc,
+                       "loop-carried dependence through '%s' is not "
+                       "supported yet",
+                       t->name);
+          if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index))
+            te_diag_note (diag,
+                          "the recurrence reads elements of '%s' that the "
+                          "kernel does not write first; write them in a "
+                          "statement of their own before the loop",
+                          t->name);
+          return false;
+        }
+    }
+  if (entry_read && (read_back || first != wstage))
+    return te_diag_set (diag, TE_DIAG_USER,
+                        p->stages[wstage].stmts[wstmt].loc,
+                        "'%s' is read both before and after this statement "
+                        "overwrites it; not supported yet",
+                        t->name);
+  t->role = local        ? TE_ROLE_TEMP
+            : entry_read ? TE_ROLE_INOUT
+                         : TE_ROLE_OUTPUT;
+  t->read_back = read_back || call_read >= 0;
+  if (t->kind == TE_TK_RETURN)
+    t->role = TE_ROLE_OUTPUT;
+  return true;
+}
+
+/* Is N a polynomial in counters and parameters only?  */
+static bool
+pure_poly (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+    case TE_VAR:
+    case TE_PARAM:
+      return true;
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+      return pure_poly (n->args[0]) && pure_poly (n->args[1]);
+    case TE_NEG:
+      return pure_poly (n->args[0]);
+    case TE_CAST:
+      return n->type == TE_I64 && n->args[0]->type == TE_I64
+             && pure_poly (n->args[0]);
+    default:
+      return false;
+    }
+}
+
+#define MAX_TOPS 64
+
+typedef struct extent_query
+{
+  te_program *p;
+  const te_tensor *t;
+  const te_stage *s;
+  const te_stmt *st;
+  te_node *bound;
+  bool unknown;
+  unsigned char *always; /* node id -> evaluated whatever the data */
+  bool guarded;          /* the access being folded may not run */
+  te_node *tops[MAX_TOPS]; /* the bounds of accesses that always run */
+  int ntops;
+  te_node *guarded_tops[MAX_TOPS];
+  int nguarded;
+} extent_query;
+
+/* Which nodes of a program are evaluated whatever the data: ALWAYS by
+   node id; REACH, the stamp of the last walk over a select's arm.  */
+typedef struct always_marks
+{
+  unsigned char *always;
+  int *reach;
+  int stamp;
+} always_marks;
+
+/* Stamp every node of N with STAMP in M->reach; with BOTH, the nodes
+   that already had STAMP - 1 (reached from the other arm) are marked
+   always instead.  */
+static void
+reach_arm (always_marks *m, te_node *n, int stamp, bool both);
+static void mark_always (always_marks *m, te_node *n);
+
+static void
+reach_arm (always_marks *m, te_node *n, int stamp, bool both)
+{
+  if (m->always[n->id] || m->reach[n->id] == stamp)
+    return;
+  if (both && m->reach[n->id] == stamp - 1)
+    {
+      mark_always (m, n);
+      return;
+    }
+  m->reach[n->id] = stamp;
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    reach_arm (m, n->args[k], stamp, both);
+}
+
+/* Mark the nodes of N that are evaluated whenever N is: not inside only
+   one arm of a select, nor the second operand of && or ||.  A node both
+   arms of a select evaluate is evaluated either way.  */
+static void
+mark_always (always_marks *m, te_node *n)
+{
+  if (m->always[n->id])
+    return;
+  m->always[n->id] = 1;
+  if (n->op == TE_AND || n->op == TE_OR)
+    {
+      mark_always (m, n->args[0]);
+      return;
+    }
+  if (n->op == TE_SELECT)
+    {
+      mark_always (m, n->args[0]);
+      m->stamp += 2;
+      reach_arm (m, n->args[1], m->stamp, false);
+      reach_arm (m, n->args[2], m->stamp + 1, true);
+      m->stamp += 2;
+      return;
+    }
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    mark_always (m, n->args[k]);
+}
+
+/* Fold access INDEX of Q's tensor, in Q's statement, into Q's bound.  */
+static void
+extent_of_access (extent_query *q, te_node *index)
+{
+  te_ctx *ctx = q->p->ctx;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
+  index = te_canon_int (ctx, index);
+  if (n < 0 || !pure_poly (index) || !te_index_monotone (ctx, index, n, loops))
+    {
+      q->unknown = true;
+      return;
+    }
+  for (int k = 0; k < n; k++)
+    if (!pure_poly (te_canon_int (ctx, loops[k].extent)))
+      {
+        q->unknown = true;
+        return;
+      }
+  te_node *top = te_add (ctx, te_index_extreme (ctx, index, n, loops, true),
+                         te_int (ctx, 1));
+  top = te_canon_int (ctx, top);
+  /* An access that may not run (a padded convolution's taps behind
+     iy < h) may reach past the array where it does not: it counts only
+     where an access that always runs reaches as far or further.  */
+  te_node **tops = q->guarded ? q->guarded_tops : q->tops;
+  int *ntops = q->guarded ? &q->nguarded : &q->ntops;
+  if (*ntops == MAX_TOPS)
+    {
+      q->unknown = true;
+      return;
+    }
+  tops[(*ntops)++] = top;
+  if (!q->guarded)
+    q->bound = te_binary (ctx, TE_MAX, q->bound, top);
+}
+
+static void
+extent_of_load (te_node *n, void *data)
+{
+  extent_query *q = data;
+  if (n->op == TE_LOAD && n->u.tensor == q->t)
+    {
+      q->guarded = q->st->guard || !q->always[n->id];
+      extent_of_access (q, n->args[0]);
+    }
+}
+
+/* Is A >= B whatever the integer parameters, each at least 1 (as every
+   loop runs at least once, the extents' assumption)?  */
+static bool
+at_least (te_program *p, te_node *a, te_node *b)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *d = te_canon_int (ctx, te_sub (ctx, a, b));
+  for (int i = 0; i < p->nparams; i++)
+    if (p->params[i].kind == TE_PK_INT)
+      {
+        te_node *q = te_param_ref (ctx, TE_I64, i);
+        d = te_replace (ctx, d, q, te_add (ctx, q, te_int (ctx, 1)));
+      }
+  return te_non_negative (ctx, d);
+}
+
+te_node *
+te_tensor_extent (te_program *p, const te_tensor *t)
+{
+  extent_query q;
+  memset (&q, 0, sizeof q);
+  q.p = p;
+  q.t = t;
+  q.bound = te_int (p->ctx, 0);
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true)
+        || te_call_passes (&p->stages[s], t, false))
+      return NULL; /* a call does not say which elements it touches */
+  int nids = te_ctx_ids (p->ctx) + 1;
+  always_marks m = { calloc (nids, 1), calloc (nids, sizeof (int)), 0 };
+  if (!m.always || !m.reach)
+    {
+      free (m.always);
+      free (m.reach);
+      return NULL;
+    }
+  q.always = m.always;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        mark_always (&m, st->guard ? st->guard : st->value);
+      }
+  for (int s = 0; s < p->nstages && !q.unknown; s++)
+    for (int k = 0; k < p->stages[s].nstmts && !q.unknown; k++)
+      {
+        q.s = &p->stages[s];
+        q.st = &p->stages[s].stmts[k];
+        if (q.st->dst == t)
+          {
+            q.guarded = q.st->guard != NULL;
+            extent_of_access (&q, q.st->index);
+          }
+        te_walk (q.st->value, extent_of_load, &q);
+        if (q.st->guard)
+          {
+            /* The guard itself always runs.  */
+            const te_stmt *st = q.st;
+            te_stmt plain = *st;
+            plain.guard = NULL;
+            q.st = &plain;
+            te_walk (st->guard, extent_of_load, &q);
+            q.st = st;
+          }
+      }
+  for (int g = 0; g < q.nguarded && !q.unknown; g++)
+    {
+      bool covered = false;
+      for (int u = 0; u < q.ntops && !covered; u++)
+        covered = at_least (p, q.tops[u], q.guarded_tops[g]);
+      q.unknown = !covered;
+    }
+  free (m.always);
+  free (m.reach);
+  return q.unknown ? NULL : q.bound;
+}
+
+bool
+te_program_roles (te_program *p, te_diag *diag)
+{
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      te_tensor *t = p->tensors[i];
+      if (!tensor_role (p, t, diag))
+        return false;
+    }
+  int next = p->nparams;
+  for (int i = 0; i < p->nparams; i++)
+    {
+      te_param *q = &p->params[i];
+      q->shadow = (q->kind == TE_PK_FLOAT || q->kind == TE_PK_PTR_FLOAT)
+                      ? next++
+                      : -1;
+    }
+  return true;
+}

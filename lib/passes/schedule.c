@@ -1,0 +1,159 @@
+/* schedule.c -- loop order of the backward program's statements.
+
+   Before:  for i < n, j < m, p < k:  d_w[p*m + j] += d0[i*m + j] * x[i*k + p];
+   After:   for i < n, p < k, j < m:  d_w[p*m + j] += d0[i*m + j] * x[i*k + p];
+
+   The AD gives every adjoint statement the forward's loop order, which
+   for a contraction's adjoints walks memory with a large stride in the
+   innermost loop, and GCC's vectorizer then gives up.  Any loop order
+   computes the same statement: it only adds to elements, and the terms
+   for one element keep their relative order along every loop that runs
+   forwards.  (The order of the terms of one element does change when
+   two loops its index does not use swap: floating-point sums may differ
+   in their last bits.)
+
+   1. Split every stage that is not fused into one stage per statement,
+      so each statement can have its own order.
+   2. For a statement whose loops all have extents free of counters,
+      move innermost the loop with the best score: +1 for each access it
+      walks with unit stride, -3 for each it walks with a larger stride,
+      the written element counting +2 (a unit-stride store vectorizes
+      without reassociating a sum; a sum into one element does not).
+      Ties go to the forward's innermost loop.  The other loops keep
+      their order.
+   3. Consecutive statements of one stage that get the same order go
+      back into one loop nest (fused): they read nothing the others
+      write, so each iteration may run them all.  (Two that add to one
+      element at different iterations then add in another order.)
+
+   Limits: a loop with a bound that depends on another (a triangular
+   domain) keeps the forward's order.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <string.h>
+
+typedef struct stride_count
+{
+  te_ctx *ctx;
+  int var;
+  int n;
+} stride_count;
+
+/* Does INDEX step by exactly one element when counter VAR does?  */
+static bool
+unit_stride (te_ctx *ctx, te_node *index, int var)
+{
+  te_node *v = te_var (ctx, var);
+  te_node *at[3];
+  for (int k = 0; k < 3; k++)
+    at[k] = te_replace (ctx, index, v, te_int (ctx, k));
+  te_node *d1 = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
+  te_node *d2 = te_canon_int (ctx, te_sub (ctx, at[2], at[1]));
+  return te_is_const (d1, 1) && te_is_const (d2, 1);
+}
+
+/* A load that steps one element per iteration of the loop counts one;
+   a load that steps by more counts minus three (a strided access defeats
+   the vectorizer and the cache, which matters more than anything a unit
+   stride gains); a load the loop does not move is free.  */
+static void
+count_loads (te_node *n, void *data)
+{
+  stride_count *c = data;
+  if (n->op != TE_LOAD || n->u.tensor->kind == TE_TK_SCALAR)
+    return;
+  if (unit_stride (c->ctx, n->args[0], c->var))
+    c->n++;
+  else if (te_uses_var (n->args[0], c->var))
+    c->n -= 3;
+}
+
+/* Step 2 for statement ST over NLOOPS LOOPS, reordered in place.  */
+static void
+order_loops (te_ctx *ctx, const te_stmt *st, int nloops, te_loop *loops)
+{
+  for (int k = 0; k < nloops; k++)
+    for (int j = 0; j < nloops; j++)
+      if (te_uses_var (loops[k].extent, loops[j].var))
+        return;
+  int best = nloops - 1, best_score = -1;
+  for (int k = 0; k < nloops; k++)
+    {
+      stride_count c = { ctx, loops[k].var, 0 };
+      te_walk (st->value, count_loads, &c);
+      int score = c.n;
+      if (unit_stride (ctx, st->index, loops[k].var))
+        score += 2;
+      else if (te_uses_var (st->index, loops[k].var))
+        score -= 3;
+      if (score > best_score || (score == best_score && k == nloops - 1))
+        {
+          best = k;
+          best_score = score;
+        }
+    }
+  te_loop inner = loops[best];
+  memmove (&loops[best], &loops[best + 1],
+           (nloops - 1 - best) * sizeof *loops);
+  loops[nloops - 1] = inner;
+}
+
+bool
+te_program_schedule (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  int n = p->nstages;
+  te_stage *old = te_alloc (p->ctx, n * sizeof *old);
+  memcpy (old, p->stages, n * sizeof *old);
+  p->nstages = 0;
+  p->stages = NULL;
+  for (int s = 0; s < n; s++)
+    {
+      const te_stage *os = &old[s];
+      if (os->fused || os->nstmts <= 1)
+        {
+          te_stage *ns = te_program_add_stage (p, os->loc);
+          *ns = *os;
+          if (!os->fused && os->nstmts == 1 && !os->stmts[0].ninner
+              && !os->reversed)
+            order_loops (p->ctx, &ns->stmts[0], ns->nloops, ns->loops);
+          continue;
+        }
+      int prev = -1; /* the stage the previous statement went to */
+      for (int k = 0; k < os->nstmts; k++)
+        {
+          const te_stmt *st = &os->stmts[k];
+          te_loop loops[TE_MAX_LOOPS];
+          memcpy (loops, os->loops, sizeof loops);
+          if (!st->ninner && !os->reversed)
+            order_loops (p->ctx, st, os->nloops, loops);
+          /* Step 3: statements of one stage that want the same order
+             share one loop nest.  */
+          te_stage *ns;
+          if (prev >= 0 && !st->ninner && !p->stages[prev].stmts[0].ninner
+              && !memcmp (loops, p->stages[prev].loops,
+                          os->nloops * sizeof *loops))
+            {
+              ns = &p->stages[prev];
+              ns->fused = true;
+            }
+          else
+            {
+              ns = te_program_add_stage (p, os->loc);
+              *ns = *os;
+              ns->nstmts = 0;
+              ns->stmts = NULL;
+              memcpy (ns->loops, loops, sizeof loops);
+              prev = p->nstages - 1;
+            }
+          te_stmt *c = te_stage_add_stmt (p, ns, st->dst, st->index, st->op,
+                                          st->value, st->guard, st->loc);
+          c->ninner = st->ninner;
+          c->inner = st->inner;
+        }
+    }
+  return true;
+}

@@ -1,0 +1,203 @@
+/* siblings.c -- inner loops of one time loop that a recurrence runs
+   through become one loop.
+
+   Before:  for (t) { for (i) g[t][i] = sigm (sum_j W[i][j] h[t][j]);
+                      for (i) h[t+1][i] = tanh (g[t][i] * h[t][i]); }
+            stage 0: for t < T, i < H:  g[H*t + i] = sigm (sum (j < H; W[..] * h[H*t + j]));
+            stage 1: for t < T, i < H:  h[H + H*t + i] = tanh (g[H*t + i] * h[H*t + i]);
+   After:   stage 0: for t < T, i < H:
+              g[H*t + i] = sigm (...);
+              h[H + H*t + i] = tanh (sigm (...) * h[H*t + i]);
+
+   The lifter gives each inner loop of an outer loop a stage of its own,
+   run to its end before the next, which is the source's order only when
+   no earlier inner loop reads what a later one writes (roles.c refuses
+   the rest).  In a recurrent cell (a GRU's or an LSTM's gates, then its
+   state) the first inner loop reads the state the last one wrote in the
+   previous step.  Two consecutive stages A and B of one nest, over loops
+   of the same extents, are merged into one stage running A's statements
+   then B's in each iteration, when that order is the source's too:
+
+   1. what A reads of B's arrays, B wrote in earlier iterations of the
+      outermost loop they share (B writing row by row: its index less its
+      first element is the number of its iteration);
+   2. what B reads of A's arrays is the element A wrote in the same
+      iteration (A's value is substituted: statements of one stage read
+      no element another one writes in the iteration), or an element A
+      wrote in earlier iterations of the outer loop;
+   3. they write different arrays, unguarded.
+
+   Then roles.c finds one recurrent stage, whose gradient ad.c runs
+   backwards in one loop.  Each merge is noted.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <string.h>
+
+/* The largest element read R of statement READER in stage S reaches at
+   an iteration of S's outermost loop: the other loops of S and the
+   reductions binding R's other counters at their last values.  NULL if
+   that cannot be told.  */
+static te_node *
+read_top (te_program *p, const te_stage *s, const te_stmt *reader,
+          const te_node *r)
+{
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (p->nvars, s, 1, reader->value, r, loops);
+  if (n < 0 || !te_index_monotone (p->ctx, r, n, loops))
+    return NULL;
+  return te_index_extreme (p->ctx, (te_node *) r, n, loops, true);
+}
+
+/* The last element write W of stage S reaches by the end of the
+   iteration before the current one of S's outermost loop, when W writes
+   in the order of its iterations; else NULL.  */
+static te_node *
+written_by_previous (te_program *p, const te_stage *s, const te_stmt *w)
+{
+  te_ctx *ctx = p->ctx;
+  if (!te_writes_in_order (ctx, s, w->index))
+    return NULL;
+  te_node *v = te_var (ctx, s->loops[0].var);
+  te_node *prev = te_replace (ctx, w->index, v,
+                              te_sub (ctx, v, te_int (ctx, 1)));
+  return te_index_extreme (ctx, prev, s->nloops - 1, s->loops + 1, true);
+}
+
+typedef struct load_scan
+{
+  te_program *p;
+  const te_stage *s;     /* the reading stage */
+  const te_stmt *reader;
+  const te_stage *ws;    /* the writing stage and ... */
+  const te_stmt *w;      /* ... its statement */
+  te_node *same;         /* a load of the element W writes in the same
+                            iteration, which is fine (substituted) */
+  bool ok;
+} load_scan;
+
+static void
+scan_fn (te_node *n, void *data)
+{
+  load_scan *q = data;
+  if (!q->ok || n->op != TE_LOAD || n->u.tensor != q->w->dst)
+    return;
+  if (q->same && n == q->same)
+    return;
+  te_ctx *ctx = q->p->ctx;
+  te_node *top = read_top (q->p, q->s, q->reader, n->args[0]);
+  te_node *prev = written_by_previous (q->p, q->ws, q->w);
+  if (!top || !prev)
+    {
+      q->ok = false;
+      return;
+    }
+  /* Both in terms of the reader's outer counter.  */
+  prev = te_replace (ctx, prev, te_var (ctx, q->ws->loops[0].var),
+                     te_var (ctx, q->s->loops[0].var));
+  q->ok = te_non_negative (ctx, te_sub (ctx, prev, top));
+}
+
+/* N in A's counters, N being in those of B (of as many loops).  */
+static te_node *
+to_counters_of (te_ctx *ctx, te_node *n, const te_stage *b, const te_stage *a)
+{
+  return te_rename_counters (ctx, n, b->nloops, b->loops, a->loops);
+}
+
+/* Steps 1-3 for stages A and B (B right after A); merges B into A.  */
+static bool
+merge (te_program *p, te_stage *a, te_stage *b)
+{
+  te_ctx *ctx = p->ctx;
+  if (a->nest < 0 || a->nest != b->nest || a->call || b->call
+      || !a->nstmts || !b->nstmts || a->nloops != b->nloops || !a->nloops
+      || !a->loop_ids[0] || a->loop_ids[0] != b->loop_ids[0])
+    return false;
+  for (int k = 0; k < a->nloops; k++)
+    if (te_canon_int (ctx, to_counters_of (ctx, b->loops[k].extent, b, a))
+        != te_canon_int (ctx, a->loops[k].extent))
+      return false;
+  /* Only where it is needed: A reads what B writes.  */
+  bool needed = false;
+  for (int i = 0; i < a->nstmts; i++)
+    for (int j = 0; j < b->nstmts; j++)
+      needed |= te_reads (a->stmts[i].value, b->stmts[j].dst);
+  if (!needed)
+    return false;
+  /* Step 3.  */
+  for (int i = 0; i < a->nstmts; i++)
+    for (int j = 0; j < b->nstmts; j++)
+      if (a->stmts[i].dst == b->stmts[j].dst || a->stmts[i].guard
+          || b->stmts[j].guard || a->stmts[i].ninner || b->stmts[j].ninner)
+        return false;
+  /* Step 1.  */
+  for (int i = 0; i < a->nstmts; i++)
+    for (int j = 0; j < b->nstmts; j++)
+      {
+        load_scan q = { p, a, &a->stmts[i], b, &b->stmts[j], NULL, true };
+        te_walk (a->stmts[i].value, scan_fn, &q);
+        te_walk (a->stmts[i].index, scan_fn, &q);
+        if (!q.ok)
+          return false;
+      }
+  /* Step 2, B's statements in A's counters.  */
+  te_stmt *renamed = te_alloc (ctx, b->nstmts * sizeof *renamed);
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      renamed[j] = b->stmts[j];
+      renamed[j].index = te_canon_int (ctx, to_counters_of (ctx, b->stmts[j].index,
+                                                    b, a));
+      renamed[j].value = to_counters_of (ctx, b->stmts[j].value, b, a);
+      for (int i = 0; i < a->nstmts; i++)
+        {
+          te_stmt *w = &a->stmts[i];
+          te_node *same = te_load (ctx, w->dst, w->index);
+          load_scan q = { p, a, &renamed[j], a, w, same, true };
+          te_walk (renamed[j].value, scan_fn, &q);
+          te_walk (renamed[j].index, scan_fn, &q);
+          if (!q.ok)
+            return false;
+          renamed[j].value = te_replace (ctx, renamed[j].value, same,
+                                         te_cast (ctx, w->dst->type,
+                                                  w->value));
+        }
+    }
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      te_stage_add_stmt (p, a, renamed[j].dst, renamed[j].index,
+                         renamed[j].op, renamed[j].value, NULL,
+                         renamed[j].loc);
+    }
+  b->nstmts = 0;
+  te_program_note (p, "merge: the loops writing %s and %s, one step of a "
+                      "recurrence, run as one",
+                   a->stmts[0].dst->name, renamed[0].dst->name);
+  return true;
+}
+
+bool
+te_program_merge_siblings (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  bool any = false;
+  for (int s = 0; s + 1 < p->nstages; s++)
+    {
+      /* The next non-empty stage.  */
+      int n = s + 1;
+      while (n < p->nstages && te_stage_empty (&p->stages[n]))
+        n++;
+      if (n < p->nstages && merge (p, &p->stages[s], &p->stages[n]))
+        {
+          any = true;
+          s--; /* a third sibling may follow */
+        }
+    }
+  if (any)
+    {
+      te_program_drop_empty (p);
+    }
+  return true;
+}

@@ -1,0 +1,225 @@
+/* version.c -- an array that a later nest overwrites gets one array per
+   version.
+
+   Before:  stage 0: for i < n:  t[i] = x[i];
+            stage 1: for i < n:  y[i] = t[i] + 1;
+            stage 2: for i < n:  t[i] = t[i] * t[i];
+   After:   stage 0: for i < n:  t.v1[i] = x[i];
+            stage 1: for i < n:  y[i] = t.v1[i] + 1;
+            stage 2: for i < n:  t[i] = t.v1[i] * t.v1[i];
+
+   The gradient of stage 2 needs the values stage 0 wrote, which the
+   forward overwrote: tensorgrad gives them an array of their own, a local
+   array of the gradient's forward program that the gradient recomputes
+   (ad.c's temporaries), as the programmer would have written it.  The
+   last version keeps the array's name, so an output still ends up in the
+   caller's array.
+
+   A version is split off when two consecutive writers of T, stages S0 and
+   S1, each have one unguarded statement T[w] = e writing T, and write the
+   same elements: over loops of the same extents, the same element in
+   corresponding iterations, or each a dense range of the same length
+   (t[i*m + j] over i < n, j < m and t[k] over k < n*m); S1 reads T only at the
+   element it writes (the value the element had before it: S0's), and S0
+   reads T only if it is a local array.  Reads between S0 and S1 read the
+   new array too.  An output's version gets as many elements as S0's
+   writes reach.  Repeated, an array written by k nests gets k - 1
+   versions.  Anything else (a partial overwrite, a guarded one) is left
+   to roles.c, which refuses it with a note.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <stdio.h>
+
+typedef struct other_read
+{
+  const te_tensor *t;
+  const te_node *index;
+  bool found;
+} other_read;
+
+static void
+other_read_fn (te_node *n, void *data)
+{
+  other_read *q = data;
+  if (n->op == TE_LOAD && n->u.tensor == q->t && n->args[0] != q->index)
+    q->found = true;
+}
+
+/* The one statement of stage S that writes T, or NULL when there is none
+   or more than one.  */
+static te_stmt *
+only_writer (te_stage *s, const te_tensor *t)
+{
+  te_stmt *w = NULL;
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t)
+      {
+        if (w)
+          return NULL;
+        w = &s->stmts[k];
+      }
+  return w;
+}
+
+/* Does stage S read T anywhere but in statement values?  */
+static bool
+reads_elsewhere (const te_stage *s, const te_tensor *t)
+{
+  for (int k = 0; k < s->nloops; k++)
+    if (te_reads (s->loops[k].extent, t))
+      return true;
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      if (te_reads (st->index, t) || (st->guard && te_reads (st->guard, t)))
+        return true;
+      for (int i = 0; i < st->ninner; i++)
+        if (te_reads (st->inner[i].extent, t))
+          return true;
+    }
+  return false;
+}
+
+/* The number of elements S0's write W reaches, for an output's version;
+   NULL if it cannot be told.  */
+static te_node *
+version_size (te_program *p, const te_tensor *t, const te_stage *s0,
+              const te_stmt *w)
+{
+  if (t->kind == TE_TK_LOCAL)
+    return t->size;
+  return te_index_bound (p->ctx, w->index, s0->nloops, s0->loops);
+}
+
+#define MAX_LOADS 64
+
+/* Does a statement value of S hold too many distinct loads of T to
+   rename?  */
+static bool
+too_many_loads (const te_stage *s, const te_tensor *t)
+{
+  te_node *loads[MAX_LOADS];
+  for (int k = 0; k < s->nstmts; k++)
+    if (te_loads_of (s->stmts[k].value, t, loads, MAX_LOADS) < 0)
+      return true;
+  return false;
+}
+
+/* Replace every load of FROM in the statement values of S by the same
+   load of TO.  */
+static void
+rename_loads (te_program *p, te_stage *s, te_tensor *from, te_tensor *to)
+{
+  te_node *loads[MAX_LOADS];
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      te_stmt *st = &s->stmts[k];
+      int n = te_loads_of (st->value, from, loads, MAX_LOADS);
+      for (int i = 0; i < n; i++)
+        st->value = te_replace (p->ctx, st->value, loads[i],
+                                te_load (p->ctx, to, loads[i]->args[0]));
+    }
+}
+
+/* Does W, the write of stage S, write elements 0 to its number of
+   iterations less one, each once (the index is the iteration's number)?
+   Then *SIZE is that number.  */
+static bool
+dense_write (te_ctx *ctx, const te_stage *s, const te_stmt *w, te_node **size)
+{
+  te_node *lin, *clamped;
+  if (!te_linearize (ctx, s->nloops, s->loops, &lin, &clamped)
+      || te_canon_int (ctx, w->index) != lin)
+    return false;
+  /* The product of the extents, as sizes (not negative) multiply.  */
+  *size = te_int (ctx, 1);
+  for (int k = 0; k < s->nloops; k++)
+    *size = te_mul (ctx, *size, s->loops[k].extent);
+  *size = te_canon_int (ctx, *size);
+  return true;
+}
+
+/* Do the writes WA of stage A and WB of stage B write the same elements:
+   the same one in corresponding iterations of nests of the same extents,
+   or each a dense range of the same length (for i, j: t[i*m + j] and
+   for k < n*m: t[k])?  */
+static bool
+same_elements (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
+               const te_stage *b, const te_stmt *wb)
+{
+  if (te_same_element (ctx, a->nloops, a->loops, wa->index, wa->value,
+                       b->nloops, b->loops, wb->index))
+    return true;
+  te_node *na, *nb;
+  return dense_write (ctx, a, wa, &na) && dense_write (ctx, b, wb, &nb)
+         && na == nb;
+}
+
+/* Split the version that stage S0 writes off T, which stage S1 writes
+   next; false if the conditions at the top do not hold.  */
+static bool
+split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *a = &p->stages[s0], *b = &p->stages[s1];
+  te_stmt *wa = only_writer (a, t), *wb = only_writer (b, t);
+  if (!wa || !wb || a->call || b->call || wa->guard || wb->guard
+      || wa->op != TE_SET || wb->op != TE_SET || wa->ninner || wb->ninner
+      || !same_elements (ctx, a, wa, b, wb))
+    return false;
+  other_read q = { t, wb->index, false };
+  for (int k = 0; k < b->nstmts; k++)
+    te_walk (b->stmts[k].value, other_read_fn, &q);
+  if (q.found || reads_elsewhere (b, t) || reads_elsewhere (a, t))
+    return false;
+  for (int k = 0; k < a->nstmts; k++)
+    if (te_reads (a->stmts[k].value, t) && t->kind != TE_TK_LOCAL)
+      return false;
+  for (int s = s0; s <= s1; s++)
+    if (too_many_loads (&p->stages[s], t)
+        || (s > s0 && s < s1 && reads_elsewhere (&p->stages[s], t))
+        || te_call_passes (&p->stages[s], t, true))
+      return false;
+  te_node *size = version_size (p, t, a, wa);
+  if (!size)
+    return false;
+  char name[256];
+  snprintf (name, sizeof name, "%s.v%d", t->name, nversion);
+  te_tensor *v = te_program_add_tensor (p, name, t->type, TE_TK_LOCAL, -1,
+                                        wa->loc);
+  v->size = size;
+  for (int s = s0; s <= s1; s++)
+    rename_loads (p, &p->stages[s], t, v);
+  wa->dst = v;
+  te_program_note (p, "version: %s, written again by a later loop nest, "
+                      "keeps the values of the earlier one in %s",
+                   t->name, v->name);
+  return true;
+}
+
+bool
+te_program_version (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  int n = p->ntensors;
+  for (int i = 0; i < n; i++)
+    {
+      te_tensor *t = p->tensors[i];
+      if (!te_type_is_float (t->type)
+          || (t->kind != TE_TK_LOCAL && t->kind != TE_TK_PARAM))
+        continue;
+      int prev = -1, nversion = 0;
+      for (int s = 0; s < p->nstages; s++)
+        {
+          if (!te_stage_writes (&p->stages[s], t))
+            continue;
+          if (prev >= 0 && !split (p, t, prev, s, ++nversion))
+            break;
+          prev = s;
+        }
+    }
+  return true;
+}
