@@ -273,3 +273,41 @@ te_canon_int (te_ctx *ctx, te_node *n)
 {
   return canon (ctx, n);
 }
+
+/* te_canon_loads of N, memoized in M.  */
+static te_node *
+canon_loads_1 (te_ctx *ctx, te_node *n, te_memo *m)
+{
+  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return n;
+  te_node *r = te_memo_get (m, n);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  te_node *args[3] = { NULL, NULL, NULL };
+  bool changed = false;
+  for (int i = 0; i < 3; i++)
+    {
+      args[i] = canon_loads_1 (ctx, n->args[i], m);
+      changed |= args[i] != n->args[i];
+    }
+  /* Inner loads first: a gather's index holds loads too.  */
+  if (n->op == TE_LOAD)
+    {
+      te_node *c = te_canon_int (ctx, args[0]);
+      r = c != n->args[0] ? te_load (ctx, n->u.tensor, c) : n;
+    }
+  else
+    r = changed ? te_rebuild (ctx, n, args) : n;
+  te_memo_put (m, n, r);
+  return r;
+}
+
+te_node *
+te_canon_loads (te_ctx *ctx, te_node *n)
+{
+  te_memo m = { 0 };
+  te_node *r = canon_loads_1 (ctx, n, &m);
+  te_memo_free (&m);
+  return r;
+}

@@ -66,4 +66,7 @@ te_node *te_exact_index (te_ctx *ctx, te_node *n);
    loops TO, all at once (swapped names cannot collide).  */
 te_node *te_rename_counters (te_ctx *ctx, te_node *n, int nloops,
                              const te_loop *from, const te_loop *to);
+/* canon.c: N with the index of every load in canonical form (after te_replace
+   put an expression for a counter).  */
+te_node *te_canon_loads (te_ctx *ctx, te_node *n);
 #endif /* TG_INDEX_H */

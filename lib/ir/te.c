@@ -6,7 +6,6 @@
    apply the identities listed in te.h before they reach te_make.  */
 
 #include "ir/te.h"
-#include "ir/index.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -820,7 +819,6 @@ te_cast (te_ctx *ctx, te_type type, te_node *a)
   return make_op (ctx, TE_CAST, type, a, NULL, NULL);
 }
 
-static te_node *rebuild (te_ctx *ctx, te_node *n, te_node **args);
 
 /* ---- walking ----------------------------------------------------------- */
 
@@ -943,44 +941,6 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
   visited v = { 0 };
   walk_1 (n, fn, data, &v);
   free (v.items);
-}
-
-/* te_canon_loads of N, memoized in M.  */
-static te_node *
-canon_loads_1 (te_ctx *ctx, te_node *n, te_memo *m)
-{
-  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
-    return n;
-  te_node *r = te_memo_get (m, n);
-  if (r)
-    return r;
-  te_walk_count (ctx, TE_WALK_REWRITE, 1);
-  te_node *args[3] = { NULL, NULL, NULL };
-  bool changed = false;
-  for (int i = 0; i < 3; i++)
-    {
-      args[i] = canon_loads_1 (ctx, n->args[i], m);
-      changed |= args[i] != n->args[i];
-    }
-  /* Inner loads first: a gather's index holds loads too.  */
-  if (n->op == TE_LOAD)
-    {
-      te_node *c = te_canon_int (ctx, args[0]);
-      r = c != n->args[0] ? te_load (ctx, n->u.tensor, c) : n;
-    }
-  else
-    r = changed ? rebuild (ctx, n, args) : n;
-  te_memo_put (m, n, r);
-  return r;
-}
-
-te_node *
-te_canon_loads (te_ctx *ctx, te_node *n)
-{
-  te_memo m = { 0 };
-  te_node *r = canon_loads_1 (ctx, n, &m);
-  te_memo_free (&m);
-  return r;
 }
 
 typedef struct binder_query
@@ -1275,9 +1235,8 @@ te_uses_var (const te_node *n, int var)
   return q.found;
 }
 
-/* Rebuild N with operands ARGS through the simplifying constructors.  */
-static te_node *
-rebuild (te_ctx *ctx, te_node *n, te_node **args)
+te_node *
+te_rebuild (te_ctx *ctx, te_node *n, te_node **args)
 {
   switch (n->op)
     {
@@ -1319,7 +1278,7 @@ replace_1 (te_ctx *ctx, te_node *n, te_node *from, te_node *to, te_memo *m)
       args[i] = replace_1 (ctx, n->args[i], from, to, m);
       changed |= args[i] != n->args[i];
     }
-  r = changed ? rebuild (ctx, n, args) : n;
+  r = changed ? te_rebuild (ctx, n, args) : n;
   te_memo_put (m, n, r);
   return r;
 }

@@ -473,14 +473,14 @@ bool te_zero_if_null (const te_node *n, const te_tensor *t);
 bool te_uses_var (const te_node *n, int var);
 /* Does N use counter VAR freely, not as the counter of a reduction in N?  */
 bool te_uses_var_free (const te_node *n, int var);
-/* N with the index of every load in canonical form (after te_replace
-   put an expression for a counter).  */
-te_node *te_canon_loads (te_ctx *ctx, te_node *n);
 /* The loop of a reduction in N that binds counter VAR, or NULL.  */
 const te_loop *te_binding_loop (const te_node *n, int var);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
    their number, or -1 if there are more.  */
 int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);
+/* N with operands ARGS (as many as its operation has), through the
+   simplifying constructors.  */
+te_node *te_rebuild (te_ctx *ctx, te_node *n, te_node **args);
 /* Replace, inside N, every occurrence of FROM by TO (pointer identity).  */
 te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 /* te_replace for many N and one FROM and TO: M (zero-initialized, freed
