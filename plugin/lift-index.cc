@@ -15,10 +15,72 @@ namespace tg_lift
 te_node *
 fail (lifter *l, const char *msg)
 {
-  if (!l->failed)
+  if (!l->failed && !already_reported (l, l->loc))
     error_at (l->loc, "%s", msg);
   l->failed = true;
   return NULL;
+}
+
+/* Was an error reported at LOC?  */
+bool
+reported_at (const lifter *l, location_t loc)
+{
+  for (int k = 0; k < l->nreported; k++)
+    if (l->reported[k] == loc)
+      return true;
+  return false;
+}
+
+/* Was an error reported at LOC already?  Records LOC.  A construct that
+   the lifter meets once per use (a switch, once per edge out of it) is
+   reported once.  */
+bool
+already_reported (lifter *l, location_t loc)
+{
+  if (reported_at (l, loc))
+    return true;
+  if (l->nreported < (int) ARRAY_SIZE (l->reported))
+    l->reported[l->nreported++] = loc;
+  return false;
+}
+
+/* Is G a call of __builtin_expect, which returns its first argument
+   (a hint to the optimizer, lifted as that argument)?  */
+bool
+expect_call_p (const gimple *g)
+{
+  if (!is_gimple_call (g))
+    return false;
+  const gcall *c = as_a<const gcall *> (g);
+  if (gimple_call_internal_p (c))
+    return gimple_call_internal_fn (c) == IFN_BUILTIN_EXPECT;
+  return gimple_call_builtin_p (c, BUILT_IN_EXPECT)
+         || gimple_call_builtin_p (c, BUILT_IN_EXPECT_WITH_PROBABILITY);
+}
+
+/* Refuse integer NAME, defined by DEF, which is neither an assignment
+   nor a counter: say what it is.  */
+static te_node *
+fail_int_def (lifter *l, tree name, gimple *def)
+{
+  if (is_gimple_call (def) && gimple_has_location (def)
+      && reported_at (l, gimple_location (def)))
+    {
+      l->failed = true; /* the call was refused where it stands */
+      return NULL;
+    }
+  tree var = SSA_NAME_VAR (name);
+  if (gimple_code (def) == GIMPLE_PHI && var && DECL_NAME (var)
+      && !DECL_IGNORED_P (var))
+    {
+      if (!l->failed && !already_reported (l, l->loc))
+        error_at (l->loc, "integer %qD is changed inside a loop and is not "
+                          "its counter; such integers are not supported yet",
+                  var);
+      l->failed = true;
+      return NULL;
+    }
+  return fail (l, "index of this access is not affine in the loop counters");
 }
 
 /* ---- types -------------------------------------------------------------- */
@@ -247,9 +309,10 @@ lift_int_ssa (lifter *l, tree name)
                   r = lift_int (l, e);
                 }
             }
+          else if (expect_call_p (def))
+            r = lift_int (l, gimple_call_arg (def, 0));
           else if (!l->failed)
-            return fail (l, "index of this access is not affine in the "
-                            "loop counters");
+            return fail_int_def (l, name, def);
         }
     }
   if (r)

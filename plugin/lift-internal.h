@@ -48,6 +48,9 @@ struct lifter
   location_t loc;        /* of the statement being lifted */
   unsigned uid;          /* of the statement being lifted */
   bool failed;
+  /* where errors were reported (already_reported) */
+  location_t reported[32];
+  int nreported;
   bool nonnull; /* pointer == NULL is false (lift_function) */
   /* tensors by the decl they come from */
   hash_map<tree, te_tensor *> *tensors;
@@ -57,6 +60,9 @@ struct lifter
 
 
 te_node *fail (lifter *l, const char *msg);
+bool already_reported (lifter *l, location_t loc);
+bool reported_at (const lifter *l, location_t loc);
+bool expect_call_p (const gimple *g);
 bool float_te_type (tree type, te_type *out);
 bool int_te_type (tree type, te_type *out);
 const char *decl_name (tree decl);

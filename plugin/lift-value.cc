@@ -123,16 +123,36 @@ operands_swapped (gcall *call)
   return operand_identity (b) == *first && operand_identity (a) != *first;
 }
 
+/* The name the user wrote for a call of FN at LOC: the macro the call
+   expands from when the library renames the function by one
+   (`#define setjmp(env) _setjmp (env)'), else FN's name.  */
+static const char *
+call_spelling (location_t loc, tree fn)
+{
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fn));
+  const line_map *map = linemap_lookup (line_table, loc);
+  if (map && linemap_macro_expansion_map_p (map))
+    {
+      const char *macro
+        = linemap_map_get_macro_name (linemap_check_macro (map));
+      size_t nl = strlen (name), ml = strlen (macro);
+      if (ml < nl && strcmp (name + nl - ml, macro) == 0)
+        return macro;
+    }
+  return name;
+}
+
 /* Refuse a call of FN (NULL: an indirect call, or the internal function
    NAME), once per statement.  */
 te_node *
 refuse_call (lifter *l, tree fn, const char *name)
 {
-  if (!l->failed)
+  if (!l->failed && !already_reported (l, l->loc))
     {
       if (fn)
         {
-          error_at (l->loc, "call to %qD cannot be differentiated", fn);
+          error_at (l->loc, "call to %qs cannot be differentiated",
+                    call_spelling (l->loc, fn));
           if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn))
             inform (DECL_SOURCE_LOCATION (fn),
                     "mark %qD %<__attribute__ ((differentiable))%> to "

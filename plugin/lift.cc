@@ -741,7 +741,7 @@ check_other (lifter *l, gimple *g)
         /* Internal functions are lifted as values where used; a call
            that is no math function with a result is refused here, where
            it stands, even if nothing uses what it returns.  */
-        if (gimple_call_internal_p (c)
+        if (gimple_call_internal_p (c) || expect_call_p (c)
             || gimple_call_builtin_p (c, BUILT_IN_UNREACHABLE)
             || gimple_call_builtin_p (c, BUILT_IN_TRAP))
           return;

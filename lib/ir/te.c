@@ -405,6 +405,8 @@ te_var (te_ctx *ctx, int var)
 te_node *
 te_load (te_ctx *ctx, te_tensor *t, te_node *index)
 {
+  if (!index)
+    return NULL;
   te_node proto;
   memset (&proto, 0, sizeof proto);
   proto.op = TE_LOAD;
@@ -527,6 +529,8 @@ fold_unary_float (te_ctx *ctx, te_op op, te_node *a)
 te_node *
 te_unary (te_ctx *ctx, te_op op, te_node *a)
 {
+  if (!a)
+    return NULL;
   te_type type = a->type;
   switch (op)
     {
@@ -718,6 +722,8 @@ is_compare (te_op op)
 te_node *
 te_binary (te_ctx *ctx, te_op op, te_node *a, te_node *b)
 {
+  if (!a || !b)
+    return NULL;
   te_type type = a->type;
   if (is_compare (op) || op == TE_AND || op == TE_OR)
     type = TE_BOOL;
@@ -778,6 +784,8 @@ te_binary (te_ctx *ctx, te_op op, te_node *a, te_node *b)
 te_node *
 te_select (te_ctx *ctx, te_node *c, te_node *a, te_node *b)
 {
+  if (!c || !a || !b)
+    return NULL;
   if (c->op == TE_CONST)
     return c->u.i ? a : b;
   if (a == b)
@@ -797,6 +805,8 @@ te_select (te_ctx *ctx, te_node *c, te_node *a, te_node *b)
 te_node *
 te_cast (te_ctx *ctx, te_type type, te_node *a)
 {
+  if (!a)
+    return NULL;
   if (a->type == type)
     return a;
   if (a->op == TE_CONST)

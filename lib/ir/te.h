@@ -430,6 +430,10 @@ void te_stage_add_loop (te_stage *s, int var, te_node *extent);
 
 /* ---- expression constructors (hash-consed, simplifying) ---------------- */
 
+/* A NULL operand (a value the lifter failed to lift, having reported
+   why) makes te_load, te_unary, te_binary, te_select and te_cast return
+   NULL, so a failure propagates without a check at every use.  */
+
 te_node *te_int (te_ctx *ctx, int64_t v);
 te_node *te_bool (te_ctx *ctx, bool v);
 te_node *te_float (te_ctx *ctx, te_type type, double v);
