@@ -486,7 +486,12 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
     {
       l->loc = saved;
       tree var = SSA_NAME_VAR (result);
-      if (var && DECL_NAME (var))
+      if (v->op == TE_SELECT && var && DECL_NAME (var))
+        error_at (l->loc, "loop-carried scalar %qD is updated by different "
+                          "operations in the branches of a condition; a "
+                          "reduction must use one (+, *, fmax or fmin)",
+                  var);
+      else if (var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD is not a reduction; "
                           "write it as %<s += e%>, %<s *= e%> or "
                           "%<s = fmax (s, e)%>",

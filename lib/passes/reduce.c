@@ -159,6 +159,17 @@ te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
                                *body);
             return true;
           }
+        /* An update in both arms of an if/else, of one kind:
+           c ? acc op t1 : acc op t2 is acc op (c ? t1 : t2).  */
+        te_red_kind kx, ky;
+        te_node *tx, *ty;
+        if (te_match_update (ctx, x, acc, &kx, &tx)
+            && te_match_update (ctx, y, acc, &ky, &ty) && kx == ky)
+          {
+            *kind = kx;
+            *body = te_select (ctx, c, tx, ty);
+            return true;
+          }
         return false;
       }
     default:
