@@ -7,6 +7,7 @@
 
 #include "ir/te.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,6 +33,32 @@ struct te_ctx
 
 /* ---- diagnostics ------------------------------------------------------- */
 
+/* S with the version suffixes the passes give arrays (version.c names
+   the second version of 'p' 'p.v1') dropped: a user's message names
+   the array as the kernel does.  */
+static void
+user_names (char *s)
+{
+  char *out = s;
+  bool ident = false; /* the last character ends an identifier */
+  for (const char *in = s; *in;)
+    if (ident && in[0] == '.' && in[1] == 'v' && in[2] >= '0'
+        && in[2] <= '9')
+      {
+        in += 2;
+        while (*in >= '0' && *in <= '9')
+          in++;
+      }
+    else
+      {
+        unsigned char c = *in;
+        bool word = isalnum (c) || c == '_';
+        ident = word && (ident || !isdigit (c));
+        *out++ = *in++;
+      }
+  *out = 0;
+}
+
 bool
 te_diag_set (te_diag *diag, te_diag_kind kind, te_loc loc, const char *fmt,
              ...)
@@ -44,6 +71,8 @@ te_diag_set (te_diag *diag, te_diag_kind kind, te_loc loc, const char *fmt,
   va_start (ap, fmt);
   vsnprintf (diag->msg, sizeof diag->msg, fmt, ap);
   va_end (ap);
+  if (kind == TE_DIAG_USER)
+    user_names (diag->msg);
   diag->note[0] = 0;
   diag->where[0] = 0;
   return false;
@@ -58,6 +87,8 @@ te_diag_note (te_diag *diag, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (diag->note, sizeof diag->note, fmt, ap);
   va_end (ap);
+  if (diag->kind == TE_DIAG_USER)
+    user_names (diag->note);
 }
 
 /* ---- walk statistics -------------------------------------------------- */
