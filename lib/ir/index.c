@@ -137,11 +137,55 @@ te_read_loops (int nvars, const te_stage *s, int skip, const te_node *value,
 te_node *
 te_index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
 {
-  if (!te_index_monotone (ctx, index, nloops, loops))
+  te_node *lo, *hi;
+  if (!te_index_range (ctx, index, nloops, loops, &lo, &hi))
     return NULL;
-  return te_canon_int (ctx, te_add (ctx, te_index_extreme (ctx, index, nloops,
-                                                           loops, true),
-                                    te_int (ctx, 1)));
+  return te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
+}
+
+/* How E changes with counter V: 1 if it grows or stays, -1 if it
+   shrinks or stays, 0 if neither can be told (a parameter's sign, a
+   product of counters of both signs).  */
+static int
+direction (te_ctx *ctx, te_node *e, te_node *v)
+{
+  te_node *d = te_canon_int (ctx, te_sub (ctx, e, te_replace (ctx, e, v,
+                                                              te_int (ctx, 0))));
+  if (!te_poly_negative (d))
+    return 1;
+  if (!te_poly_negative (te_canon_int (ctx, te_neg (ctx, d))))
+    return -1;
+  return 0;
+}
+
+bool
+te_index_range (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
+                te_node **lo, te_node **hi)
+{
+  if (te_index_monotone (ctx, index, nloops, loops))
+    {
+      *lo = te_index_extreme (ctx, index, nloops, loops, false);
+      *hi = te_index_extreme (ctx, index, nloops, loops, true);
+      return true;
+    }
+  /* Innermost first, each counter at the end that makes the index (with
+     the inner counters already at theirs) smallest or largest.  */
+  te_node *mn = index, *mx = index;
+  for (int k = nloops - 1; k >= 0; k--)
+    {
+      te_node *v = te_var (ctx, loops[k].var);
+      te_node *last = te_sub (ctx, loops[k].extent, te_int (ctx, 1));
+      int dn = direction (ctx, mn, v), dx = direction (ctx, mx, v);
+      if (!dn || !dx)
+        return false;
+      mn = te_canon_int (ctx, te_replace (ctx, mn, v,
+                                          dn > 0 ? te_int (ctx, 0) : last));
+      mx = te_canon_int (ctx, te_replace (ctx, mx, v,
+                                          dx > 0 ? last : te_int (ctx, 0)));
+    }
+  *lo = mn;
+  *hi = mx;
+  return true;
 }
 
 bool

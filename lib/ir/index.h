@@ -37,8 +37,15 @@ bool te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index);
    te_index_monotone holds and every loop runs.  Canonical.  */
 te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
                            const te_loop *loops, bool max);
-/* One past the largest element INDEX reaches over NLOOPS LOOPS, when it
-   grows with every counter (te_index_monotone); NULL otherwise.  */
+/* The smallest and largest element INDEX reaches over NLOOPS LOOPS
+   (every loop running at least once) into *LO and *HI, canonical: when
+   INDEX grows with every counter (te_index_monotone), or, counter by
+   counter from the innermost, grows or shrinks with each (y[n-1-i], a
+   loop counting down).  False when that cannot be told.  */
+bool te_index_range (te_ctx *ctx, te_node *index, int nloops,
+                     const te_loop *loops, te_node **lo, te_node **hi);
+/* One past the largest element INDEX reaches over NLOOPS LOOPS
+   (te_index_range's *HI + 1); NULL when it cannot be told.  */
 te_node *te_index_bound (te_ctx *ctx, te_node *index, int nloops,
                          const te_loop *loops);
 /* Does INDEX grow or stay with every counter of LOOPS: no negative

@@ -769,7 +769,9 @@ extent_of_access (extent_query *q, te_node *index)
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
   index = te_canon_int (ctx, index);
-  if (n < 0 || !pure_poly (index) || !te_index_monotone (ctx, index, n, loops))
+  te_node *lo, *hi;
+  if (n < 0 || !pure_poly (index)
+      || !te_index_range (ctx, index, n, loops, &lo, &hi))
     {
       q->unknown = true;
       return;
@@ -780,8 +782,7 @@ extent_of_access (extent_query *q, te_node *index)
         q->unknown = true;
         return;
       }
-  te_node *top = te_add (ctx, te_index_extreme (ctx, index, n, loops, true),
-                         te_int (ctx, 1));
+  te_node *top = te_add (ctx, hi, te_int (ctx, 1));
   top = te_canon_int (ctx, top);
   /* An access that may not run (a padded convolution's taps behind
      iy < h) may reach past the array where it does not: it counts only
