@@ -56,6 +56,8 @@ struct lifter
   hash_map<tree, te_tensor *> *tensors;
   /* values returned by inlined calls, by their SSA name */
   hash_map<tree, te_node *> *call_results;
+  /* values after their loop of scalars kept on a tape, by header PHI */
+  hash_map<tree, te_node *> *tapes;
 };
 
 

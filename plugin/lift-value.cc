@@ -411,6 +411,9 @@ purge_memo (lifter *l, class loop *loop)
     l->memo->remove (dead[i]);
 }
 
+static bool coupled (class loop *loop, gphi *phi);
+static bool lift_tape (lifter *l, class loop *loop, te_node *ext);
+
 /* The header PHI of LOOP, an accumulator whose value after the loop is
    used: a TE_REDUCE over LOOP's counter.
 
@@ -436,6 +439,8 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
   if (l->nred == TE_MAX_LOOPS)
     return fail (l, "reductions nested too deeply");
   tree result = gimple_phi_result (phi);
+  if (te_node **taped = l->tapes->get (result))
+    return *taped;
   te_node *init = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
                                      phi, loop_preheader_edge (loop)));
   tree latch = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
@@ -444,6 +449,11 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
   te_node *ext = loop_extent (l, loop, gimple_bb (SSA_NAME_DEF_STMT (latch)));
   if (!ext)
     return NULL;
+  if (coupled (loop, phi) && lift_tape (l, loop, ext))
+    {
+      l->loc = saved;
+      return *l->tapes->get (result);
+    }
   const char *name = NULL;
   for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
        gsi_next (&gi))
@@ -482,6 +492,11 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
     }
   else if (!te_match_update (l->ctx, v, acc, &kind, &body))
     body = NULL;
+  if ((!body || te_contains (body, acc)) && lift_tape (l, loop, ext))
+    {
+      l->loc = saved;
+      return *l->tapes->get (result);
+    }
   if (!body || te_contains (body, acc))
     {
       l->loc = saved;
@@ -694,6 +709,177 @@ expand_scalar (lifter *l, gphi *phi)
                                         te_add (ctx, k, te_int (ctx, 1)))),
              te_cast (ctx, type, next), te_bool (ctx, true));
   return now;
+}
+
+/* ---- tapes: scalars a loop carries that are no reduction --------------- */
+
+/* The floating header PHIs of LOOP, at most MAX of them, into PHIS; their
+   number, or -1 when there are more.  */
+static int
+carried_phis (class loop *loop, gphi **phis, int max)
+{
+  int n = 0;
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      te_type type;
+      if (!float_te_type (TREE_TYPE (gimple_phi_result (gi.phi ())), &type))
+        continue;
+      if (n == max)
+        return -1;
+      phis[n++] = gi.phi ();
+    }
+  return n;
+}
+
+/* Does the value NAME takes in an iteration of LOOP depend on the header
+   PHI OTHER (through statements of LOOP)?  VISITED bounds the walk.  */
+static bool
+depends_on (class loop *loop, tree name, gphi *other, hash_set<tree> *visited)
+{
+  if (TREE_CODE (name) != SSA_NAME || visited->add (name))
+    return false;
+  gimple *def = SSA_NAME_DEF_STMT (name);
+  if (def == other)
+    return true;
+  if (!gimple_bb (def) || !flow_bb_inside_loop_p (loop, gimple_bb (def))
+      || (gimple_bb (def) == loop->header && gimple_code (def) == GIMPLE_PHI))
+    return false;
+  ssa_op_iter it;
+  use_operand_p use;
+  FOR_EACH_PHI_OR_STMT_USE (use, def, it, SSA_OP_USE)
+    if (depends_on (loop, USE_FROM_PTR (use), other, visited))
+      return true;
+  return false;
+}
+
+/* Does PHI's next value depend on another scalar LOOP carries (explicit
+   Euler: v += dt * (-k*x - c*v); x += dt * v)?  */
+static bool
+coupled (class loop *loop, gphi *phi)
+{
+  gphi *phis[8];
+  int n = carried_phis (loop, phis, 8);
+  tree latch = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
+  for (int j = 0; j < n; j++)
+    if (phis[j] != phi)
+      {
+        hash_set<tree> visited;
+        if (depends_on (loop, latch, phis[j], &visited))
+          return true;
+      }
+  return n < 0;
+}
+
+/* LOOP's carried floating scalars, whose values after it are used and
+   which are no reductions (Horner's p = p * x + c[i]; the coupled state
+   of a time step), as a tape: for each scalar S an array with one
+   element per iteration and one more, per iteration of the current
+   stage's loops, S[0] the value it enters with, S[k + 1] written by
+   iteration k in a stage of its own, a recurrence the gradient runs
+   backwards.  The value after the loop, S[N], of every scalar goes into
+   l->tapes.  False, reporting nothing, when LOOP is not directly inside
+   the current stage's innermost loop, or its count uses a counter.  */
+static bool
+lift_tape (lifter *l, class loop *loop, te_node *ext)
+{
+  te_ctx *ctx = l->ctx;
+  gphi *phis[8];
+  int n = carried_phis (loop, phis, 8);
+  class loop *outer = l->cur && l->cur->depth
+                          ? l->cur->chain[l->cur->depth - 1]
+                          : current_loops->tree_root;
+  if (n <= 0 || l->nred || !l->cur || loop_outer (loop) != outer)
+    return false;
+  const te_stage *cs = &l->p->stages[l->cur->index];
+  int d = cs->nloops;
+  for (int k = 0; k < d; k++)
+    if (te_uses_var (ext, cs->loops[k].var))
+      return false;
+  te_node *lin, *count;
+  if (d + 1 > TE_MAX_LOOPS || !te_linearize (ctx, d, cs->loops, &lin, &count))
+    return false;
+  te_node *row = te_canon_int (
+      ctx, te_add (ctx, te_binary (ctx, TE_MAX, ext, te_int (ctx, 0)),
+                   te_int (ctx, 1)));
+  te_node *base = te_canon_int (ctx, te_mul (ctx, lin, row));
+  te_node *size = te_canon_int (ctx, te_mul (ctx, count, row));
+
+  te_tensor *tape[8];
+  te_node *init[8];
+  for (int j = 0; j < n; j++)
+    {
+      init[j] = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
+                                   phis[j], loop_preheader_edge (loop)));
+      if (!init[j])
+        return false;
+      te_type type;
+      tree name = gimple_phi_result (phis[j]);
+      float_te_type (TREE_TYPE (name), &type);
+      tape[j] = local_for (l, name, type, size);
+    }
+  te_stage *s0 = stage_before (l, d);
+  for (int j = 0; j < n; j++)
+    te_stage_add_stmt (l->p, s0, tape[j], base, TE_SET,
+                       te_cast (ctx, tape[j]->type, init[j]), NULL, l->loc);
+
+  /* The body, with the counter bound as a reduction's and each scalar
+     read from the tape at the iteration's element.  */
+  const char *cname = NULL;
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      tree r = gimple_phi_result (gi.phi ());
+      if (INTEGRAL_TYPE_P (TREE_TYPE (r)) && SSA_NAME_VAR (r)
+          && DECL_NAME (SSA_NAME_VAR (r)))
+        cname = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
+    }
+  int var = te_program_new_var (l->p, cname);
+  te_node *k = te_var (ctx, var);
+  l->red_loops[l->nred] = loop;
+  l->red_vars[l->nred++] = var;
+  for (int j = 0; j < n; j++)
+    l->memo->put (gimple_phi_result (phis[j]),
+                  te_load (ctx, tape[j],
+                           te_canon_int (ctx, te_add (ctx, base, k))));
+  te_node *next[8];
+  bool ok = true;
+  for (int j = 0; j < n && ok; j++)
+    {
+      next[j] = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
+                                   phis[j], loop_latch_edge (loop)));
+      ok = next[j] != NULL;
+    }
+  l->nred--;
+  purge_memo (l, loop);
+  for (int j = 0; j < n; j++)
+    l->memo->remove (gimple_phi_result (phis[j]));
+  if (!ok)
+    return false;
+
+  te_stage *s = stage_before (l, d);
+  te_stage_add_loop (s, var, ext);
+  s->loop_ids[d] = loop->num;
+  te_node *at = te_canon_int (ctx, te_add (ctx, base,
+                                           te_add (ctx, k, te_int (ctx, 1))));
+  for (int j = 0; j < n; j++)
+    te_stage_add_stmt (l->p, s, tape[j], at, TE_SET,
+                       te_cast (ctx, tape[j]->type, next[j]), NULL, l->loc);
+  /* The value after the loop; the entry value when it runs no
+     iteration.  */
+  te_node *last = te_canon_int (
+      ctx, te_add (ctx, base, te_binary (ctx, TE_MAX, ext, te_int (ctx, 0))));
+  for (int j = 0; j < n; j++)
+    {
+      l->tapes->put (gimple_phi_result (phis[j]),
+                     te_load (ctx, tape[j], last));
+      te_program_note (l->p, "tape: '%s', carried by the loop at line %d, "
+                       "keeps its value in every iteration: %s elements",
+                       tape[j]->name,
+                       LOCATION_LINE (loop_location (loop)),
+                       te_node_string (l->p, size));
+    }
+  return true;
 }
 
 /* A PHI: a select over the path conditions of its incoming edges,

@@ -814,11 +814,12 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
   l.ctx = ctx;
   l.nonnull = nonnull;
   l.p = te_program_new (ctx, IDENTIFIER_POINTER (DECL_NAME (fun->decl)));
-  hash_map<tree, te_node *> memo, call_results;
+  hash_map<tree, te_node *> memo, call_results, tapes;
   hash_map<tree, te_tensor *> tensors;
   l.memo = &memo;
   l.tensors = &tensors;
   l.call_results = &call_results;
+  l.tapes = &tapes;
   if (!lift_signature (&l))
     return NULL;
 

@@ -419,6 +419,37 @@ shared_loops (const te_stage *a, const te_stage *b)
    W writes T in the order of its iterations (its index less its first
    element is their row-major number) and R reads no element above the
    last W writes at the same shared iteration.  */
+static bool non_negative_where_run (te_ctx *ctx, te_node *n,
+                                    const te_stage *a, const te_stage *b);
+
+/* Does INDEX, written by stage S, grow strictly from each iteration of S
+   to the next: with every loop's inner loops at their last iteration,
+   the next value of its counter (inner loops at their first) writes
+   above?  (A tape's rows, h[r * (m + 1) + j + 1], are written so, with
+   gaps; te_writes_in_order wants no gap.)  */
+static bool
+writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
+{
+  for (int k = 0; k < s->nloops; k++)
+    {
+      int ninner = s->nloops - 1 - k;
+      const te_loop *inner = s->loops + k + 1;
+      if (!te_index_monotone (ctx, index, ninner, inner))
+        return false;
+      te_node *v = te_var (ctx, s->loops[k].var);
+      te_node *next = te_replace (ctx, index, v,
+                                  te_add (ctx, v, te_int (ctx, 1)));
+      te_node *hi = te_index_extreme (ctx, index, ninner, inner, true);
+      te_node *lo = te_index_extreme (ctx, te_canon_int (ctx, next), ninner,
+                                      inner, false);
+      te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, lo, hi),
+                                                te_int (ctx, 1)));
+      if (!non_negative_where_run (ctx, gap, s, s))
+        return false;
+    }
+  return true;
+}
+
 static bool
 read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
                      const te_node *r, const te_stage *ws, const te_stmt *w)
@@ -429,14 +460,29 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
     return true;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, s, shared, st->value, r, loops);
-  if (!te_writes_in_order (ctx, ws, w->index) || n < 0
-      || !te_index_monotone (ctx, r, n, loops))
+  if (!(te_writes_in_order (ctx, ws, w->index)
+        || writes_rising (ctx, ws, w->index))
+      || n < 0 || !te_index_monotone (ctx, r, n, loops))
     return false;
   te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
   te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
                                     ws->loops + shared, true);
   rmax = te_rename_counters (ctx, rmax, shared, s->loops, ws->loops);
-  return te_non_negative (ctx, te_sub (ctx, wmax, rmax));
+  if (te_non_negative (ctx, te_sub (ctx, wmax, rmax)))
+    return true;
+  /* Or W writes, in the next iteration of the one loop they share and
+     after (W rising), only above what R reads: a tape's next row.  */
+  if (shared != 1 || !writes_rising (ctx, ws, w->index))
+    return false;
+  te_node *v = te_var (ctx, ws->loops[0].var);
+  te_node *next = te_canon_int (ctx, te_replace (ctx, w->index, v,
+                                                 te_add (ctx, v,
+                                                         te_int (ctx, 1))));
+  te_node *wnext = te_index_extreme (ctx, next, ws->nloops - 1, ws->loops + 1,
+                                     false);
+  te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, wnext, rmax),
+                                            te_int (ctx, 1)));
+  return non_negative_where_run (ctx, gap, ws, s);
 }
 
 /* A read of T at stage S, after a first writer: no later stage may write
