@@ -339,39 +339,78 @@ lift_return (lifter *l, greturn *ret)
                te_cast (l->ctx, l->p->ret_type, x), g);
 }
 
-/* The arguments of CALL for parameters of KINDS and element TYPES: an
-   integer or floating value in ARGS, a pointer as a tensor of the caller
-   and an element offset.  */
+/* The arguments of a call being lifted, an element for each and one
+   spare, all zero at first: the KINDS and element TYPES of the
+   parameters, and what lift_call_args makes of them, a value in ARGS or
+   a tensor of the caller in TENSORS and an element offset in OFFSETS.  */
+struct call_args
+{
+  te_param_kind *kinds;
+  te_type *types;
+  te_node **args;
+  te_tensor **tensors;
+  te_node **offsets;
+};
+
+/* Allocate CA for N arguments, with the kinds and types of the
+   parameters of SRC if not NULL.  */
+static void
+call_args_init (call_args *ca, int n, const te_program *src)
+{
+  ca->kinds = XCNEWVEC (te_param_kind, n + 1);
+  ca->types = XCNEWVEC (te_type, n + 1);
+  ca->args = XCNEWVEC (te_node *, n + 1);
+  ca->tensors = XCNEWVEC (te_tensor *, n + 1);
+  ca->offsets = XCNEWVEC (te_node *, n + 1);
+  for (int i = 0; src && i < n; i++)
+    {
+      ca->kinds[i] = src->params[i].kind;
+      ca->types[i] = src->params[i].type;
+    }
+}
+
+static void
+call_args_free (call_args *ca)
+{
+  XDELETEVEC (ca->kinds);
+  XDELETEVEC (ca->types);
+  XDELETEVEC (ca->args);
+  XDELETEVEC (ca->tensors);
+  XDELETEVEC (ca->offsets);
+}
+
+/* The arguments of CALL, into CA, for parameters of the kinds and types
+   CA holds: an integer or floating value, a pointer as a tensor of the
+   caller and an element offset.  */
 static bool
-lift_call_args (lifter *l, gcall *call, const te_param_kind *kinds,
-                const te_type *types, te_node **args, te_tensor **tensors,
-                te_node **offsets)
+lift_call_args (lifter *l, gcall *call, call_args *ca)
 {
   int n = gimple_call_num_args (call);
   for (int i = 0; i < n && !l->failed; i++)
     {
       tree a = gimple_call_arg (call, i);
-      switch (kinds[i])
+      switch (ca->kinds[i])
         {
         case TE_PK_INT:
-          args[i] = lift_int (l, a);
-          if (args[i])
-            args[i] = te_cast (l->ctx, TE_I64, args[i]);
+          ca->args[i] = lift_int (l, a);
+          if (ca->args[i])
+            ca->args[i] = te_cast (l->ctx, TE_I64, ca->args[i]);
           break;
         case TE_PK_FLOAT:
-          args[i] = lift_float (l, a);
+          ca->args[i] = lift_float (l, a);
           break;
         case TE_PK_PTR_FLOAT:
         case TE_PK_PTR_INT:
           {
             te_node *off;
-            if (!lift_pointer (l, a, &tensors[i], &off))
+            if (!lift_pointer (l, a, &ca->tensors[i], &off))
               break;
-            int64_t size = types[i] == TE_F64 || types[i] == TE_I64 ? 8 : 4;
+            te_type type = ca->types[i];
+            int64_t size = type == TE_F64 || type == TE_I64 ? 8 : 4;
             off = te_canon_int (l->ctx, off);
-            offsets[i] = bytes_to_elements (l->ctx, off, size);
-            if (!offsets[i])
-              offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
+            ca->offsets[i] = bytes_to_elements (l->ctx, off, size);
+            if (!ca->offsets[i])
+              ca->offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
             break;
           }
         }
@@ -400,19 +439,17 @@ static void
 lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
 {
   int n = gimple_call_num_args (call);
-  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-  te_type *types = XCNEWVEC (te_type, n + 1);
+  call_args ca;
+  call_args_init (&ca, n, NULL);
   bool *writes = XCNEWVEC (bool, n + 1);
-  te_node **args = XCNEWVEC (te_node *, n + 1);
-  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-  te_node **offsets = XCNEWVEC (te_node *, n + 1);
   tree rt = TREE_TYPE (TREE_TYPE (callee));
   te_type ret_type = TE_BOOL;
   int i = 0;
   for (tree t = TYPE_ARG_TYPES (TREE_TYPE (callee));
        t && !VOID_TYPE_P (TREE_VALUE (t)) && !l->failed;
        t = TREE_CHAIN (t), i++)
-    if (i >= n || !abi_classify (TREE_VALUE (t), &kinds[i], &types[i]))
+    if (i >= n
+        || !abi_classify (TREE_VALUE (t), &ca.kinds[i], &ca.types[i]))
       {
         error_at (l->loc, "call to %qD cannot be differentiated: its "
                           "parameter %d has type %qT",
@@ -420,7 +457,7 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
         l->failed = true;
       }
     else
-      writes[i] = kinds[i] == TE_PK_PTR_FLOAT
+      writes[i] = ca.kinds[i] == TE_PK_PTR_FLOAT
                   && !pointee_const (TREE_VALUE (t));
   if (!l->failed && (i != n || stdarg_p (TREE_TYPE (callee))
                      || (!VOID_TYPE_P (rt) && !float_te_type (rt, &ret_type))))
@@ -436,7 +473,7 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
   for (int k = 0; cp && *cp && k < n && k < (*cp)->nparams && !l->failed; k++)
     {
       const te_tensor *pt = (*cp)->params[k].tensor;
-      if (kinds[k] != TE_PK_PTR_FLOAT || !pt)
+      if (ca.kinds[k] != TE_PK_PTR_FLOAT || !pt)
         continue;
       if (pt->role == TE_ROLE_INOUT)
         {
@@ -448,7 +485,7 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
       writes[k] = pt->role == TE_ROLE_OUTPUT;
     }
   if (!l->failed)
-    lift_call_args (l, call, kinds, types, args, tensors, offsets);
+    lift_call_args (l, call, &ca);
   te_ctx *ctx = l->ctx;
   te_call *c = NULL;
   char name[256];
@@ -474,15 +511,15 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
   for (int k = 0; c && k < n && !l->failed; k++)
     {
       te_call_arg *a = &c->args[k];
-      a->kind = kinds[k];
+      a->kind = ca.kinds[k];
       a->writes = writes[k];
-      if (kinds[k] == TE_PK_INT)
-        a->value = args[k];
-      else if (kinds[k] == TE_PK_FLOAT)
+      if (ca.kinds[k] == TE_PK_INT)
+        a->value = ca.args[k];
+      else if (ca.kinds[k] == TE_PK_FLOAT)
         {
           /* arg = value; at the top level, before the call.  */
           snprintf (name, sizeof name, "%s.arg%d", c->name, k + 1);
-          a->tensor = te_program_add_tensor (l->p, name, types[k],
+          a->tensor = te_program_add_tensor (l->p, name, ca.types[k],
                                              TE_TK_LOCAL, -1, l->loc);
           a->tensor->size = te_int (ctx, 1);
           a->offset = te_int (ctx, 0);
@@ -490,15 +527,17 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
           if (!enter_stage (l, gimple_bb (call), l->loc))
             break;
           add_store (l, a->tensor, a->offset,
-                     te_cast (ctx, types[k], args[k]), te_bool (ctx, true));
+                     te_cast (ctx, ca.types[k], ca.args[k]),
+                     te_bool (ctx, true));
         }
       else
         {
-          a->tensor = tensors[k];
-          a->offset = offsets[k];
+          a->tensor = ca.tensors[k];
+          a->offset = ca.offsets[k];
           for (int j = 0; j < k; j++)
             if (c->args[j].tensor == a->tensor
-                && kinds[j] == TE_PK_PTR_FLOAT && kinds[k] == TE_PK_PTR_FLOAT)
+                && ca.kinds[j] == TE_PK_PTR_FLOAT
+                && ca.kinds[k] == TE_PK_PTR_FLOAT)
               {
                 error_at (l->loc, "%qs is passed twice to %qD; the "
                                   "gradient cannot be differentiated "
@@ -525,12 +564,8 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
       s->nest = -1 - (l->p->nstages - 1);
       l->cur = NULL; /* what follows is a new stage */
     }
-  XDELETEVEC (kinds);
-  XDELETEVEC (types);
+  call_args_free (&ca);
   XDELETEVEC (writes);
-  XDELETEVEC (args);
-  XDELETEVEC (tensors);
-  XDELETEVEC (offsets);
 }
 
 /* A call of CALLEE, another differentiable kernel: inlined when this
@@ -568,25 +603,12 @@ lift_helper_call (lifter *l, gcall *call)
   const te_program *src = callee ? helper_program (callee) : NULL;
   if (!src || (int) gimple_call_num_args (call) != src->nparams)
     return NULL;
-  int n = src->nparams;
-  te_node **args = XCNEWVEC (te_node *, n + 1);
-  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-  te_node **offsets = XCNEWVEC (te_node *, n + 1);
-  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-  te_type *types = XCNEWVEC (te_type, n + 1);
-  for (int i = 0; i < n; i++)
-    {
-      kinds[i] = src->params[i].kind;
-      types[i] = src->params[i].type;
-    }
+  call_args ca;
+  call_args_init (&ca, src->nparams, src);
   te_node *v = NULL;
-  if (lift_call_args (l, call, kinds, types, args, tensors, offsets))
-    v = te_program_inline_value (l->p, src, args);
-  XDELETEVEC (args);
-  XDELETEVEC (tensors);
-  XDELETEVEC (offsets);
-  XDELETEVEC (kinds);
-  XDELETEVEC (types);
+  if (lift_call_args (l, call, &ca))
+    v = te_program_inline_value (l->p, src, ca.args);
+  call_args_free (&ca);
   return v;
 }
 
@@ -681,22 +703,14 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
       fail (l, "wrong number of arguments");
       return;
     }
-  te_node **args = XCNEWVEC (te_node *, n + 1);
-  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-  te_node **offsets = XCNEWVEC (te_node *, n + 1);
-  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-  te_type *types = XCNEWVEC (te_type, n + 1);
-  for (int i = 0; i < n; i++)
-    {
-      kinds[i] = src->params[i].kind;
-      types[i] = src->params[i].type;
-    }
-  if (lift_call_args (l, call, kinds, types, args, tensors, offsets))
+  call_args ca;
+  call_args_init (&ca, n, src);
+  if (lift_call_args (l, call, &ca))
     {
       te_diag diag;
       memset (&diag, 0, sizeof diag);
       te_tensor *ret = te_program_inline (
-          l->p, src, args, tensors, offsets, l->loc,
+          l->p, src, ca.args, ca.tensors, ca.offsets, l->loc,
           in_loop ? &l->p->stages[l->cur->index] : NULL, &diag);
       if (diag.kind != TE_DIAG_NONE)
         fail (l, diag.msg);
@@ -705,11 +719,7 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
         l->call_results->put (lhs, te_load (l->ctx, ret, te_int (l->ctx, 0)));
       l->cur = NULL; /* what follows is a new stage */
     }
-  XDELETEVEC (args);
-  XDELETEVEC (tensors);
-  XDELETEVEC (offsets);
-  XDELETEVEC (kinds);
-  XDELETEVEC (types);
+  call_args_free (&ca);
 }
 
 /* Check a statement that is not a store and not a return.  */
