@@ -612,24 +612,17 @@ lift_helper_call (lifter *l, gcall *call)
   return v;
 }
 
-static void
-lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
+/* Can a call of CALLEE be differentiated at all: set *GRAD to its
+   gradient function, hand-written or declared, or to NULL_TREE when it
+   is a kernel defined in this file, to be inlined.  False, reported,
+   when it is neither.  */
+static bool
+call_gradient (lifter *l, tree callee, tree *grad)
 {
-  basic_block bb = gimple_bb (call);
-  bool in_loop = bb->loop_father != current_loops->tree_root;
-  /* A helper's value is substituted where it is used (lift-value.cc), in
-     the stage of its user, whose counters its arguments use.  */
-  tree lhs0 = gimple_call_lhs (call);
-  if (lhs0 && TREE_CODE (lhs0) == SSA_NAME && helper_program (callee))
-    return;
-  /* Inside loops: the stage of those loops, whose counters the
-     arguments use and whose loops run around the callee's stages.  */
-  if (in_loop && !enter_stage (l, bb, l->loc))
-    return;
   bool defined = abi_is_kernel (callee) && DECL_INITIAL (callee)
                  && DECL_INITIAL (callee) != error_mark_node;
-  tree grad = defined ? custom_gradient (callee) : abi_declared_grad (callee);
-  if (!defined && !grad)
+  *grad = defined ? custom_gradient (callee) : abi_declared_grad (callee);
+  if (!defined && !*grad)
     {
       error_at (l->loc, "call to %qD cannot be differentiated: it is not "
                         "defined in this file and no %<%s_grad%> is declared",
@@ -638,29 +631,40 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
                       "header that %<-fplugin-arg-tensorgrad-header=FILE%> "
                       "wrote where it was compiled");
       l->failed = true;
-      return;
+      return false;
     }
+  return true;
+}
+
+/* Can the call of CALLEE, in block BB (inside a loop when IN_LOOP), be
+   lifted where it stands: it always runs, and inside a loop it is
+   inlined (GRAD, its gradient function, is NULL_TREE) and returns
+   nothing?  False, reported, when not.  */
+static bool
+call_placement_ok (lifter *l, basic_block bb, bool in_loop, tree callee,
+                   tree grad)
+{
   if (grad && in_loop)
     {
       error_at (l->loc, "a call to %qD, whose gradient is a function of its "
                         "own, inside a loop is not supported yet",
                 callee);
       l->failed = true;
-      return;
+      return false;
     }
   /* Any other call has effects: it must always run.  */
   te_node *g = in_loop ? stmt_guard (l, bb)
                        : block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (
                                                  l->fun)));
   if (!g)
-    return;
+    return false;
   if (g->op != TE_CONST || !g->u.i)
     {
       error_at (l->loc, "a call to %qD under a condition cannot be "
                         "differentiated yet",
                 callee);
       l->failed = true;
-      return;
+      return false;
     }
   if (in_loop && !VOID_TYPE_P (TREE_TYPE (TREE_TYPE (callee))))
     {
@@ -670,23 +674,36 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
       inform (l->loc, "make %qD store its result through a pointer",
               callee);
       l->failed = true;
-      return;
+      return false;
     }
-  if (grad)
+  return true;
+}
+
+/* The call CALL of CALLEE as a call stage, which the gradient reverses
+   by calling GRAD; refused when GRAD does not have the type of CALLEE's
+   gradient.  */
+static void
+lift_call_through_gradient (lifter *l, gcall *call, tree callee, tree grad)
+{
+  tree expected = abi_expected_grad_type (callee, grad);
+  if (expected)
     {
-      tree expected = abi_expected_grad_type (callee, grad);
-      if (expected)
-        {
-          error_at (l->loc, "call to %qD cannot be differentiated: %qD "
-                            "does not have the type of its gradient",
-                    callee, grad);
-          inform (DECL_SOURCE_LOCATION (grad), "expected %qT", expected);
-          l->failed = true;
-          return;
-        }
-      lift_gradient_call (l, call, callee, grad);
+      error_at (l->loc, "call to %qD cannot be differentiated: %qD "
+                        "does not have the type of its gradient",
+                callee, grad);
+      inform (DECL_SOURCE_LOCATION (grad), "expected %qT", expected);
+      l->failed = true;
       return;
     }
+  lift_gradient_call (l, call, callee, grad);
+}
+
+/* The call CALL of CALLEE, a kernel of this file, inlined: its program
+   copied in, inside the current stage when IN_LOOP, and its value, if
+   used, read from the tensor the copy returns it in.  */
+static void
+inline_kernel_call (lifter *l, gcall *call, tree callee, bool in_loop)
+{
   te_program **cp = kernel_programs ? kernel_programs->get (callee) : NULL;
   if (!cp || !*cp)
     {
@@ -720,6 +737,30 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
       l->cur = NULL; /* what follows is a new stage */
     }
   call_args_free (&ca);
+}
+
+static void
+lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
+{
+  basic_block bb = gimple_bb (call);
+  bool in_loop = bb->loop_father != current_loops->tree_root;
+  /* A helper's value is substituted where it is used (lift-value.cc), in
+     the stage of its user, whose counters its arguments use.  */
+  tree lhs0 = gimple_call_lhs (call);
+  if (lhs0 && TREE_CODE (lhs0) == SSA_NAME && helper_program (callee))
+    return;
+  /* Inside loops: the stage of those loops, whose counters the
+     arguments use and whose loops run around the callee's stages.  */
+  if (in_loop && !enter_stage (l, bb, l->loc))
+    return;
+  tree grad;
+  if (!call_gradient (l, callee, &grad)
+      || !call_placement_ok (l, bb, in_loop, callee, grad))
+    return;
+  if (grad)
+    lift_call_through_gradient (l, call, callee, grad);
+  else
+    inline_kernel_call (l, call, callee, in_loop);
 }
 
 /* Check a statement that is not a store and not a return.  */
