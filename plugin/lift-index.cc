@@ -486,6 +486,162 @@ lift_int (lifter *l, tree t)
 
 /* ---- addresses ---------------------------------------------------------- */
 
+/* SSA pointer T as BASE + OFF bytes, by what defines it: a parameter at
+   entry, an evolution in the loops of the nest, a copy or pointer
+   arithmetic, the allocation of a variable-length local array.  A
+   pointer loaded from memory, or defined otherwise, is refused.  */
+static bool
+ssa_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
+{
+  te_ctx *ctx = l->ctx;
+  if (SSA_NAME_IS_DEFAULT_DEF (t))
+    {
+      tree var = SSA_NAME_VAR (t);
+      if (!var || TREE_CODE (var) != PARM_DECL)
+        return fail (l, "use of an uninitialized pointer"), false;
+      *base = param_tensor (l, var);
+      *off = te_int (ctx, 0);
+      return true;
+    }
+  gimple *def = SSA_NAME_DEF_STMT (t);
+  class loop *dl = gimple_bb (def)->loop_father;
+  if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
+    {
+      tree ev = analyze_scalar_evolution (dl, t);
+      ev = instantiate_scev (nest_entry (l), dl, ev);
+      if (ev != chrec_dont_know && !chrec_contains_undetermined (ev)
+          && ev != t)
+        return lift_pointer (l, ev, base, off);
+    }
+  if (is_gimple_assign (def) && !gimple_assign_load_p (def))
+    {
+      if (get_gimple_rhs_class (gimple_assign_rhs_code (def))
+          == GIMPLE_SINGLE_RHS)
+        return lift_pointer (l, gimple_assign_rhs1 (def), base, off);
+      return lift_pointer (l, gimple_assign_rhs_to_tree (def), base, off);
+    }
+  if (is_gimple_assign (def))
+    return fail (l, "a pointer loaded from memory cannot be "
+                    "differentiated"),
+           false;
+  if (gimple_call_builtin_p (def, BUILT_IN_ALLOCA_WITH_ALIGN)
+      || gimple_call_builtin_p (def, BUILT_IN_ALLOCA))
+    {
+      /* A variable-length local array.  */
+      *base = local_tensor (l, t, TREE_TYPE (TREE_TYPE (t)),
+                            gimple_call_arg (def, 0));
+      *off = te_int (ctx, 0);
+      return *base != NULL;
+    }
+  return fail (l, "index of this access is not affine in the loop "
+                  "counters"),
+         false;
+}
+
+/* Pointer evolution T, {B, +, S}_LOOP, as BASE + OFF bytes: B plus S
+   times the counter of LOOP, which must be a loop of the nest.  */
+static bool
+chrec_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
+{
+  te_ctx *ctx = l->ctx;
+  int var = loop_var (l, get_loop (l->fun, CHREC_VARIABLE (t)));
+  te_node *s;
+  if (var < 0)
+    return fail (l, "index of this access is not affine in the loop "
+                    "counters"),
+           false;
+  if (!lift_pointer (l, CHREC_LEFT (t), base, off))
+    return false;
+  s = lift_int (l, CHREC_RIGHT (t));
+  if (!s)
+    return false;
+  *off = te_add (ctx, *off,
+                 te_mul (ctx, te_cast (ctx, TE_I64, s), te_var (ctx, var)));
+  return true;
+}
+
+/* The object INNER of a reference whose address is taken, as BASE + OFF
+   bytes: the memory a MEM_REF points to, or a local array.  A global
+   variable, a scalar variable or parameter, anything else, is
+   refused.  */
+static bool
+address_base (lifter *l, tree inner, te_tensor **base, te_node **off)
+{
+  te_ctx *ctx = l->ctx;
+  if (TREE_CODE (inner) == MEM_REF)
+    {
+      /* The constant offset of a MEM_REF has a pointer type.  */
+      poly_int64 moff;
+      if (!mem_ref_offset (inner).to_shwi (&moff) || !moff.is_constant ())
+        return fail (l, "unsupported memory access"), false;
+      te_node *o = te_int (ctx, moff.to_constant ());
+      if (!lift_pointer (l, TREE_OPERAND (inner, 0), base, off))
+        return false;
+      *off = te_add (ctx, *off, o);
+      return true;
+    }
+  if (VAR_P (inner) && (TREE_STATIC (inner) || DECL_EXTERNAL (inner)))
+    {
+      if (!l->failed)
+        error_at (l->loc, "access to global variable %qD is not "
+                          "supported",
+                  inner);
+      l->failed = true;
+      return false;
+    }
+  if (VAR_P (inner) && TREE_CODE (TREE_TYPE (inner)) == ARRAY_TYPE)
+    {
+      *base = local_tensor (l, inner, TREE_TYPE (inner),
+                            TYPE_SIZE_UNIT (TREE_TYPE (inner)));
+      if (!*base)
+        return false;
+      *off = te_int (ctx, 0);
+      return true;
+    }
+  if (VAR_P (inner) || TREE_CODE (inner) == PARM_DECL)
+    {
+      if (!l->failed)
+        error_at (l->loc, "the address of %qD is taken; a "
+                          "differentiable function may only index "
+                          "arrays",
+                  inner);
+      l->failed = true;
+      return false;
+    }
+  return fail (l, "unsupported memory access"), false;
+}
+
+/* Address T, an ADDR_EXPR, as BASE + OFF bytes: the object it points
+   into (address_base) plus the constant and variable byte offsets of the
+   reference within it.  */
+static bool
+address_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
+{
+  te_ctx *ctx = l->ctx;
+  tree ref = TREE_OPERAND (t, 0);
+  poly_int64 bitsize, bitpos;
+  tree offset;
+  machine_mode mode;
+  int unsignedp, reversep, volatilep = 0;
+  tree inner = get_inner_reference (ref, &bitsize, &bitpos, &offset, &mode,
+                                    &unsignedp, &reversep, &volatilep);
+  HOST_WIDE_INT bytes;
+  if (!multiple_p (bitpos, BITS_PER_UNIT)
+      || !bits_to_bytes_round_down (bitpos).is_constant (&bytes))
+    return fail (l, "unsupported memory access"), false;
+  if (!address_base (l, inner, base, off))
+    return false;
+  *off = te_add (ctx, *off, te_int (ctx, bytes));
+  if (offset)
+    {
+      te_node *o = lift_int (l, offset);
+      if (!o)
+        return false;
+      *off = te_add (ctx, *off, te_cast (ctx, TE_I64, o));
+    }
+  return true;
+}
+
 /* Pointer expression T as BASE + OFF bytes.  */
 bool
 lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
@@ -496,68 +652,9 @@ lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
   switch (TREE_CODE (t))
     {
     case SSA_NAME:
-      if (SSA_NAME_IS_DEFAULT_DEF (t))
-        {
-          tree var = SSA_NAME_VAR (t);
-          if (!var || TREE_CODE (var) != PARM_DECL)
-            return fail (l, "use of an uninitialized pointer"), false;
-          *base = param_tensor (l, var);
-          *off = te_int (ctx, 0);
-          return true;
-        }
-      {
-        gimple *def = SSA_NAME_DEF_STMT (t);
-        class loop *dl = gimple_bb (def)->loop_father;
-        if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
-          {
-            tree ev = analyze_scalar_evolution (dl, t);
-            ev = instantiate_scev (nest_entry (l), dl, ev);
-            if (ev != chrec_dont_know && !chrec_contains_undetermined (ev)
-                && ev != t)
-              return lift_pointer (l, ev, base, off);
-          }
-        if (is_gimple_assign (def) && !gimple_assign_load_p (def))
-          {
-            if (get_gimple_rhs_class (gimple_assign_rhs_code (def))
-                == GIMPLE_SINGLE_RHS)
-              return lift_pointer (l, gimple_assign_rhs1 (def), base, off);
-            return lift_pointer (l, gimple_assign_rhs_to_tree (def), base,
-                                 off);
-          }
-        if (is_gimple_assign (def))
-          return fail (l, "a pointer loaded from memory cannot be "
-                          "differentiated"),
-                 false;
-        if (gimple_call_builtin_p (def, BUILT_IN_ALLOCA_WITH_ALIGN)
-            || gimple_call_builtin_p (def, BUILT_IN_ALLOCA))
-          {
-            /* A variable-length local array.  */
-            *base = local_tensor (l, t, TREE_TYPE (TREE_TYPE (t)),
-                                  gimple_call_arg (def, 0));
-            *off = te_int (ctx, 0);
-            return *base != NULL;
-          }
-        return fail (l, "index of this access is not affine in the loop "
-                        "counters"),
-               false;
-      }
+      return ssa_pointer (l, t, base, off);
     case POLYNOMIAL_CHREC:
-      {
-        int var = loop_var (l, get_loop (l->fun, CHREC_VARIABLE (t)));
-        te_node *s;
-        if (var < 0)
-          return fail (l, "index of this access is not affine in the loop "
-                          "counters"),
-                 false;
-        if (!lift_pointer (l, CHREC_LEFT (t), base, off))
-          return false;
-        s = lift_int (l, CHREC_RIGHT (t));
-        if (!s)
-          return false;
-        *off = te_add (ctx, *off,
-                       te_mul (ctx, te_cast (ctx, TE_I64, s), te_var (ctx, var)));
-        return true;
-      }
+      return chrec_pointer (l, t, base, off);
     case POINTER_PLUS_EXPR:
       {
         te_node *o = lift_int (l, TREE_OPERAND (t, 1));
@@ -569,71 +666,7 @@ lift_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
     CASE_CONVERT:
       return lift_pointer (l, TREE_OPERAND (t, 0), base, off);
     case ADDR_EXPR:
-      {
-        tree ref = TREE_OPERAND (t, 0);
-        poly_int64 bitsize, bitpos;
-        tree offset;
-        machine_mode mode;
-        int unsignedp, reversep, volatilep = 0;
-        tree inner = get_inner_reference (ref, &bitsize, &bitpos, &offset,
-                                          &mode, &unsignedp, &reversep,
-                                          &volatilep);
-        HOST_WIDE_INT bytes;
-        if (!multiple_p (bitpos, BITS_PER_UNIT)
-            || !bits_to_bytes_round_down (bitpos).is_constant (&bytes))
-          return fail (l, "unsupported memory access"), false;
-        if (TREE_CODE (inner) == MEM_REF)
-          {
-            /* The constant offset of a MEM_REF has a pointer type.  */
-            poly_int64 moff;
-            if (!mem_ref_offset (inner).to_shwi (&moff)
-                || !moff.is_constant ())
-              return fail (l, "unsupported memory access"), false;
-            te_node *o = te_int (ctx, moff.to_constant ());
-            if (!lift_pointer (l, TREE_OPERAND (inner, 0), base, off))
-              return false;
-            *off = te_add (ctx, *off, o);
-          }
-        else if (VAR_P (inner) && (TREE_STATIC (inner)
-                                   || DECL_EXTERNAL (inner)))
-          {
-            if (!l->failed)
-              error_at (l->loc, "access to global variable %qD is not "
-                                "supported",
-                        inner);
-            l->failed = true;
-            return false;
-          }
-        else if (VAR_P (inner) && TREE_CODE (TREE_TYPE (inner)) == ARRAY_TYPE)
-          {
-            *base = local_tensor (l, inner, TREE_TYPE (inner),
-                                  TYPE_SIZE_UNIT (TREE_TYPE (inner)));
-            if (!*base)
-              return false;
-            *off = te_int (ctx, 0);
-          }
-        else if (VAR_P (inner) || TREE_CODE (inner) == PARM_DECL)
-          {
-            if (!l->failed)
-              error_at (l->loc, "the address of %qD is taken; a "
-                                "differentiable function may only index "
-                                "arrays",
-                        inner);
-            l->failed = true;
-            return false;
-          }
-        else
-          return fail (l, "unsupported memory access"), false;
-        *off = te_add (ctx, *off, te_int (ctx, bytes));
-        if (offset)
-          {
-            te_node *o = lift_int (l, offset);
-            if (!o)
-              return false;
-            *off = te_add (ctx, *off, te_cast (ctx, TE_I64, o));
-          }
-        return true;
-      }
+      return address_pointer (l, t, base, off);
     default:
       return fail (l, "unsupported memory access"), false;
     }

@@ -339,39 +339,78 @@ lift_return (lifter *l, greturn *ret)
                te_cast (l->ctx, l->p->ret_type, x), g);
 }
 
-/* The arguments of CALL for parameters of KINDS and element TYPES: an
-   integer or floating value in ARGS, a pointer as a tensor of the caller
-   and an element offset.  */
+/* The arguments of a call being lifted, an element for each and one
+   spare, all zero at first: the KINDS and element TYPES of the
+   parameters, and what lift_call_args makes of them, a value in ARGS or
+   a tensor of the caller in TENSORS and an element offset in OFFSETS.  */
+struct call_args
+{
+  te_param_kind *kinds;
+  te_type *types;
+  te_node **args;
+  te_tensor **tensors;
+  te_node **offsets;
+};
+
+/* Allocate CA for N arguments, with the kinds and types of the
+   parameters of SRC if not NULL.  */
+static void
+call_args_init (call_args *ca, int n, const te_program *src)
+{
+  ca->kinds = XCNEWVEC (te_param_kind, n + 1);
+  ca->types = XCNEWVEC (te_type, n + 1);
+  ca->args = XCNEWVEC (te_node *, n + 1);
+  ca->tensors = XCNEWVEC (te_tensor *, n + 1);
+  ca->offsets = XCNEWVEC (te_node *, n + 1);
+  for (int i = 0; src && i < n; i++)
+    {
+      ca->kinds[i] = src->params[i].kind;
+      ca->types[i] = src->params[i].type;
+    }
+}
+
+static void
+call_args_free (call_args *ca)
+{
+  XDELETEVEC (ca->kinds);
+  XDELETEVEC (ca->types);
+  XDELETEVEC (ca->args);
+  XDELETEVEC (ca->tensors);
+  XDELETEVEC (ca->offsets);
+}
+
+/* The arguments of CALL, into CA, for parameters of the kinds and types
+   CA holds: an integer or floating value, a pointer as a tensor of the
+   caller and an element offset.  */
 static bool
-lift_call_args (lifter *l, gcall *call, const te_param_kind *kinds,
-                const te_type *types, te_node **args, te_tensor **tensors,
-                te_node **offsets)
+lift_call_args (lifter *l, gcall *call, call_args *ca)
 {
   int n = gimple_call_num_args (call);
   for (int i = 0; i < n && !l->failed; i++)
     {
       tree a = gimple_call_arg (call, i);
-      switch (kinds[i])
+      switch (ca->kinds[i])
         {
         case TE_PK_INT:
-          args[i] = lift_int (l, a);
-          if (args[i])
-            args[i] = te_cast (l->ctx, TE_I64, args[i]);
+          ca->args[i] = lift_int (l, a);
+          if (ca->args[i])
+            ca->args[i] = te_cast (l->ctx, TE_I64, ca->args[i]);
           break;
         case TE_PK_FLOAT:
-          args[i] = lift_float (l, a);
+          ca->args[i] = lift_float (l, a);
           break;
         case TE_PK_PTR_FLOAT:
         case TE_PK_PTR_INT:
           {
             te_node *off;
-            if (!lift_pointer (l, a, &tensors[i], &off))
+            if (!lift_pointer (l, a, &ca->tensors[i], &off))
               break;
-            int64_t size = types[i] == TE_F64 || types[i] == TE_I64 ? 8 : 4;
+            te_type type = ca->types[i];
+            int64_t size = type == TE_F64 || type == TE_I64 ? 8 : 4;
             off = te_canon_int (l->ctx, off);
-            offsets[i] = bytes_to_elements (l->ctx, off, size);
-            if (!offsets[i])
-              offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
+            ca->offsets[i] = bytes_to_elements (l->ctx, off, size);
+            if (!ca->offsets[i])
+              ca->offsets[i] = te_div (l->ctx, off, te_int (l->ctx, size));
             break;
           }
         }
@@ -400,19 +439,17 @@ static void
 lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
 {
   int n = gimple_call_num_args (call);
-  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-  te_type *types = XCNEWVEC (te_type, n + 1);
+  call_args ca;
+  call_args_init (&ca, n, NULL);
   bool *writes = XCNEWVEC (bool, n + 1);
-  te_node **args = XCNEWVEC (te_node *, n + 1);
-  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-  te_node **offsets = XCNEWVEC (te_node *, n + 1);
   tree rt = TREE_TYPE (TREE_TYPE (callee));
   te_type ret_type = TE_BOOL;
   int i = 0;
   for (tree t = TYPE_ARG_TYPES (TREE_TYPE (callee));
        t && !VOID_TYPE_P (TREE_VALUE (t)) && !l->failed;
        t = TREE_CHAIN (t), i++)
-    if (i >= n || !abi_classify (TREE_VALUE (t), &kinds[i], &types[i]))
+    if (i >= n
+        || !abi_classify (TREE_VALUE (t), &ca.kinds[i], &ca.types[i]))
       {
         error_at (l->loc, "call to %qD cannot be differentiated: its "
                           "parameter %d has type %qT",
@@ -420,7 +457,7 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
         l->failed = true;
       }
     else
-      writes[i] = kinds[i] == TE_PK_PTR_FLOAT
+      writes[i] = ca.kinds[i] == TE_PK_PTR_FLOAT
                   && !pointee_const (TREE_VALUE (t));
   if (!l->failed && (i != n || stdarg_p (TREE_TYPE (callee))
                      || (!VOID_TYPE_P (rt) && !float_te_type (rt, &ret_type))))
@@ -436,7 +473,7 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
   for (int k = 0; cp && *cp && k < n && k < (*cp)->nparams && !l->failed; k++)
     {
       const te_tensor *pt = (*cp)->params[k].tensor;
-      if (kinds[k] != TE_PK_PTR_FLOAT || !pt)
+      if (ca.kinds[k] != TE_PK_PTR_FLOAT || !pt)
         continue;
       if (pt->role == TE_ROLE_INOUT)
         {
@@ -448,7 +485,7 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
       writes[k] = pt->role == TE_ROLE_OUTPUT;
     }
   if (!l->failed)
-    lift_call_args (l, call, kinds, types, args, tensors, offsets);
+    lift_call_args (l, call, &ca);
   te_ctx *ctx = l->ctx;
   te_call *c = NULL;
   char name[256];
@@ -474,15 +511,15 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
   for (int k = 0; c && k < n && !l->failed; k++)
     {
       te_call_arg *a = &c->args[k];
-      a->kind = kinds[k];
+      a->kind = ca.kinds[k];
       a->writes = writes[k];
-      if (kinds[k] == TE_PK_INT)
-        a->value = args[k];
-      else if (kinds[k] == TE_PK_FLOAT)
+      if (ca.kinds[k] == TE_PK_INT)
+        a->value = ca.args[k];
+      else if (ca.kinds[k] == TE_PK_FLOAT)
         {
           /* arg = value; at the top level, before the call.  */
           snprintf (name, sizeof name, "%s.arg%d", c->name, k + 1);
-          a->tensor = te_program_add_tensor (l->p, name, types[k],
+          a->tensor = te_program_add_tensor (l->p, name, ca.types[k],
                                              TE_TK_LOCAL, -1, l->loc);
           a->tensor->size = te_int (ctx, 1);
           a->offset = te_int (ctx, 0);
@@ -490,15 +527,17 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
           if (!enter_stage (l, gimple_bb (call), l->loc))
             break;
           add_store (l, a->tensor, a->offset,
-                     te_cast (ctx, types[k], args[k]), te_bool (ctx, true));
+                     te_cast (ctx, ca.types[k], ca.args[k]),
+                     te_bool (ctx, true));
         }
       else
         {
-          a->tensor = tensors[k];
-          a->offset = offsets[k];
+          a->tensor = ca.tensors[k];
+          a->offset = ca.offsets[k];
           for (int j = 0; j < k; j++)
             if (c->args[j].tensor == a->tensor
-                && kinds[j] == TE_PK_PTR_FLOAT && kinds[k] == TE_PK_PTR_FLOAT)
+                && ca.kinds[j] == TE_PK_PTR_FLOAT
+                && ca.kinds[k] == TE_PK_PTR_FLOAT)
               {
                 error_at (l->loc, "%qs is passed twice to %qD; the "
                                   "gradient cannot be differentiated "
@@ -525,12 +564,8 @@ lift_gradient_call (lifter *l, gcall *call, tree callee, tree grad)
       s->nest = -1 - (l->p->nstages - 1);
       l->cur = NULL; /* what follows is a new stage */
     }
-  XDELETEVEC (kinds);
-  XDELETEVEC (types);
+  call_args_free (&ca);
   XDELETEVEC (writes);
-  XDELETEVEC (args);
-  XDELETEVEC (tensors);
-  XDELETEVEC (offsets);
 }
 
 /* A call of CALLEE, another differentiable kernel: inlined when this
@@ -568,46 +603,26 @@ lift_helper_call (lifter *l, gcall *call)
   const te_program *src = callee ? helper_program (callee) : NULL;
   if (!src || (int) gimple_call_num_args (call) != src->nparams)
     return NULL;
-  int n = src->nparams;
-  te_node **args = XCNEWVEC (te_node *, n + 1);
-  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-  te_node **offsets = XCNEWVEC (te_node *, n + 1);
-  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-  te_type *types = XCNEWVEC (te_type, n + 1);
-  for (int i = 0; i < n; i++)
-    {
-      kinds[i] = src->params[i].kind;
-      types[i] = src->params[i].type;
-    }
+  call_args ca;
+  call_args_init (&ca, src->nparams, src);
   te_node *v = NULL;
-  if (lift_call_args (l, call, kinds, types, args, tensors, offsets))
-    v = te_program_inline_value (l->p, src, args);
-  XDELETEVEC (args);
-  XDELETEVEC (tensors);
-  XDELETEVEC (offsets);
-  XDELETEVEC (kinds);
-  XDELETEVEC (types);
+  if (lift_call_args (l, call, &ca))
+    v = te_program_inline_value (l->p, src, ca.args);
+  call_args_free (&ca);
   return v;
 }
 
-static void
-lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
+/* Can a call of CALLEE be differentiated at all: set *GRAD to its
+   gradient function, hand-written or declared, or to NULL_TREE when it
+   is a kernel defined in this file, to be inlined.  False, reported,
+   when it is neither.  */
+static bool
+call_gradient (lifter *l, tree callee, tree *grad)
 {
-  basic_block bb = gimple_bb (call);
-  bool in_loop = bb->loop_father != current_loops->tree_root;
-  /* A helper's value is substituted where it is used (lift-value.cc), in
-     the stage of its user, whose counters its arguments use.  */
-  tree lhs0 = gimple_call_lhs (call);
-  if (lhs0 && TREE_CODE (lhs0) == SSA_NAME && helper_program (callee))
-    return;
-  /* Inside loops: the stage of those loops, whose counters the
-     arguments use and whose loops run around the callee's stages.  */
-  if (in_loop && !enter_stage (l, bb, l->loc))
-    return;
   bool defined = abi_is_kernel (callee) && DECL_INITIAL (callee)
                  && DECL_INITIAL (callee) != error_mark_node;
-  tree grad = defined ? custom_gradient (callee) : abi_declared_grad (callee);
-  if (!defined && !grad)
+  *grad = defined ? custom_gradient (callee) : abi_declared_grad (callee);
+  if (!defined && !*grad)
     {
       error_at (l->loc, "call to %qD cannot be differentiated: it is not "
                         "defined in this file and no %<%s_grad%> is declared",
@@ -616,29 +631,40 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
                       "header that %<-fplugin-arg-tensorgrad-header=FILE%> "
                       "wrote where it was compiled");
       l->failed = true;
-      return;
+      return false;
     }
+  return true;
+}
+
+/* Can the call of CALLEE, in block BB (inside a loop when IN_LOOP), be
+   lifted where it stands: it always runs, and inside a loop it is
+   inlined (GRAD, its gradient function, is NULL_TREE) and returns
+   nothing?  False, reported, when not.  */
+static bool
+call_placement_ok (lifter *l, basic_block bb, bool in_loop, tree callee,
+                   tree grad)
+{
   if (grad && in_loop)
     {
       error_at (l->loc, "a call to %qD, whose gradient is a function of its "
                         "own, inside a loop is not supported yet",
                 callee);
       l->failed = true;
-      return;
+      return false;
     }
   /* Any other call has effects: it must always run.  */
   te_node *g = in_loop ? stmt_guard (l, bb)
                        : block_guard (l, bb, single_succ (ENTRY_BLOCK_PTR_FOR_FN (
                                                  l->fun)));
   if (!g)
-    return;
+    return false;
   if (g->op != TE_CONST || !g->u.i)
     {
       error_at (l->loc, "a call to %qD under a condition cannot be "
                         "differentiated yet",
                 callee);
       l->failed = true;
-      return;
+      return false;
     }
   if (in_loop && !VOID_TYPE_P (TREE_TYPE (TREE_TYPE (callee))))
     {
@@ -648,23 +674,36 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
       inform (l->loc, "make %qD store its result through a pointer",
               callee);
       l->failed = true;
-      return;
+      return false;
     }
-  if (grad)
+  return true;
+}
+
+/* The call CALL of CALLEE as a call stage, which the gradient reverses
+   by calling GRAD; refused when GRAD does not have the type of CALLEE's
+   gradient.  */
+static void
+lift_call_through_gradient (lifter *l, gcall *call, tree callee, tree grad)
+{
+  tree expected = abi_expected_grad_type (callee, grad);
+  if (expected)
     {
-      tree expected = abi_expected_grad_type (callee, grad);
-      if (expected)
-        {
-          error_at (l->loc, "call to %qD cannot be differentiated: %qD "
-                            "does not have the type of its gradient",
-                    callee, grad);
-          inform (DECL_SOURCE_LOCATION (grad), "expected %qT", expected);
-          l->failed = true;
-          return;
-        }
-      lift_gradient_call (l, call, callee, grad);
+      error_at (l->loc, "call to %qD cannot be differentiated: %qD "
+                        "does not have the type of its gradient",
+                callee, grad);
+      inform (DECL_SOURCE_LOCATION (grad), "expected %qT", expected);
+      l->failed = true;
       return;
     }
+  lift_gradient_call (l, call, callee, grad);
+}
+
+/* The call CALL of CALLEE, a kernel of this file, inlined: its program
+   copied in, inside the current stage when IN_LOOP, and its value, if
+   used, read from the tensor the copy returns it in.  */
+static void
+inline_kernel_call (lifter *l, gcall *call, tree callee, bool in_loop)
+{
   te_program **cp = kernel_programs ? kernel_programs->get (callee) : NULL;
   if (!cp || !*cp)
     {
@@ -681,22 +720,14 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
       fail (l, "wrong number of arguments");
       return;
     }
-  te_node **args = XCNEWVEC (te_node *, n + 1);
-  te_tensor **tensors = XCNEWVEC (te_tensor *, n + 1);
-  te_node **offsets = XCNEWVEC (te_node *, n + 1);
-  te_param_kind *kinds = XCNEWVEC (te_param_kind, n + 1);
-  te_type *types = XCNEWVEC (te_type, n + 1);
-  for (int i = 0; i < n; i++)
-    {
-      kinds[i] = src->params[i].kind;
-      types[i] = src->params[i].type;
-    }
-  if (lift_call_args (l, call, kinds, types, args, tensors, offsets))
+  call_args ca;
+  call_args_init (&ca, n, src);
+  if (lift_call_args (l, call, &ca))
     {
       te_diag diag;
       memset (&diag, 0, sizeof diag);
       te_tensor *ret = te_program_inline (
-          l->p, src, args, tensors, offsets, l->loc,
+          l->p, src, ca.args, ca.tensors, ca.offsets, l->loc,
           in_loop ? &l->p->stages[l->cur->index] : NULL, &diag);
       if (diag.kind != TE_DIAG_NONE)
         fail (l, diag.msg);
@@ -705,11 +736,31 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
         l->call_results->put (lhs, te_load (l->ctx, ret, te_int (l->ctx, 0)));
       l->cur = NULL; /* what follows is a new stage */
     }
-  XDELETEVEC (args);
-  XDELETEVEC (tensors);
-  XDELETEVEC (offsets);
-  XDELETEVEC (kinds);
-  XDELETEVEC (types);
+  call_args_free (&ca);
+}
+
+static void
+lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
+{
+  basic_block bb = gimple_bb (call);
+  bool in_loop = bb->loop_father != current_loops->tree_root;
+  /* A helper's value is substituted where it is used (lift-value.cc), in
+     the stage of its user, whose counters its arguments use.  */
+  tree lhs0 = gimple_call_lhs (call);
+  if (lhs0 && TREE_CODE (lhs0) == SSA_NAME && helper_program (callee))
+    return;
+  /* Inside loops: the stage of those loops, whose counters the
+     arguments use and whose loops run around the callee's stages.  */
+  if (in_loop && !enter_stage (l, bb, l->loc))
+    return;
+  tree grad;
+  if (!call_gradient (l, callee, &grad)
+      || !call_placement_ok (l, bb, in_loop, callee, grad))
+    return;
+  if (grad)
+    lift_call_through_gradient (l, call, callee, grad);
+  else
+    inline_kernel_call (l, call, callee, in_loop);
 }
 
 /* Check a statement that is not a store and not a return.  */

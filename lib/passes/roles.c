@@ -542,11 +542,197 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
   return true;
 }
 
+/* Does statement ST of stage S, which writes T, write an element that a
+   write of T in an earlier stage may write too?  */
+static bool
+overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
+                        const te_stmt *st)
+{
+  for (int ps = 0; ps < s; ps++)
+    for (int pk = 0; pk < p->stages[ps].nstmts; pk++)
+      if (p->stages[ps].stmts[pk].dst == t
+          && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
+                        &p->stages[s], st))
+        return true;
+  return false;
+}
+
+/* May ST, a store into T through an index array, store twice to one
+   element: is it anything but T[i] += a value that does not read T?  */
+static bool
+scatter_may_repeat (te_program *p, te_tensor *t, const te_stmt *st)
+{
+  te_red_kind kind;
+  te_node *body;
+  return !(te_match_update (p->ctx, st->value, te_load (p->ctx, t, st->index),
+                            &kind, &body)
+           && kind == TE_RED_SUM && !te_reads (body, t));
+}
+
+/* Is ST, a statement of stage S that writes T, a write the gradient
+   supports: apart from the writes of earlier nests, the only writer of
+   its elements in S (SAME_STAGE: an earlier statement of S writes T),
+   of floating elements, not a store through an index array that may
+   repeat, and each element written once?  False with DIAG if not.  */
+static bool
+write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
+                 bool same_stage, te_diag *diag)
+{
+  if (overlaps_earlier_write (p, t, s, st))
+    {
+      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                   "'%s' is written by more than one loop nest; not "
+                   "supported yet",
+                   t->name);
+      te_diag_note (diag, "the gradient would lose the value the "
+                          "earlier nest wrote; write this result to "
+                          "another array");
+      return false;
+    }
+  if (same_stage && !distinct_constant_writes (&p->stages[s], t))
+    return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                        "'%s' is written by more than one statement "
+                        "of a loop nest; not supported yet",
+                        t->name);
+  if (!te_type_is_float (t->type))
+    return te_diag_set (diag, TE_DIAG_USER, st->loc,
+                        "integer array '%s' is written; a "
+                        "differentiable kernel may only read integer "
+                        "arrays",
+                        t->name);
+  if (te_reads (st->index, NULL) && scatter_may_repeat (p, t, st))
+    {
+      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                   "'%s' is stored through an index array, whose "
+                   "indices may repeat; not supported",
+                   t->name);
+      te_diag_note (diag, "where an index repeats, the last store "
+                          "wins and the gradient would be wrong; "
+                          "accumulate with += instead");
+      return false;
+    }
+  if (!uses_every_counter (&p->stages[s], st->index))
+    {
+      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                   "each element of '%s' is written more than once "
+                   "(its index does not use every loop counter); not "
+                   "supported yet",
+                   t->name);
+      te_diag_note (diag, "the gradient would lose the values "
+                          "overwritten; index '%s' by every loop "
+                          "counter, or accumulate with +=",
+                    t->name);
+      return false;
+    }
+  return true;
+}
+
+/* Where the statements that write a tensor are: FIRST and LAST the first
+   and last stages that hold one (-1 for none), LAST_STMT the first of
+   them in stage LAST.  */
+typedef struct write_span
+{
+  int first, last, last_stmt;
+} write_span;
+
+/* Check every statement that writes T (write_supported) and set SPAN to
+   where they are; false with DIAG at the first one not supported.  */
+static bool
+find_writes (te_program *p, te_tensor *t, write_span *span, te_diag *diag)
+{
+  *span = (write_span){ -1, -1, -1 };
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        te_stmt *st = &p->stages[s].stmts[k];
+        if (st->dst != t)
+          continue;
+        if (!write_supported (p, t, s, st, span->last == s, diag))
+          return false;
+        if (span->first < 0)
+          span->first = s;
+        if (span->last != s)
+          span->last_stmt = k;
+        span->last = s;
+      }
+  return true;
+}
+
+/* Refuse the loop-carried dependence through T of the read R (statement
+   READER of stage S, whose statement W writes T), with a note when the
+   recurrence starts from elements the kernel does not write.  */
+static bool
+refuse_carried (te_program *p, const te_tensor *t, const te_stage *s,
+                const te_stmt *w, const te_stmt *reader, const te_node *r,
+                te_diag *diag)
+{
+  te_diag_set (diag, TE_DIAG_USER, w->loc,
+               "loop-carried dependence through '%s' is not "
+               "supported yet",
+               t->name);
+  if (reads_earlier_iterations (p, s, w, reader, r))
+    te_diag_note (diag,
+                  "the recurrence reads elements of '%s' that the "
+                  "kernel does not write first; write them in a "
+                  "statement of their own before the loop",
+                  t->name);
+  return false;
+}
+
+/* What the read A of T sees, T's writes being at SPAN: its entry value
+   (sets *ENTRY_READ), or a value the kernel wrote, read after the stage
+   that writes it or by a recurrence of that stage, which it marks (sets
+   *READ_BACK).  False with DIAG for any other read.  */
+static bool
+classify_read (te_program *p, te_tensor *t, const access *a,
+               const write_span *span, bool *entry_read, bool *read_back,
+               te_diag *diag)
+{
+  int first = span->first;
+  te_stage *as = &p->stages[a->stage];
+  te_stmt *ast = &as->stmts[a->stmt];
+  int k = writer_at (as, t, a->index);
+  int w = -1;
+  for (int j = 0; j < as->nstmts; j++)
+    if (as->stmts[j].dst == t)
+      w = j;
+  if (a->stage < first || (a->stage == first && w >= 0 && k >= 0
+                           && a->stmt <= k && first == span->last))
+    {
+      /* The entry value: before any write, or the element this very
+         statement overwrites.  */
+      if (t->kind == TE_TK_LOCAL)
+        return te_diag_set (diag, TE_DIAG_USER, ast->loc,
+                            "'%s' is read before it is written", t->name);
+      *entry_read = true;
+      return true;
+    }
+  if (w < 0)
+    {
+      if (!no_later_writer (p, t, a->stage, ast, a->index, diag))
+        return false;
+      *read_back = true;
+      return true;
+    }
+  if (k >= 0 && a->stmt > k)
+    return te_diag_set (diag, TE_DIAG_USER, ast->loc,
+                        "'%s' is read after it is written; not "
+                        "supported yet",
+                        t->name);
+  if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index)
+      && written_before (p, t, first, as, ast, a->index))
+    {
+      as->recurrent = true;
+      *read_back = true;
+      return true;
+    }
+  return refuse_carried (p, t, as, &as->stmts[w], ast, a->index, diag);
+}
+
 /* Decide the role of T; false with DIAG on what is not supported.  */
 static bool
 tensor_role (te_program *p, te_tensor *t, te_diag *diag)
 {
-  int wstage = -1, wstmt = -1, first = -1;
   int call_read = -1; /* the first stage whose call reads T */
   for (int s = 0; s < p->nstages; s++)
     {
@@ -555,152 +741,34 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
       if (call_read < 0 && te_call_passes (&p->stages[s], t, true))
         call_read = s;
     }
-  for (int s = 0; s < p->nstages; s++)
-    for (int k = 0; k < p->stages[s].nstmts; k++)
-      {
-        te_stmt *st = &p->stages[s].stmts[k];
-        if (st->dst != t)
-          continue;
-        bool clash = false;
-        for (int ps = 0; wstage >= 0 && ps < s && !clash; ps++)
-          for (int pk = 0; pk < p->stages[ps].nstmts && !clash; pk++)
-            if (p->stages[ps].stmts[pk].dst == t
-                && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
-                              &p->stages[s], st))
-              clash = true;
-        if (clash)
-          {
-            te_diag_set (diag, TE_DIAG_USER, st->loc,
-                         "'%s' is written by more than one loop nest; not "
-                         "supported yet",
-                         t->name);
-            te_diag_note (diag, "the gradient would lose the value the "
-                                "earlier nest wrote; write this result to "
-                                "another array");
-            return false;
-          }
-        if (wstage == s && !distinct_constant_writes (&p->stages[s], t))
-          return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                              "'%s' is written by more than one statement "
-                              "of a loop nest; not supported yet",
-                              t->name);
-        if (!te_type_is_float (t->type))
-          return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                              "integer array '%s' is written; a "
-                              "differentiable kernel may only read integer "
-                              "arrays",
-                              t->name);
-        te_red_kind kind;
-        te_node *body;
-        if (te_reads (st->index, NULL)
-            && !(te_match_update (p->ctx, st->value,
-                                  te_load (p->ctx, t, st->index), &kind,
-                                  &body)
-                 && kind == TE_RED_SUM && !te_reads (body, t)))
-          {
-            te_diag_set (diag, TE_DIAG_USER, st->loc,
-                         "'%s' is stored through an index array, whose "
-                         "indices may repeat; not supported",
-                         t->name);
-            te_diag_note (diag, "where an index repeats, the last store "
-                                "wins and the gradient would be wrong; "
-                                "accumulate with += instead");
-            return false;
-          }
-        if (!uses_every_counter (&p->stages[s], st->index))
-          {
-            te_diag_set (diag, TE_DIAG_USER, st->loc,
-                         "each element of '%s' is written more than once "
-                         "(its index does not use every loop counter); not "
-                         "supported yet",
-                         t->name);
-            te_diag_note (diag, "the gradient would lose the values "
-                                "overwritten; index '%s' by every loop "
-                                "counter, or accumulate with +=",
-                          t->name);
-            return false;
-          }
-        if (first < 0)
-          first = s;
-        if (wstage != s)
-          wstmt = k;
-        wstage = s;
-      }
+  write_span span;
+  if (!find_writes (p, t, &span, diag))
+    return false;
   reads_of r = find_reads (p, t);
-  if (wstage < 0)
+  if (span.last < 0)
     {
       t->role = r.n || call_read >= 0 ? TE_ROLE_INPUT : TE_ROLE_UNUSED;
       return true;
     }
-  if (call_read >= 0 && call_read < wstage)
-    return te_diag_set (diag, TE_DIAG_USER, p->stages[wstage].stmts[0].loc,
+  if (call_read >= 0 && call_read < span.last)
+    return te_diag_set (diag, TE_DIAG_USER, p->stages[span.last].stmts[0].loc,
                         "'%s' is written after the call to '%s' reads it; "
                         "not supported yet",
                         t->name, p->stages[call_read].call->name);
   bool entry_read = false, read_back = false;
-  bool local = t->kind == TE_TK_LOCAL;
   for (int i = 0; i < r.n; i++)
-    {
-      access *a = &r.items[i];
-      te_stage *as = &p->stages[a->stage];
-      te_stmt *ast = &as->stmts[a->stmt];
-      int k = writer_at (as, t, a->index);
-      int w = -1;
-      for (int j = 0; j < as->nstmts; j++)
-        if (as->stmts[j].dst == t)
-          w = j;
-      if (a->stage < first || (a->stage == first && w >= 0 && k >= 0
-                               && a->stmt <= k && first == wstage))
-        {
-          /* The entry value: before any write, or the element this very
-             statement overwrites.  */
-          if (local)
-            return te_diag_set (diag, TE_DIAG_USER, ast->loc,
-                                "'%s' is read before it is written",
-                                t->name);
-          entry_read = true;
-        }
-      else if (w < 0)
-        {
-          if (!no_later_writer (p, t, a->stage, ast, a->index, diag))
-            return false;
-          read_back = true;
-        }
-      else if (k >= 0 && a->stmt > k)
-        return te_diag_set (diag, TE_DIAG_USER, ast->loc,
-                            "'%s' is read after it is written; not "
-                            "supported yet",
-                            t->name);
-      else if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index)
-               && written_before (p, t, first, as, ast, a->index))
-        {
-          as->recurrent = true;
-          read_back = true;
-        }
-      else
-        {
-          te_diag_set (diag, TE_DIAG_USER, as->stmts[w].loc,
-                       "loop-carried dependence through '%s' is not "
-                       "supported yet",
-                       t->name);
-          if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index))
-            te_diag_note (diag,
-                          "the recurrence reads elements of '%s' that the "
-                          "kernel does not write first; write them in a "
-                          "statement of their own before the loop",
-                          t->name);
-          return false;
-        }
-    }
-  if (entry_read && (read_back || first != wstage))
+    if (!classify_read (p, t, &r.items[i], &span, &entry_read, &read_back,
+                        diag))
+      return false;
+  if (entry_read && (read_back || span.first != span.last))
     return te_diag_set (diag, TE_DIAG_USER,
-                        p->stages[wstage].stmts[wstmt].loc,
+                        p->stages[span.last].stmts[span.last_stmt].loc,
                         "'%s' is read both before and after this statement "
                         "overwrites it; not supported yet",
                         t->name);
-  t->role = local        ? TE_ROLE_TEMP
-            : entry_read ? TE_ROLE_INOUT
-                         : TE_ROLE_OUTPUT;
+  t->role = t->kind == TE_TK_LOCAL ? TE_ROLE_TEMP
+            : entry_read           ? TE_ROLE_INOUT
+                                   : TE_ROLE_OUTPUT;
   t->read_back = read_back || call_read >= 0;
   if (t->kind == TE_TK_RETURN)
     t->role = TE_ROLE_OUTPUT;
