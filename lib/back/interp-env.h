@@ -1,6 +1,6 @@
-/* interp-env.h -- private to the MPFR interpreter (interp.c and
-   interp-env.c): what an environment holds, the state of one run, and the
-   functions the two files share.  */
+/* interp-env.h -- private to the MPFR interpreter (interp.c,
+   interp-env.c, interp-probe.c): what an environment holds, the state of
+   one run, and the functions the files share.  */
 
 #ifndef TG_INTERP_ENV_H
 #define TG_INTERP_ENV_H
@@ -45,6 +45,7 @@ typedef struct slot
 {
   uint64_t stamp; /* 0: never computed */
   bool has_f;     /* F is initialized */
+  bool known;     /* a probe: I is known */
   int64_t i;
   mpfr_t f;
 } slot;
@@ -66,6 +67,9 @@ typedef struct run
   int depth;
   uint64_t scope[MP_MAX_DEPTH + 1];
   mpfr_t tmp24, tmp53, conv; /* store rounding; int64 to mpfr */
+  mp_probe *probe;   /* a probe (interp-probe.c), or NULL */
+  mp_probe_stop stop;
+  int unsure;        /* a probe: inside branches that may not run */
 } run;
 
 /* The value of node N in the slots of run R, floating or integer.  */
@@ -77,6 +81,18 @@ typedef struct run
 bool ip_fail (run *r, te_diag_kind kind, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
 bool ip_eval_args (run *r, const te_node *n, bool fl);
+
+/* interp.c, for the probe: evaluate N; an integer node N whose operands
+   are evaluated; the loops of reduction N (its init evaluated) into S.  */
+bool ip_eval (run *r, const te_node *n);
+bool ip_eval_int (run *r, const te_node *n, slot *s);
+bool ip_reduce_loops (run *r, const te_node *n, slot *s);
+
+/* interp-probe.c: stop the probe for WHY (returns false); node N of a
+   probe into S; statement ST of a probe.  */
+bool ip_probe_stop (run *r, mp_probe_stop why);
+bool ip_probe_node (run *r, const te_node *n, slot *s);
+bool ip_probe_stmt (run *r, const te_stmt *st);
 
 /* interp-env.c: a tensor's storage, and the reads of a run.  */
 storage *ip_find_storage (const mp_env *env, const te_tensor *t);

@@ -31,7 +31,8 @@
    5. The flags and the exponent range are restored on every return.
 
    The environment (parameter values, tensors' storage, the reads of a
-   run) is in interp-env.c; the types both files share in interp-env.h.
+   run) is in interp-env.c; a probe's nodes and statements (mp_probe_run)
+   in interp-probe.c; the types the files share in interp-env.h.
 
    Limits: te_program's REDUCE nesting is bounded by MP_MAX_DEPTH; integer
    signed overflow wraps (C leaves it undefined); a floating % is refused
@@ -138,6 +139,8 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
     {
       if (!eval (r, body))
         return false;
+      if (r->probe)
+        return true;
       if (!te_type_is_float (n->type))
         {
           int64_t a = s->i, b = I (body);
@@ -184,6 +187,8 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
     return false;
   if (te_type_is_float (l->extent->type))
     return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+  if (r->probe && !r->slots[l->extent->id].known)
+    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
   if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
     return ip_fail (r, TE_DIAG_INTERNAL, "bad reduction counter %d", l->var);
   int64_t extent = I (l->extent);
@@ -195,6 +200,7 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
       ok = reduce_level (r, n, s, k + 1);
     }
   r->bound[l->var] = false;
+  r->tick++; /* a probe's slots are stale */
   return ok;
 }
 
@@ -212,6 +218,14 @@ reduce (run *r, const te_node *n, slot *s)
     fit_type (r, s->f, mpfr_set (s->f, F (init), MPFR_RNDN), n->type);
   else
     s->i = I (init);
+  return ip_reduce_loops (r, n, s);
+}
+
+/* Fold the body of reduction N over its loops into S (in a probe, only
+   evaluate it).  */
+bool
+ip_reduce_loops (run *r, const te_node *n, slot *s)
+{
   if (r->depth == MP_MAX_DEPTH)
     return ip_fail (r, TE_DIAG_INTERNAL, "reductions nested deeper than %d",
                     MP_MAX_DEPTH);
@@ -460,7 +474,8 @@ int_divide (run *r, const te_node *n, int64_t *v)
   if (!int_args (r, n, &a, &b))
     return false;
   if (b == 0 || (a == INT64_MIN && b == -1))
-    return ip_fail (r, TE_DIAG_USER, "integer %s overflows or divides by zero",
+    return r->probe ? ip_probe_stop (r, MP_PROBE_DIVIDE)
+           : ip_fail (r, TE_DIAG_USER, "integer %s overflows or divides by zero",
                     n->op == TE_DIV ? "division" : "remainder");
   *v = n->op == TE_DIV ? a / b : a % b;
   return true;
@@ -498,8 +513,8 @@ cast_to_int (run *r, const te_node *n, int64_t *v)
 
 /* Integer or boolean node N into its slot S.  && || and select evaluate
    only the operands they need.  */
-static bool
-eval_int (run *r, const te_node *n, slot *s)
+bool
+ip_eval_int (run *r, const te_node *n, slot *s)
 {
   int64_t v = 0, a = 0, b = 0;
   int inex, c = 0;
@@ -576,6 +591,20 @@ eval (run *r, const te_node *n)
   if (n->id < 0 || n->id >= r->nslots)
     return ip_fail (r, TE_DIAG_INTERNAL, "node %d was not seen before the run", n->id);
   slot *s = &r->slots[n->id];
+  if (r->probe)
+    {
+      /* A probe's slot is valid until a counter changes.  */
+      if (s->stamp == r->tick)
+        return true;
+      if (r->probe->max_ops && r->probe->ops >= r->probe->max_ops)
+        return ip_probe_stop (r, MP_PROBE_TOO_LONG);
+      r->probe->ops++;
+      te_walk_count (n->ctx, TE_WALK_INTERP, 1);
+      if (!ip_probe_node (r, n, s))
+        return false;
+      s->stamp = r->tick;
+      return true;
+    }
   if (valid (r, s))
     return true;
   te_walk_count (n->ctx, TE_WALK_INTERP, 1);
@@ -590,10 +619,16 @@ eval (run *r, const te_node *n)
       ok = eval_float (r, n, s);
     }
   else
-    ok = eval_int (r, n, s);
+    ok = ip_eval_int (r, n, s);
   if (ok)
     s->stamp = r->scope[r->depth];
   return ok;
+}
+
+bool
+ip_eval (run *r, const te_node *n)
+{
+  return eval (r, n);
 }
 
 /* ---- statements and stages --------------------------------------------- */
@@ -635,6 +670,8 @@ static bool
 exec_stmt (run *r, const te_stmt *st)
 {
   r->loc = st->loc;
+  if (r->probe)
+    return ip_probe_stmt (r, st);
   r->scope[0] = ++r->tick;
   if (st->guard)
     {
@@ -672,6 +709,8 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
     return false;
   if (te_type_is_float (l->extent->type))
     return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+  if (r->probe && !r->slots[l->extent->id].known)
+    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
   if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
     return ip_fail (r, TE_DIAG_INTERNAL, "bad loop counter %d", l->var);
   int64_t extent = I (l->extent);
@@ -680,9 +719,11 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
   for (int64_t i = 0; ok && i < extent; i++)
     {
       r->var[l->var] = reversed ? extent - 1 - i : i;
+      r->tick++; /* a probe's slots are stale */
       ok = run_loops (r, nloops, loops, k + 1, reversed, body, data);
     }
   r->bound[l->var] = false;
+  r->tick++;
   return ok;
 }
 
@@ -739,6 +780,16 @@ run_stage (run *r, const te_stage *s)
   if (s->call)
     return ip_fail (r, TE_DIAG_USER, "cannot interpret a call of '%s'",
                     s->call->grad ? s->call->grad_name : s->call->name);
+  if (r->probe)
+    {
+      /* Each statement on its own, upwards, none skipped (interp.h).  */
+      bool ok = true;
+      r->loc = s->loc;
+      for (int i = 0; ok && i < s->nstmts; i++)
+        ok = run_loops (r, s->nloops, s->loops, 0, false, stmt_nest,
+                        &s->stmts[i]);
+      return ok;
+    }
   bool *skip = calloc (s->nstmts ? s->nstmts : 1, sizeof *skip);
   if (!skip)
     return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
@@ -883,14 +934,18 @@ free_run (run *r)
   mpfr_clears (r->tmp24, r->tmp53, r->conv, (mpfr_ptr) 0);
 }
 
-bool
-mp_run (mp_env *env, const te_program *p, te_diag *diag)
+/* Run P on ENV, a probe when PROBE (then the stop reason in *STOP).  */
+static bool
+run_program (mp_env *env, const te_program *p, te_diag *diag,
+             mp_probe *probe, mp_probe_stop *stop)
 {
   run r;
   memset (&r, 0, sizeof r);
   r.env = env;
   r.p = p;
   r.diag = diag;
+  r.probe = probe;
+  r.tick = 1; /* no slot is valid */
   if (!serves (env, p))
     return te_diag_set (diag, TE_DIAG_INTERNAL, 0,
                         "interpreter: the environment of '%s' cannot run "
@@ -904,12 +959,31 @@ mp_run (mp_env *env, const te_program *p, te_diag *diag)
   mpfr_inits2 (53, r.tmp53, (mpfr_ptr) 0);
   mpfr_inits2 (64, r.conv, (mpfr_ptr) 0);
   bool ok = setup (&r, p) || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory");
-  ok = ok && allocate (&r, p);
+  ok = ok && (probe || allocate (&r, p));
   for (int s = 0; ok && s < p->nstages; s++)
     ok = run_stage (&r, &p->stages[s]);
   free_run (&r);
   mpfr_set_emin (emin);
   mpfr_set_emax (emax);
   mpfr_flags_restore (flags, MPFR_FLAGS_ALL);
+  if (stop)
+    *stop = ok ? MP_PROBE_DONE
+               : r.stop != MP_PROBE_DONE ? r.stop : MP_PROBE_ERROR;
   return ok;
+}
+
+bool
+mp_run (mp_env *env, const te_program *p, te_diag *diag)
+{
+  return run_program (env, p, diag, NULL, NULL);
+}
+
+mp_probe_stop
+mp_probe_run (mp_env *env, const te_program *p, mp_probe *probe,
+              te_diag *diag)
+{
+  mp_probe_stop stop = MP_PROBE_ERROR;
+  probe->ops = 0;
+  run_program (env, p, diag, probe, &stop);
+  return stop;
 }
