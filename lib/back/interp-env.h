@@ -76,11 +76,14 @@ typedef struct run
 #define F(n) (r->slots[(n)->id].f)
 #define I(n) (r->slots[(n)->id].i)
 
-/* interp.c: a diagnostic at the current location (returns false), and the
-   evaluation of the operands of a node.  */
+/* interp.c: a diagnostic at the current location (returns false); the
+   evaluation of the operands of a node; the value of parameter Q read by
+   node N, into F (floating N) or *IV.  */
 bool ip_fail (run *r, te_diag_kind kind, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
 bool ip_eval_args (run *r, const te_node *n, bool fl);
+bool ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
+                     int *inex);
 
 /* interp.c, for the probe: evaluate N; an integer node N whose operands
    are evaluated; the loops of reduction N (its init evaluated) into S.  */
@@ -94,11 +97,10 @@ bool ip_probe_stop (run *r, mp_probe_stop why);
 bool ip_probe_node (run *r, const te_node *n, slot *s);
 bool ip_probe_stmt (run *r, const te_stmt *st);
 
-/* interp-env.c: a tensor's storage, and the reads of a run.  */
+/* interp-env.c: a tensor's storage; the slots and counters of run R for
+   P (false when memory runs out), and freeing them.  */
 storage *ip_find_storage (const mp_env *env, const te_tensor *t);
-bool ip_element (run *r, const te_tensor *t, int64_t idx, mpfr_ptr *e);
-bool ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
-                     int *inex);
-bool ip_load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex);
+bool ip_run_alloc (run *r, const te_program *p);
+void ip_run_free (run *r);
 
 #endif /* TG_INTERP_ENV_H */
