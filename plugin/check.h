@@ -1,24 +1,18 @@
 /* check.h -- the compile-time self-check of synthesized gradients
-   (-fplugin-arg-tensorgrad-check): the backward program against
-   high-precision finite differences of the forward, in MPFR.  */
+   (-fplugin-arg-tensorgrad-check): its options, and the diagnostics of
+   lib/check/'s check of the backward program against high-precision
+   finite differences of the forward.  */
 
-#ifndef TG_CHECK_H
-#define TG_CHECK_H
+#ifndef TG_PLUGIN_CHECK_H
+#define TG_PLUGIN_CHECK_H
 
 #include "gcc-common.h"
-
-/* The default of check-tol=, the largest relative error accepted: for a
-   kernel computing in double, and for one with float data, whose
-   derivative rules use constants rounded to float (2/sqrt(pi) in erf's:
-   relative errors up to a few times 6e-8).  */
-#define CHECK_DEFAULT_TOL 1e-8
-#define CHECK_DEFAULT_TOL_FLOAT 1e-4
 
 /* The check's options, as plugin_init parsed them.  */
 struct check_options
 {
   bool enabled;      /* check */
-  double tol;        /* check-tol=X; 0: CHECK_DEFAULT_TOL(_FLOAT) */
+  double tol;        /* check-tol=X; 0: CK_DEFAULT_TOL(_FLOAT) */
   const char *sizes; /* every check-sizes= value, joined by ';' */
   bool corrupt;      /* check-corrupt: add 1 to the first gradient element
                         before comparing (for the testsuite only) */
@@ -35,4 +29,4 @@ bool check_option (const char *key, const char *value, check_options *opt);
 void check_gradient (tree fndecl, const te_program *fwd,
                      const te_program *bwd, const check_options *opt);
 
-#endif /* TG_CHECK_H */
+#endif /* TG_PLUGIN_CHECK_H */

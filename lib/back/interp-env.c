@@ -1,22 +1,23 @@
-/* interp-env.c -- the interpreter's environments (interp.h): the values
-   of the scalar parameters, the elements of the tensors, and the reads a
-   run makes of them, bounds-checked.
+/* interp-env.c -- the interpreter's memory (interp.h): environments,
+   that is the values of the scalar parameters and the elements of the
+   tensors, and the slots of a run.
 
    Before:  mp_env_set_int (env, 0, 2);  x = mp_env_param_tensor (env, 1, 2);
-            then a statement reads x[i + 1] with i = 1
-   After:   mp_run fails: "interpreter: index 2 out of the bounds of 'x'
-            (2 elements)"
+   After:   parameter 0 holds 2; x's storage two elements, +0, which the
+            caller fills and interp.c's reads find with ip_find_storage
 
    1. Scalar parameters are kept by parameter number: an int64_t for an
       integer, an mpfr_t of the environment's precision for a floating
-      one; a read of one that was never given a value is an error.
+      one, with whether the caller gave a value.
    2. A tensor's elements are an array of mpfr_t that the environment
       allocates, as +0, when asked for a size (64 bits at least for an
       integer tensor, so that every int64_t is exact), found again by
       te_tensor.
-   3. A run reads a parameter, or an element at an index it checks
-      against the size, into a node's slot; a nullable tensor without
-      elements (a NULL shadow) reads as zeros.
+   3. A run gets a slot for every node id and a place for every counter
+      number of its program (te_walk over the program), freed after it.
+
+   It never evaluates: the reads a run makes of an environment, checked,
+   are interp.c's.
 
    Limits: tensors are found by a linear search, which is fast for the
    few tensors of one kernel.  */
@@ -224,79 +225,77 @@ mp_env_tensor_drop (mp_env *env, const te_tensor *t)
   *s = env->stores[--env->nstores];
 }
 
-/* ---- tensors ----------------------------------------------------------- */
+/* ---- the memory of a run ---------------------------------------------- */
 
-/* Element IDX of T: in *E, or NULL in *E for a NULL nullable tensor.  */
-bool
-ip_element (run *r, const te_tensor *t, int64_t idx, mpfr_ptr *e)
+typedef struct extent_query
 {
-  storage *s = ip_find_storage (r->env, t);
-  *e = NULL;
-  if (!s)
-    return t->nullable
-           || ip_fail (r, TE_DIAG_USER, "tensor '%s' has no elements",
-                       t->name);
-  if (idx < 0 || (uint64_t) idx >= s->n)
-    return ip_fail (r, TE_DIAG_USER, "index %lld out of the bounds of '%s' "
-                    "(%zu elements)", (long long) idx, t->name, s->n);
-  *e = s->data[idx];
-  return true;
+  int max_id, max_var;
+} extent_query;
+
+static void
+extent_fn (te_node *n, void *data)
+{
+  extent_query *q = data;
+  if (n->id > q->max_id)
+    q->max_id = n->id;
+  if (n->op == TE_VAR && n->u.index > q->max_var)
+    q->max_var = n->u.index;
+  if (n->op == TE_REDUCE)
+    for (int i = 0; i < n->u.red.nloops; i++)
+      if (n->u.red.loops[i].var > q->max_var)
+        q->max_var = n->u.red.loops[i].var;
 }
 
-/* The value of parameter Q read by node N, into F (floating N) or *IV.  */
+/* The slots and counters of R for P, zeroed: every node id and counter
+   number P uses has one.  False when memory runs out.  */
 bool
-ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
-                int *inex)
+ip_run_alloc (run *r, const te_program *p)
 {
-  if (q < 0 || q >= r->p->nparams)
-    return ip_fail (r, TE_DIAG_INTERNAL, "no parameter number %d", q);
-  const param_val *v = &r->env->params[q];
-  const char *name = r->p->params[q].name;
-  te_param_kind k = r->p->params[q].kind;
-  if (k != TE_PK_INT && k != TE_PK_FLOAT)
-    return ip_fail (r, TE_DIAG_INTERNAL, "pointer parameter '%s' read as a "
-                    "value", name);
-  if (!v->has)
-    return ip_fail (r, TE_DIAG_USER, "parameter '%s' has no value", name);
-  if (!te_type_is_float (n->type))
+  extent_query q = { -1, p->nvars - 1 };
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size)
+      te_walk (p->tensors[i]->size, extent_fn, &q);
+  for (int s = 0; s < p->nstages; s++)
     {
-      if (v->is_float)
-        return ip_fail (r, TE_DIAG_INTERNAL, "floating parameter '%s' read as "
-                        "an integer", name);
-      *iv = v->i;
-      return true;
+      const te_stage *st = &p->stages[s];
+      for (int k = 0; k < st->nloops; k++)
+        {
+          te_walk (st->loops[k].extent, extent_fn, &q);
+          if (st->loops[k].var > q.max_var)
+            q.max_var = st->loops[k].var;
+        }
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          for (int l = 0; l < st->stmts[k].ninner; l++)
+            {
+              te_walk (st->stmts[k].inner[l].extent, extent_fn, &q);
+              if (st->stmts[k].inner[l].var > q.max_var)
+                q.max_var = st->stmts[k].inner[l].var;
+            }
+          te_walk (st->stmts[k].index, extent_fn, &q);
+          te_walk (st->stmts[k].value, extent_fn, &q);
+          if (st->stmts[k].guard)
+            te_walk (st->stmts[k].guard, extent_fn, &q);
+        }
     }
-  *inex = v->is_float ? mpfr_set (f, v->f, MPFR_RNDN)
-                      : mpfr_set_sj (f, v->i, MPFR_RNDN);
-  return true;
+  r->nslots = q.max_id + 1;
+  r->nvars = q.max_var + 1;
+  r->slots = calloc (r->nslots ? r->nslots : 1, sizeof *r->slots);
+  r->var = calloc (r->nvars ? r->nvars : 1, sizeof *r->var);
+  r->bound = calloc (r->nvars ? r->nvars : 1, sizeof *r->bound);
+  return r->slots && r->var && r->bound;
 }
 
-/* Load node N into F (floating) or *IV.  */
-bool
-ip_load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex)
+/* Free what ip_run_alloc allocated, and R's temporaries.  */
+void
+ip_run_free (run *r)
 {
-  const te_tensor *t = n->u.tensor;
-  if (t->kind == TE_TK_SCALAR)
-    return ip_param_value (r, n, t->param, f, iv, inex);
-  if (!ip_eval_args (r, n, false))
-    return false;
-  mpfr_ptr e;
-  if (!ip_element (r, t, I (n->args[0]), &e))
-    return false;
-  if (te_type_is_float (n->type))
-    {
-      if (e)
-        *inex = mpfr_set (f, e, MPFR_RNDN);
-      else
-        mpfr_set_zero (f, 1);
-      return true;
-    }
-  *iv = 0;
-  if (!e)
-    return true;
-  if (!mpfr_integer_p (e) || !mpfr_fits_intmax_p (e, MPFR_RNDZ))
-    return ip_fail (r, TE_DIAG_USER, "element %lld of integer array '%s' is not an "
-                    "integer", (long long) I (n->args[0]), t->name);
-  *iv = mpfr_get_sj (e, MPFR_RNDZ);
-  return true;
+  if (r->slots)
+    for (int i = 0; i < r->nslots; i++)
+      if (r->slots[i].has_f)
+        mpfr_clear (r->slots[i].f);
+  free (r->slots);
+  free (r->var);
+  free (r->bound);
+  mpfr_clears (r->tmp24, r->tmp53, r->conv, (mpfr_ptr) 0);
 }

@@ -1,6 +1,6 @@
-/* interp-env.h -- private to the MPFR interpreter (interp.c and
-   interp-env.c): what an environment holds, the state of one run, and the
-   functions the two files share.  */
+/* interp-env.h -- private to the MPFR interpreter (interp.c,
+   interp-env.c, interp-probe.c): what an environment holds, the state of
+   one run, and the functions the files share.  */
 
 #ifndef TG_INTERP_ENV_H
 #define TG_INTERP_ENV_H
@@ -45,6 +45,7 @@ typedef struct slot
 {
   uint64_t stamp; /* 0: never computed */
   bool has_f;     /* F is initialized */
+  bool known;     /* a probe: I is known */
   int64_t i;
   mpfr_t f;
 } slot;
@@ -66,23 +67,40 @@ typedef struct run
   int depth;
   uint64_t scope[MP_MAX_DEPTH + 1];
   mpfr_t tmp24, tmp53, conv; /* store rounding; int64 to mpfr */
+  mp_probe *probe;   /* a probe (interp-probe.c), or NULL */
+  mp_probe_stop stop;
+  int unsure;        /* a probe: inside branches that may not run */
 } run;
 
 /* The value of node N in the slots of run R, floating or integer.  */
 #define F(n) (r->slots[(n)->id].f)
 #define I(n) (r->slots[(n)->id].i)
 
-/* interp.c: a diagnostic at the current location (returns false), and the
-   evaluation of the operands of a node.  */
+/* interp.c: a diagnostic at the current location (returns false); the
+   evaluation of the operands of a node; the value of parameter Q read by
+   node N, into F (floating N) or *IV.  */
 bool ip_fail (run *r, te_diag_kind kind, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
 bool ip_eval_args (run *r, const te_node *n, bool fl);
-
-/* interp-env.c: a tensor's storage, and the reads of a run.  */
-storage *ip_find_storage (const mp_env *env, const te_tensor *t);
-bool ip_element (run *r, const te_tensor *t, int64_t idx, mpfr_ptr *e);
 bool ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
                      int *inex);
-bool ip_load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex);
+
+/* interp.c, for the probe: evaluate N; an integer node N whose operands
+   are evaluated; the loops of reduction N (its init evaluated) into S.  */
+bool ip_eval (run *r, const te_node *n);
+bool ip_eval_int (run *r, const te_node *n, slot *s);
+bool ip_reduce_loops (run *r, const te_node *n, slot *s);
+
+/* interp-probe.c: stop the probe for WHY (returns false); node N of a
+   probe into S; statement ST of a probe.  */
+bool ip_probe_stop (run *r, mp_probe_stop why);
+bool ip_probe_node (run *r, const te_node *n, slot *s);
+bool ip_probe_stmt (run *r, const te_stmt *st);
+
+/* interp-env.c: a tensor's storage; the slots and counters of run R for
+   P (false when memory runs out), and freeing them.  */
+storage *ip_find_storage (const mp_env *env, const te_tensor *t);
+bool ip_run_alloc (run *r, const te_program *p);
+void ip_run_free (run *r);
 
 #endif /* TG_INTERP_ENV_H */

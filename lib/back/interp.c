@@ -7,9 +7,9 @@
 
    1. mp_run checks that the environment serves the program, saves MPFR's
       flags and exponent range and sets the default range, and gives
-      every node of the program a slot (indexed by node id) that holds
-      its value: an int64_t for integer and boolean nodes, an mpfr_t for
-      floating ones.
+      every node of the program a slot (indexed by node id, interp-env.c)
+      that holds its value: an int64_t for integer and boolean nodes, an
+      mpfr_t for floating ones.
    2. It allocates the locals (zeroed) and the return value, then runs
       each stage: each statement over the whole nest in turn (or, fused
       or recurrent, all statements per iteration), counters bound in an
@@ -30,8 +30,10 @@
       rounding).
    5. The flags and the exponent range are restored on every return.
 
-   The environment (parameter values, tensors' storage, the reads of a
-   run) is in interp-env.c; the types both files share in interp-env.h.
+   The environments and the memory of a run (parameter values, tensors'
+   storage, slots) are in interp-env.c, which never evaluates; a probe's
+   nodes and statements (mp_probe_run) in interp-probe.c; the types the
+   files share in interp-env.h.
 
    Limits: te_program's REDUCE nesting is bounded by MP_MAX_DEPTH; integer
    signed overflow wraps (C leaves it undefined); a floating % is refused
@@ -124,6 +126,84 @@ ip_eval_args (run *r, const te_node *n, bool fl)
   return true;
 }
 
+/* ---- reads ------------------------------------------------------------- */
+
+/* Element IDX of T, bounds-checked: in *E, or NULL in *E for a NULL
+   nullable tensor (read as zeros).  */
+static bool
+element (run *r, const te_tensor *t, int64_t idx, mpfr_ptr *e)
+{
+  storage *s = ip_find_storage (r->env, t);
+  *e = NULL;
+  if (!s)
+    return t->nullable
+           || ip_fail (r, TE_DIAG_USER, "tensor '%s' has no elements",
+                       t->name);
+  if (idx < 0 || (uint64_t) idx >= s->n)
+    return ip_fail (r, TE_DIAG_USER, "index %lld out of the bounds of '%s' "
+                    "(%zu elements)", (long long) idx, t->name, s->n);
+  *e = s->data[idx];
+  return true;
+}
+
+/* The value of parameter Q read by node N, into F (floating N) or *IV.  */
+bool
+ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
+                int *inex)
+{
+  if (q < 0 || q >= r->p->nparams)
+    return ip_fail (r, TE_DIAG_INTERNAL, "no parameter number %d", q);
+  const param_val *v = &r->env->params[q];
+  const char *name = r->p->params[q].name;
+  te_param_kind k = r->p->params[q].kind;
+  if (k != TE_PK_INT && k != TE_PK_FLOAT)
+    return ip_fail (r, TE_DIAG_INTERNAL, "pointer parameter '%s' read as a "
+                    "value", name);
+  if (!v->has)
+    return ip_fail (r, TE_DIAG_USER, "parameter '%s' has no value", name);
+  if (!te_type_is_float (n->type))
+    {
+      if (v->is_float)
+        return ip_fail (r, TE_DIAG_INTERNAL, "floating parameter '%s' read as "
+                        "an integer", name);
+      *iv = v->i;
+      return true;
+    }
+  *inex = v->is_float ? mpfr_set (f, v->f, MPFR_RNDN)
+                      : mpfr_set_sj (f, v->i, MPFR_RNDN);
+  return true;
+}
+
+/* Load node N into F (floating) or *IV.  */
+static bool
+load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex)
+{
+  const te_tensor *t = n->u.tensor;
+  if (t->kind == TE_TK_SCALAR)
+    return ip_param_value (r, n, t->param, f, iv, inex);
+  if (!ip_eval_args (r, n, false))
+    return false;
+  mpfr_ptr e;
+  if (!element (r, t, I (n->args[0]), &e))
+    return false;
+  if (te_type_is_float (n->type))
+    {
+      if (e)
+        *inex = mpfr_set (f, e, MPFR_RNDN);
+      else
+        mpfr_set_zero (f, 1);
+      return true;
+    }
+  *iv = 0;
+  if (!e)
+    return true;
+  if (!mpfr_integer_p (e) || !mpfr_fits_intmax_p (e, MPFR_RNDZ))
+    return ip_fail (r, TE_DIAG_USER, "element %lld of integer array '%s' is not an "
+                    "integer", (long long) I (n->args[0]), t->name);
+  *iv = mpfr_get_sj (e, MPFR_RNDZ);
+  return true;
+}
+
 /* ---- reductions -------------------------------------------------------- */
 
 /* Fold the body of reduction N into the accumulator S over its loops
@@ -138,6 +218,8 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
     {
       if (!eval (r, body))
         return false;
+      if (r->probe)
+        return true;
       if (!te_type_is_float (n->type))
         {
           int64_t a = s->i, b = I (body);
@@ -184,6 +266,8 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
     return false;
   if (te_type_is_float (l->extent->type))
     return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+  if (r->probe && !r->slots[l->extent->id].known)
+    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
   if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
     return ip_fail (r, TE_DIAG_INTERNAL, "bad reduction counter %d", l->var);
   int64_t extent = I (l->extent);
@@ -195,6 +279,7 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
       ok = reduce_level (r, n, s, k + 1);
     }
   r->bound[l->var] = false;
+  r->tick++; /* a probe's slots are stale */
   return ok;
 }
 
@@ -212,6 +297,14 @@ reduce (run *r, const te_node *n, slot *s)
     fit_type (r, s->f, mpfr_set (s->f, F (init), MPFR_RNDN), n->type);
   else
     s->i = I (init);
+  return ip_reduce_loops (r, n, s);
+}
+
+/* Fold the body of reduction N over its loops into S (in a probe, only
+   evaluate it).  */
+bool
+ip_reduce_loops (run *r, const te_node *n, slot *s)
+{
   if (r->depth == MP_MAX_DEPTH)
     return ip_fail (r, TE_DIAG_INTERNAL, "reductions nested deeper than %d",
                     MP_MAX_DEPTH);
@@ -340,7 +433,7 @@ eval_float (run *r, const te_node *n, slot *s)
     case TE_PARAM:
       ok = ip_param_value (r, n, n->u.index, f, NULL, &inex);
       break;
-    case TE_LOAD: ok = ip_load (r, n, f, NULL, &inex); break;
+    case TE_LOAD: ok = load (r, n, f, NULL, &inex); break;
     case TE_NEG: ok = unary (r, n, f, mpfr_neg, &inex); break;
     case TE_ADD: ok = binary (r, n, f, mpfr_add, &inex); break;
     case TE_SUB: ok = binary (r, n, f, mpfr_sub, &inex); break;
@@ -460,7 +553,8 @@ int_divide (run *r, const te_node *n, int64_t *v)
   if (!int_args (r, n, &a, &b))
     return false;
   if (b == 0 || (a == INT64_MIN && b == -1))
-    return ip_fail (r, TE_DIAG_USER, "integer %s overflows or divides by zero",
+    return r->probe ? ip_probe_stop (r, MP_PROBE_DIVIDE)
+           : ip_fail (r, TE_DIAG_USER, "integer %s overflows or divides by zero",
                     n->op == TE_DIV ? "division" : "remainder");
   *v = n->op == TE_DIV ? a / b : a % b;
   return true;
@@ -498,8 +592,8 @@ cast_to_int (run *r, const te_node *n, int64_t *v)
 
 /* Integer or boolean node N into its slot S.  && || and select evaluate
    only the operands they need.  */
-static bool
-eval_int (run *r, const te_node *n, slot *s)
+bool
+ip_eval_int (run *r, const te_node *n, slot *s)
 {
   int64_t v = 0, a = 0, b = 0;
   int inex, c = 0;
@@ -519,7 +613,7 @@ eval_int (run *r, const te_node *n, slot *s)
       v = r->var[n->u.index];
       ok = true;
       break;
-    case TE_LOAD: ok = ip_load (r, n, NULL, &v, &inex); break;
+    case TE_LOAD: ok = load (r, n, NULL, &v, &inex); break;
     /* Wrapping: 64-bit two's complement, then the node's type.  */
     case TE_NEG: ok = int_args (r, n, &a, &b); v = (int64_t) (0 - (uint64_t) a); break;
     case TE_ADD: ok = int_args (r, n, &a, &b); v = (int64_t) ((uint64_t) a + (uint64_t) b); break;
@@ -576,6 +670,20 @@ eval (run *r, const te_node *n)
   if (n->id < 0 || n->id >= r->nslots)
     return ip_fail (r, TE_DIAG_INTERNAL, "node %d was not seen before the run", n->id);
   slot *s = &r->slots[n->id];
+  if (r->probe)
+    {
+      /* A probe's slot is valid until a counter changes.  */
+      if (s->stamp == r->tick)
+        return true;
+      if (r->probe->max_ops && r->probe->ops >= r->probe->max_ops)
+        return ip_probe_stop (r, MP_PROBE_TOO_LONG);
+      r->probe->ops++;
+      te_walk_count (n->ctx, TE_WALK_INTERP, 1);
+      if (!ip_probe_node (r, n, s))
+        return false;
+      s->stamp = r->tick;
+      return true;
+    }
   if (valid (r, s))
     return true;
   te_walk_count (n->ctx, TE_WALK_INTERP, 1);
@@ -590,10 +698,16 @@ eval (run *r, const te_node *n)
       ok = eval_float (r, n, s);
     }
   else
-    ok = eval_int (r, n, s);
+    ok = ip_eval_int (r, n, s);
   if (ok)
     s->stamp = r->scope[r->depth];
   return ok;
+}
+
+bool
+ip_eval (run *r, const te_node *n)
+{
+  return eval (r, n);
 }
 
 /* ---- statements and stages --------------------------------------------- */
@@ -635,6 +749,8 @@ static bool
 exec_stmt (run *r, const te_stmt *st)
 {
   r->loc = st->loc;
+  if (r->probe)
+    return ip_probe_stmt (r, st);
   r->scope[0] = ++r->tick;
   if (st->guard)
     {
@@ -653,7 +769,7 @@ exec_stmt (run *r, const te_stmt *st)
     return ip_fail (r, TE_DIAG_INTERNAL, "store to by-value parameter '%s'",
                     st->dst->name);
   mpfr_ptr e;
-  if (!ip_element (r, st->dst, I (st->index), &e))
+  if (!element (r, st->dst, I (st->index), &e))
     return false;
   return !e || store (r, st->dst, e, st->op, st->value);
 }
@@ -672,6 +788,8 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
     return false;
   if (te_type_is_float (l->extent->type))
     return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+  if (r->probe && !r->slots[l->extent->id].known)
+    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
   if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
     return ip_fail (r, TE_DIAG_INTERNAL, "bad loop counter %d", l->var);
   int64_t extent = I (l->extent);
@@ -680,9 +798,11 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
   for (int64_t i = 0; ok && i < extent; i++)
     {
       r->var[l->var] = reversed ? extent - 1 - i : i;
+      r->tick++; /* a probe's slots are stale */
       ok = run_loops (r, nloops, loops, k + 1, reversed, body, data);
     }
   r->bound[l->var] = false;
+  r->tick++;
   return ok;
 }
 
@@ -739,6 +859,16 @@ run_stage (run *r, const te_stage *s)
   if (s->call)
     return ip_fail (r, TE_DIAG_USER, "cannot interpret a call of '%s'",
                     s->call->grad ? s->call->grad_name : s->call->name);
+  if (r->probe)
+    {
+      /* Each statement on its own, upwards, none skipped (interp.h).  */
+      bool ok = true;
+      r->loc = s->loc;
+      for (int i = 0; ok && i < s->nstmts; i++)
+        ok = run_loops (r, s->nloops, s->loops, 0, false, stmt_nest,
+                        &s->stmts[i]);
+      return ok;
+    }
   bool *skip = calloc (s->nstmts ? s->nstmts : 1, sizeof *skip);
   if (!skip)
     return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
@@ -769,64 +899,6 @@ run_stage (run *r, const te_stage *s)
 }
 
 /* ---- the run ----------------------------------------------------------- */
-
-typedef struct extent_query
-{
-  int max_id, max_var;
-} extent_query;
-
-static void
-extent_fn (te_node *n, void *data)
-{
-  extent_query *q = data;
-  if (n->id > q->max_id)
-    q->max_id = n->id;
-  if (n->op == TE_VAR && n->u.index > q->max_var)
-    q->max_var = n->u.index;
-  if (n->op == TE_REDUCE)
-    for (int i = 0; i < n->u.red.nloops; i++)
-      if (n->u.red.loops[i].var > q->max_var)
-        q->max_var = n->u.red.loops[i].var;
-}
-
-/* Step 1: size the slots and counters of R for P.  */
-static bool
-setup (run *r, const te_program *p)
-{
-  extent_query q = { -1, p->nvars - 1 };
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size)
-      te_walk (p->tensors[i]->size, extent_fn, &q);
-  for (int s = 0; s < p->nstages; s++)
-    {
-      const te_stage *st = &p->stages[s];
-      for (int k = 0; k < st->nloops; k++)
-        {
-          te_walk (st->loops[k].extent, extent_fn, &q);
-          if (st->loops[k].var > q.max_var)
-            q.max_var = st->loops[k].var;
-        }
-      for (int k = 0; k < st->nstmts; k++)
-        {
-          for (int l = 0; l < st->stmts[k].ninner; l++)
-            {
-              te_walk (st->stmts[k].inner[l].extent, extent_fn, &q);
-              if (st->stmts[k].inner[l].var > q.max_var)
-                q.max_var = st->stmts[k].inner[l].var;
-            }
-          te_walk (st->stmts[k].index, extent_fn, &q);
-          te_walk (st->stmts[k].value, extent_fn, &q);
-          if (st->stmts[k].guard)
-            te_walk (st->stmts[k].guard, extent_fn, &q);
-        }
-    }
-  r->nslots = q.max_id + 1;
-  r->nvars = q.max_var + 1;
-  r->slots = calloc (r->nslots ? r->nslots : 1, sizeof *r->slots);
-  r->var = calloc (r->nvars ? r->nvars : 1, sizeof *r->var);
-  r->bound = calloc (r->nvars ? r->nvars : 1, sizeof *r->bound);
-  return r->slots && r->var && r->bound;
-}
 
 /* Step 2: allocate the locals (zeroed) and the return value of P.  */
 static bool
@@ -870,27 +942,18 @@ serves (const mp_env *env, const te_program *p)
   return true;
 }
 
-static void
-free_run (run *r)
-{
-  if (r->slots)
-    for (int i = 0; i < r->nslots; i++)
-      if (r->slots[i].has_f)
-        mpfr_clear (r->slots[i].f);
-  free (r->slots);
-  free (r->var);
-  free (r->bound);
-  mpfr_clears (r->tmp24, r->tmp53, r->conv, (mpfr_ptr) 0);
-}
-
-bool
-mp_run (mp_env *env, const te_program *p, te_diag *diag)
+/* Run P on ENV, a probe when PROBE (then the stop reason in *STOP).  */
+static bool
+run_program (mp_env *env, const te_program *p, te_diag *diag,
+             mp_probe *probe, mp_probe_stop *stop)
 {
   run r;
   memset (&r, 0, sizeof r);
   r.env = env;
   r.p = p;
   r.diag = diag;
+  r.probe = probe;
+  r.tick = 1; /* no slot is valid */
   if (!serves (env, p))
     return te_diag_set (diag, TE_DIAG_INTERNAL, 0,
                         "interpreter: the environment of '%s' cannot run "
@@ -903,13 +966,33 @@ mp_run (mp_env *env, const te_program *p, te_diag *diag)
   mpfr_inits2 (24, r.tmp24, (mpfr_ptr) 0);
   mpfr_inits2 (53, r.tmp53, (mpfr_ptr) 0);
   mpfr_inits2 (64, r.conv, (mpfr_ptr) 0);
-  bool ok = setup (&r, p) || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory");
-  ok = ok && allocate (&r, p);
+  bool ok = (ip_run_alloc (&r, p)
+             || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory"));
+  ok = ok && (probe || allocate (&r, p));
   for (int s = 0; ok && s < p->nstages; s++)
     ok = run_stage (&r, &p->stages[s]);
-  free_run (&r);
+  ip_run_free (&r);
   mpfr_set_emin (emin);
   mpfr_set_emax (emax);
   mpfr_flags_restore (flags, MPFR_FLAGS_ALL);
+  if (stop)
+    *stop = ok ? MP_PROBE_DONE
+               : r.stop != MP_PROBE_DONE ? r.stop : MP_PROBE_ERROR;
   return ok;
+}
+
+bool
+mp_run (mp_env *env, const te_program *p, te_diag *diag)
+{
+  return run_program (env, p, diag, NULL, NULL);
+}
+
+mp_probe_stop
+mp_probe_run (mp_env *env, const te_program *p, mp_probe *probe,
+              te_diag *diag)
+{
+  mp_probe_stop stop = MP_PROBE_ERROR;
+  probe->ops = 0;
+  run_program (env, p, diag, probe, &stop);
+  return stop;
 }

@@ -145,4 +145,64 @@ void mp_env_tensor_drop (mp_env *env, const te_tensor *t);
    on an error (see above).  */
 bool mp_run (mp_env *env, const te_program *p, te_diag *diag);
 
+/* ---- probes -------------------------------------------------------------
+
+   A probe runs P's integer parts over its loops without its
+   floating-point data and reports every access of a tensor to a
+   callback: what the gradient check needs to size the tensors before it
+   has any (lib/check/extent.c).  ENV gives the integer parameters; no
+   tensor needs elements and none is written.
+
+   It runs as mp_run with these differences.  A floating node is not
+   computed: its value is unknown, and so is that of every integer node
+   that depends on one, on a reduction, or on a load the callback gives
+   no value.  A select, && or || whose condition is unknown evaluates
+   every operand, as branches that may not run (the accesses there are
+   "unsure"); a statement whose guard is unknown likewise.  Each
+   statement runs over the whole nest on its own, counters upwards,
+   whatever its stage's fusion and direction, and none is skipped for a
+   NULL tensor; locals get no elements.  A node is evaluated once per
+   point of the loops around it (again whenever a counter changes).  */
+
+/* One access, as the probe reports it.  */
+typedef struct mp_access
+{
+  const te_tensor *t;
+  int64_t index;    /* the element, valid when INDEX_KNOWN */
+  bool index_known; /* the index does not depend on floating-point data */
+  bool unsure;      /* inside a branch that may not run */
+  bool store;       /* a statement's store, else a load */
+  /* A load of an integer tensor: the callback may give the element's
+     value here (it comes unknown).  */
+  int64_t value;
+  bool value_known;
+} mp_access;
+
+/* Why mp_probe_run stopped.  */
+typedef enum mp_probe_stop
+{
+  MP_PROBE_DONE,         /* every statement ran */
+  MP_PROBE_ACCESS,       /* the callback returned false */
+  MP_PROBE_FLOAT_EXTENT, /* a loop's extent depends on floating data */
+  MP_PROBE_DIVIDE,       /* an integer division or remainder by zero
+                            (or INT64_MIN / -1) */
+  MP_PROBE_TOO_LONG,     /* more than MAX_OPS node evaluations */
+  MP_PROBE_ERROR         /* the interpreter's error, in DIAG */
+} mp_probe_stop;
+
+typedef struct mp_probe
+{
+  /* Called for every access, in the order of evaluation; false stops
+     the probe.  */
+  bool (*access) (void *data, mp_access *a);
+  void *data;
+  long max_ops; /* the most node evaluations allowed; 0: no limit */
+  long ops;     /* out: the node evaluations of the run */
+} mp_probe;
+
+/* Probe P on ENV with PROBE (see above).  DIAG is filled for
+   MP_PROBE_ERROR.  */
+mp_probe_stop mp_probe_run (mp_env *env, const te_program *p,
+                            mp_probe *probe, te_diag *diag);
+
 #endif /* TG_INTERP_H */
