@@ -311,6 +311,10 @@ lift_int_ssa (lifter *l, tree name)
             }
           else if (expect_call_p (def))
             r = lift_int (l, gimple_call_arg (def, 0));
+          else if (gimple_code (def) == GIMPLE_PHI
+                   && gimple_bb (def) != dl->header)
+            r = convert_int (l, TREE_TYPE (name),
+                             lift_join (l, as_a<gphi *> (def)));
           else if (!l->failed)
             return fail_int_def (l, name, def);
         }

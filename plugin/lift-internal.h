@@ -103,6 +103,7 @@ te_node *precomputed (lifter *l, tree name, te_node *r, te_type type,
 te_node *edge_condition (lifter *l, edge e);
 te_node *block_guard (lifter *l, basic_block bb, basic_block top);
 te_node *lift_phi (lifter *l, gphi *phi);
+te_node *lift_join (lifter *l, gphi *phi);
 location_t loop_location (class loop *loop);
 /* Report that LOOP has more than one exit, at the break, goto or return
    that leaves it early (lift-exit.cc).  */

@@ -909,12 +909,25 @@ lift_phi (lifter *l, gphi *phi)
       l->failed = true;
       return NULL;
     }
+  return lift_join (l, phi);
+}
+
+/* A PHI that joins the arms of a condition (not a loop's header), float
+   or integer (a clamped index, i > 0 ? i - 1 : 0): a select over the path
+   conditions of its incoming edges, relative to the immediate dominator
+   of its block.  */
+te_node *
+lift_join (lifter *l, gphi *phi)
+{
+  basic_block bb = gimple_bb (phi);
+  bool fl = !INTEGRAL_TYPE_P (TREE_TYPE (gimple_phi_result (phi)));
   basic_block top = get_immediate_dominator (CDI_DOMINATORS, bb);
   te_node *r = NULL;
   for (int i = gimple_phi_num_args (phi) - 1; i >= 0; i--)
     {
       edge e = gimple_phi_arg_edge (phi, i);
-      te_node *v = lift_float (l, gimple_phi_arg_def (phi, i));
+      tree arg = gimple_phi_arg_def (phi, i);
+      te_node *v = fl ? lift_float (l, arg) : lift_int (l, arg);
       te_node *g = block_guard (l, e->src, top);
       te_node *c = g ? edge_condition (l, e) : NULL;
       if (!v || !g || !c)
