@@ -663,6 +663,93 @@ class Gen(Exprs, Refused):
             ["%s[(t+1)*%s + i] = tanh$(%s);" % (nh, H.text, acc)]
         self.emit(self.loops([("t", n.text), ("i", H.text)], inner))
 
+    def st_tape(self):
+        """Scalars a loop carries that are no reduction, used after it: the
+        gradient keeps a tape (Horner counting down, coupled state, a
+        state per row, a sum in one arm and a product in the other)."""
+        ch = self.ch
+        self.tag("tape")
+        kind = ch.pick(["horner", "coupled", "rows", "mixed"])
+        n = self.new_dim(minv=2)
+        if kind == "horner":
+            c = self.get_array([n])
+            a = self.scalar_param(0.3, 0.9)[0]
+            p = self.fresh("p")
+            self.emit(["  $T %s = %s[%s - 1];" % (p, c.name, n.text),
+                       "  for (int i = %s - 2; i >= 0; i--)" % n.text,
+                       "    %s = %s * %s + %s[i];" % (p, p, a, c.name)])
+            b = max(abs(c.lo), abs(c.hi)) * n.v + 1
+            self.finish_scalar(p, -b, b)
+        elif kind == "coupled":
+            x = self.get_array([n], (-1, 1))
+            u, v = self.fresh("u"), self.fresh("v")
+            self.emit(["  $T %s = 1.0$, %s = 0.0$;" % (u, v),
+                       "  for (int i = 0; i < %s; i++)" % n.text,
+                       "    {",
+                       "      %s += 0.1$ * (%s - 0.5$ * %s) + 0.05$ * %s[i];"
+                       % (u, v, u, x.name),
+                       "      %s -= 0.1$ * %s;" % (v, u),
+                       "    }"])
+            y = self.out_param(1)
+            self.emit(["  %s[0] = %s;" % (y, v)])
+            self.finish_scalar(u, -3, 3)
+        elif kind == "rows":
+            m = self.new_dim()
+            x2 = self.get_array([n, m], (-1, 1))
+            y = self.new_dest([n], -2, 2)
+            h = self.fresh("h")
+            self.emit(["  for (int i = 0; i < %s; i++)" % n.text,
+                       "    {",
+                       "      $T %s = 0.5$;" % h,
+                       "      for (int j = 0; j < %s; j++)" % m.text,
+                       "        %s = 0.5$ * tanh$(%s) + %s[i*%s + j];"
+                       % (h, h, x2.name, m.text),
+                       "      %s[i] = %s;" % (y.name, h),
+                       "    }"])
+        else:
+            x = self.get_array([n], (0.5, 1.5))
+            s = self.fresh("s")
+            self.emit(["  $T %s = 1.0$;" % s,
+                       "  for (int i = 0; i < %s; i++)" % n.text,
+                       "    {",
+                       "      if (2 * i < %s)" % n.text,
+                       "        %s += %s[i];" % (s, x.name),
+                       "      else",
+                       "        %s *= %s[i];" % (s, x.name),
+                       "    }"])
+            b = (1 + 1.5 * n.v) * 1.5 ** n.v
+            self.finish_scalar(s, -b, b)
+
+    def st_clamp(self):
+        """Clamped indices (edge padding): a row above and below, clamped
+        at the edges, in the index or in a local, maybe hinted."""
+        ch = self.ch
+        self.tag("clamp")
+        n, m = self.new_dim(minv=2), self.new_dim()
+        x = self.get_array([n, m])
+        mx = max(abs(x.lo), abs(x.hi))
+        local = ch.chance(0.5)
+        bound = mx * mx + mx if local else 3 * mx
+        y = self.new_dest([n, m], -bound, bound)
+        up = "(i + 1 < %s ? i + 1 : %s - 1)" % (n.text, n.text)
+        if ch.chance(0.3):
+            self.tag("expect")
+            down = "(__builtin_expect (i > 0, 1) ? i - 1 : 0)"
+        else:
+            down = "(i > 0 ? i - 1 : 0)"
+        if not local:
+            body = ["%s[i*%s + j] = 2.0$ * %s[%s*%s + j] - %s[%s*%s + j];"
+                    % (y.name, m.text, x.name, up, m.text, x.name, down,
+                       m.text)]
+        else:
+            self.tag("clamp-local")
+            lo, hi = self.fresh("lo"), self.fresh("hi")
+            body = ["int %s = %s, %s = %s;" % (lo, down, hi, up),
+                    "%s[i*%s + j] = %s[%s*%s + j] * %s[%s*%s + j] + %s[i*%s + j];"
+                    % (y.name, m.text, x.name, lo, m.text, x.name, hi,
+                       m.text, x.name, m.text)]
+        self.emit(self.loops([("i", n.text), ("j", m.text)], body))
+
     def st_rolling(self, mod=2):
         ch = self.ch
         self.tag("rolling" if mod == 2 else "rolling-mod3")
@@ -859,7 +946,7 @@ class Gen(Exprs, Refused):
                      ("window", 3), ("gather", 2), ("triangular", 1),
                      ("recurrence", 3), ("rolling", 2), ("version", 2),
                      ("inout", 1), ("call", 2), ("nested", 2),
-                     ("access", 4)]
+                     ("access", 4), ("tape", 2), ("clamp", 2)]
     REFUSED = ["reverse-loop", "reverse-recurrence", "break", "while-data",
                "scratch-per-iteration", "if-in-reduce", "null-test",
                "openmp", "switch", "carried-scalar-inner",
