@@ -148,14 +148,32 @@ monotone (te_ctx *ctx, const te_stage *s, te_node *index)
   return te_index_monotone (ctx, index, s->nloops, s->loops);
 }
 
+/* How INDEX changes with counter VAR: 1 if it grows or stays, -1 if it
+   shrinks or stays, 0 otherwise.  */
+static int
+index_direction (te_ctx *ctx, te_node *index, int var)
+{
+  te_node *v = te_var (ctx, var);
+  te_node *d = te_canon_int (ctx, te_sub (ctx, index,
+                                          te_replace (ctx, index, v,
+                                                      te_int (ctx, 0))));
+  if (!te_poly_negative (d))
+    return 1;
+  if (!te_poly_negative (te_canon_int (ctx, te_neg (ctx, d))))
+    return -1;
+  return 0;
+}
+
 /* Does a read R of T in statement READER of stage S, whose statement ST
    writes T[W], only see elements that earlier iterations wrote?  True if
    for some loop of S, with the loops outside it fixed, every element read
-   is below every element written in that iteration; then S is a
-   recurrence and its gradient runs its iterations backwards.  */
+   is below every element written in that iteration, W growing with that
+   loop's counter (or above, W falling: y[i] = y[i+1] * x[i] counting
+   down; *DOWN says which); then S is a recurrence and its gradient runs
+   its iterations backwards.  */
 static bool
 reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
-                          const te_stmt *reader, const te_node *r)
+                          const te_stmt *reader, const te_node *r, bool *down)
 {
   te_ctx *ctx = p->ctx;
   te_loop rloops[2 * TE_MAX_LOOPS];
@@ -163,6 +181,7 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
   int nr = te_read_loops (p->nvars, s, s->nloops, reader->value, r, rloops);
   if (nr < 0 || nr > TE_MAX_LOOPS)
     return false;
+  *down = false;
   for (int k = s->nloops - 1; k >= 0; k--)
     {
       int ninner = s->nloops - 1 - k;
@@ -172,22 +191,38 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
       if (!te_index_monotone (ctx, st->index, ninner, inner))
         continue;
       memcpy (inner + ninner, rloops, nr * sizeof *inner);
-      if (!te_index_monotone (ctx, r, ninner + nr, inner))
-        continue;
-      te_node *rmax = te_index_extreme (ctx, (te_node *) r, ninner + nr, inner, true);
-      if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
-        return true;
+      if (te_index_monotone (ctx, r, ninner + nr, inner))
+        {
+          te_node *rmax = te_index_extreme (ctx, (te_node *) r, ninner + nr,
+                                            inner, true);
+          if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
+            return true;
+        }
+      /* Counting down: every element read above every element written,
+         W falling with the counter.  */
+      te_node *rlo, *rhi, *wlo, *whi;
+      if (index_direction (ctx, st->index, s->loops[k].var) < 0
+          && te_index_range (ctx, (te_node *) r, ninner + nr, inner, &rlo,
+                             &rhi)
+          && te_index_range (ctx, st->index, ninner, inner, &wlo, &whi)
+          && positive (te_canon_int (ctx, te_sub (ctx, rlo, whi))))
+        {
+          *down = true;
+          return true;
+        }
     }
   return false;
 }
 
 /* Is every element that read R (in statement READER of stage S) can see
    written by the kernel: not below the lowest element the first writer
-   of T, in stage FIRST, writes?  Else the recurrence starts from T's
-   entry value, whose adjoint an output does not return.  */
+   of T, in stage FIRST, writes (DOWN, for a recurrence counting down: not
+   above the highest)?  Else the recurrence starts from T's entry value,
+   whose adjoint an output does not return.  */
 static bool
 written_before (te_program *p, const te_tensor *t, int first,
-                const te_stage *s, const te_stmt *reader, const te_node *r)
+                const te_stage *s, const te_stmt *reader, const te_node *r,
+                bool down)
 {
   te_ctx *ctx = p->ctx;
   const te_stage *fs = &p->stages[first];
@@ -197,12 +232,15 @@ written_before (te_program *p, const te_tensor *t, int first,
       w = &fs->stmts[k];
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, s, 0, reader->value, r, loops);
-  if (n < 0 || !te_index_monotone (ctx, r, n, loops)
-      || !te_index_monotone (ctx, w->index, fs->nloops, fs->loops))
+  te_node *rlo, *rhi, *wlo, *whi;
+  if (n < 0 || !te_index_range (ctx, (te_node *) r, n, loops, &rlo, &rhi)
+      || !te_index_range (ctx, w->index, fs->nloops, fs->loops, &wlo, &whi))
     return false;
-  te_node *rmin = te_index_extreme (ctx, (te_node *) r, n, loops, false);
-  te_node *wmin = te_index_extreme (ctx, w->index, fs->nloops, fs->loops, false);
-  return te_non_negative (ctx, te_sub (ctx, rmin, wmin));
+  if (!down)
+    return te_index_monotone (ctx, r, n, loops)
+           && te_index_monotone (ctx, w->index, fs->nloops, fs->loops)
+           && te_non_negative (ctx, te_sub (ctx, rlo, wlo));
+  return te_non_negative (ctx, te_sub (ctx, whi, rhi));
 }
 
 /* Are the writes of stage B to T all above those of stage A?  */
@@ -211,10 +249,10 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
        const te_stage *b, const te_stmt *wb)
 {
   te_ctx *ctx = p->ctx;
-  if (!monotone (ctx, a, wa->index) || !monotone (ctx, b, wb->index))
+  te_node *amin, *amax, *bmin, *bmax;
+  if (!te_index_range (ctx, wa->index, a->nloops, a->loops, &amin, &amax)
+      || !te_index_range (ctx, wb->index, b->nloops, b->loops, &bmin, &bmax))
     return false;
-  te_node *amax = te_index_extreme (ctx, wa->index, a->nloops, a->loops, true);
-  te_node *bmin = te_index_extreme (ctx, wb->index, b->nloops, b->loops, false);
   return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
 }
 
@@ -670,7 +708,8 @@ refuse_carried (te_program *p, const te_tensor *t, const te_stage *s,
                "loop-carried dependence through '%s' is not "
                "supported yet",
                t->name);
-  if (reads_earlier_iterations (p, s, w, reader, r))
+  bool down;
+  if (reads_earlier_iterations (p, s, w, reader, r, &down))
     te_diag_note (diag,
                   "the recurrence reads elements of '%s' that the "
                   "kernel does not write first; write them in a "
@@ -719,8 +758,9 @@ classify_read (te_program *p, te_tensor *t, const access *a,
                         "'%s' is read after it is written; not "
                         "supported yet",
                         t->name);
-  if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index)
-      && written_before (p, t, first, as, ast, a->index))
+  bool down;
+  if (reads_earlier_iterations (p, as, &as->stmts[w], ast, a->index, &down)
+      && written_before (p, t, first, as, ast, a->index, down))
     {
       as->recurrent = true;
       *read_back = true;
