@@ -204,8 +204,7 @@ write_c (tree fndecl, const te_program *fwd, const te_program *bwd,
   const char **types = param_ctypes (fndecl, &n);
   te_diag diag;
   memset (&diag, 0, sizeof diag);
-  (void) lw;
-  if (te_program_emit_c (tg_dump_c, bwd, fwd, types, !tg_dump_c_started,
+  if (te_program_emit_c (tg_dump_c, bwd, lw, fwd, types, !tg_dump_c_started,
                          &diag))
     tg_dump_c_started = true;
   else
