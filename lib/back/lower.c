@@ -300,28 +300,21 @@ kid_scope (lw *w, const te_node *root)
   return s;
 }
 
-/* The scope of the NROOTS ROOTS under policy POL (step 3): its bindings
-   stay bound (the caller unbinds them); its selects and reductions get
-   scopes of their own.  */
-static te_lw_scope *
-lower_scope (lw *w, const te_node *const *roots, int nroots, lw_policy pol)
+/* Which of ORDER (the post-order of a scope's walk, marks current) a
+   scope under policy POL binds, bound in turn into BINDS, and
+   which selects it evaluates, into SELS (step 3).  */
+static void
+choose (lw *w, lw_policy pol, const vec *order, vec *binds, vec *sels)
 {
-  te_lw_scope *s = xalloc (w, 1, sizeof *s);
-  if (!s)
-    return NULL;
-  vec order = { 0 }, binds = { 0 }, sels = { 0 };
-  w->epoch++;
-  walk_counts (w, roots, nroots, pol, &order);
-  mark_unconditional (w, roots, nroots, w->unc);
   /* What the scope evaluates itself: a fused stage's shared values, the
      nodes below those it binds; any other scope, what its roots do.  */
   unsigned *here = w->unc;
   if (pol == LW_SHARED)
     {
       vec chosen = { 0 };
-      for (int i = 0; i < order.n; i++)
+      for (int i = 0; i < order->n; i++)
         {
-          const te_node *n = order.v[i];
+          const te_node *n = order->v[i];
           if (w->unc[n->id] == w->epoch && w->cnt[n->id] == w->epoch
               && w->uses[n->id] >= 2 && worth_binding (n))
             vec_push (w, &chosen, n);
@@ -331,13 +324,13 @@ lower_scope (lw *w, const te_node *const *roots, int nroots, lw_policy pol)
       free (chosen.v);
       here = w->clo;
     }
-  for (int i = 0; i < order.n; i++)
+  for (int i = 0; i < order->n; i++)
     {
-      const te_node *n = order.v[i];
+      const te_node *n = order->v[i];
       if (here[n->id] != w->epoch)
         continue;
       if (n->op == TE_SELECT)
-        vec_push (w, &sels, n);
+        vec_push (w, sels, n);
       bool shared = w->unc[n->id] == w->epoch && w->cnt[n->id] == w->epoch
                     && w->uses[n->id] >= 2;
       bool yes;
@@ -356,10 +349,37 @@ lower_scope (lw *w, const te_node *const *roots, int nroots, lw_policy pol)
         }
       if (yes)
         {
-          vec_push (w, &binds, n);
+          vec_push (w, binds, n);
           bind (w, n);
         }
     }
+}
+
+/* Does scope S compute something first: a local, or a select of its
+   own whose arms do?  Then it cannot be inside an expression.  */
+static bool
+needs_stmts (const te_lw_scope *s)
+{
+  for (int i = 0; s && i < s->nselects; i++)
+    if (s->selects[i].stmts)
+      return true;
+  return s && s->nbinds;
+}
+
+/* The scope of the NROOTS ROOTS under policy POL (step 3): its bindings
+   stay bound (the caller unbinds them); its selects and reductions get
+   scopes of their own (step 4).  */
+static te_lw_scope *
+lower_scope (lw *w, const te_node *const *roots, int nroots, lw_policy pol)
+{
+  te_lw_scope *s = xalloc (w, 1, sizeof *s);
+  if (!s)
+    return NULL;
+  vec order = { 0 }, binds = { 0 }, sels = { 0 };
+  w->epoch++;
+  walk_counts (w, roots, nroots, pol, &order);
+  mark_unconditional (w, roots, nroots, w->unc);
+  choose (w, pol, &order, &binds, &sels);
   free (order.v);
   s->nbinds = binds.n;
   s->binds = xalloc (w, binds.n, sizeof *s->binds);
@@ -382,8 +402,7 @@ lower_scope (lw *w, const te_node *const *roots, int nroots, lw_policy pol)
       x->node = sels.v[i];
       x->arms[0] = kid_scope (w, x->node->args[1]);
       x->arms[1] = kid_scope (w, x->node->args[2]);
-      x->stmts = (x->arms[0] && x->arms[0]->nbinds)
-                 || (x->arms[1] && x->arms[1]->nbinds);
+      x->stmts = needs_stmts (x->arms[0]) || needs_stmts (x->arms[1]);
     }
   free (binds.v);
   free (sels.v);
@@ -667,8 +686,9 @@ scope_dump (FILE *f, const te_lw_scope *s, const char *where)
     }
 }
 
+/* Statements M[0..N) of stage S; FAST: those of the fast nest.  */
 static void
-stmts_dump (FILE *f, int s, const te_lw_stmt *m, int n)
+stmts_dump (FILE *f, int s, const te_lw_stmt *m, int n, bool fast)
 {
   for (int k = 0; m && k < n; k++)
     {
@@ -679,8 +699,8 @@ stmts_dump (FILE *f, int s, const te_lw_stmt *m, int n)
         fprintf (f, "lower: stage %d statement %d: reads %s as 0 when "
                     "NULL\n",
                  s, k, m[k].zero[i]->name);
-      scope_dump (f, m[k].guard, "guard");
-      scope_dump (f, m[k].body, "value");
+      scope_dump (f, m[k].guard, fast ? "fast guard" : "guard");
+      scope_dump (f, m[k].body, fast ? "fast value" : "value");
     }
 }
 
@@ -696,8 +716,8 @@ te_lowered_dump (FILE *f, const te_lowered *l)
       fprintf (f, "lower: stage %d: %s\n", s, shapes[g->shape]);
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
       if (g->fast)
-        stmts_dump (f, s, g->fast, g->stage->nstmts);
-      stmts_dump (f, s, g->stmts, g->nstmts);
+        stmts_dump (f, s, g->fast, g->stage->nstmts, true);
+      stmts_dump (f, s, g->stmts, g->nstmts, false);
     }
   fprintf (f, "lower: %d shared locals, %d accumulators\n", l->nshared,
            l->naccs);

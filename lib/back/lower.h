@@ -72,8 +72,9 @@ typedef struct te_lw_select
 {
   const te_node *node;
   te_lw_scope *arms[2]; /* of args[1] and args[2] */
-  bool stmts;          /* an arm binds something: emit as statements that
-                          run only the chosen arm */
+  bool stmts;          /* an arm binds something, or holds such a select:
+                          emit as statements that run only the chosen
+                          arm */
 } te_lw_select;
 
 struct te_lw_scope
