@@ -10,10 +10,11 @@
    1. Give the function its PARM_DECLs: the kernel's, then the shadows
       (pointers become restrict pointers to the element type: a VLA
       parameter is indexed flat, as the TE program does).
-   2. Emit every statement of every stage as its own loop nest (a loop
-      distribution that is valid because the iterations of a backward
-      stage touch disjoint elements of what they overwrite), guarded by
-      the non-NULL tests of the shadows it touches.
+   2. Emit each stage in the shape lib/back/lower.c decided (te_lowered:
+      each statement a loop nest of its own, one nest, or one nest that
+      computes the shared values once), with the NULL tests, accumulators,
+      select arms and locals of shared subexpressions it decided, scope by
+      scope; this file only builds the trees.
    3. Translate expressions node by node; math functions become calls of
       GCC's builtin declarations, so GCC folds and vectorizes them.
    4. Gimplify, and hand the function to the call graph, which runs the
@@ -46,19 +47,16 @@ struct emitter
   vec<const te_tensor *> local_tensors; /* temporaries ... */
   vec<tree> local_ptrs;                 /* ... and their pointers */
   vec<tree> vars;    /* loop counter decls by var number */
-  const te_tensor *cond_loads[32]; /* nullable tensors read as 0 if NULL */
+  const te_tensor *const *cond_loads; /* nullable tensors read as 0 if NULL */
   int ncond;
-  /* Shared subexpressions (see bind_scope): the local holding each
-     bound node, by node id (NULL_TREE: not bound), and the ids bound so
-     far in binding order, so that a scope unbinds its own on exit.  */
+  /* The lowered scopes entered (lib/back/lower.h), innermost last; the
+     local holding each node they bind, by node id (NULL_TREE: not
+     bound), and the ids bound so far in binding order, so that a scope
+     unbinds its own on exit.  */
+  vec<const te_lw_scope *> scopes;
   tree *memo;
   int nmemo;
   vec<int> bound_ids;
-  /* Scratch of bind_scope's walks, by node id: visit marks, and use
-     counts valid where CNT_EPOCH is the current epoch.  */
-  unsigned *vis_epoch, *unc_epoch, *cnt_epoch;
-  int *uses;
-  unsigned epoch;
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
   bool failed;
@@ -137,11 +135,8 @@ math_decl (te_op op, te_type type)
 }
 
 static tree expr (emitter *e, const te_node *n);
-static tree scoped (emitter *e, const te_node *n);
-static bool worth_binding (const te_node *n);
-static void bind_scope (emitter *e, const te_node *const *roots, int nroots,
-                        bool fused, tree *list);
-static void unbind (emitter *e, unsigned mark);
+static tree reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
+                       const char *name, tree *list);
 
 /* PTR != 0.  */
 static tree
@@ -150,7 +145,6 @@ nonnull (tree ptr)
   return build2 (NE_EXPR, boolean_type_node, ptr,
                  build_zero_cst (TREE_TYPE (ptr)));
 }
-static tree reduction (emitter *e, const te_node *n);
 static tree loop_nest (emitter *e, int nloops, const te_loop *loops,
                        bool reversed, tree body);
 
@@ -219,205 +213,77 @@ choose (emitter *e, const te_node *n, enum tree_code cmp)
                       fold_build2 (cmp, boolean_type_node, a, b), a, b);
 }
 
-/* ---- shared subexpressions: each distinct node once -------------------
+/* ---- the lowering's scopes --------------------------------------------
 
    The TE value is a DAG; a tree built for every use of a node would be
    as large as the expression it stands for, exponentially larger than
-   the DAG (and gimplify_function_tree unshares what is shared).  So a
-   node used more than once is computed once into a local and read from
-   it.  Where the value is computed matters: a select's arm may hold a
-   load that is out of bounds where its condition is false (a padded
-   convolution), a reduction's terms use its counters, a guard protects
-   its statement.  A scope is such a region: the statement behind its
-   guard, a select's arm, a reduction's terms.  bind_scope computes, at
-   the start of the scope, the nodes of its roots that it evaluates
-   unconditionally (not through an arm or a reduction's terms) and that
-   are used more than once anywhere below; nested scopes read those
-   locals and bind their own.  A node that only the arms of one select
-   share is computed in each arm.  */
+   the DAG (and gimplify_function_tree unshares what is shared).  So
+   lib/back/lower.c decided which nodes each scope (a guard, a value, an
+   arm, a reduction's terms, a fused stage's shared values) computes
+   once into a local at its start; here they are built, and read by
+   every use below.  */
 
-/* Nodes are leaves or bound: nothing to compute.  */
-static bool
-cheap_leaf (emitter *e, const te_node *n)
-{
-  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
-    return true;
-  return n->id < e->nmemo && e->memo[n->id];
-}
-
-/* Should node N, used more than once in a scope, get a local?  FUSED: a
-   fused stage's policy (worth_binding).  A load, conversion, negation
-   or boolean over leaves or locals is as cheap to repeat as to read.  */
-static bool
-bind_p (emitter *e, const te_node *n, bool fused)
-{
-  if (fused)
-    return worth_binding (n);
-  if (n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
-    return false;
-  if (n->op == TE_LOAD || n->op == TE_CAST || n->op == TE_NEG
-      || n->type == TE_BOOL)
-    {
-      for (int k = 0; k < 3; k++)
-        if (!cheap_leaf (e, n->args[k]))
-          return true;
-      return false;
-    }
-  return true;
-}
-
-/* The operands of N a scope's use count follows: every one, or for a
-   fused stage (bind_shared's rule since it was written) not the arms of
-   a select nor a reduction's.  */
-static int
-counted_args (const te_node *n, bool fused)
-{
-  if (!fused)
-    return te_op_arity (n->op);
-  if (n->op == TE_REDUCE)
-    return 0;
-  return n->op == TE_SELECT ? 1 : te_op_arity (n->op);
-}
-
-/* Is operand K of N evaluated whenever N is?  */
-static bool
-unconditional_arg (const te_node *n, int k)
-{
-  if (n->op == TE_SELECT)
-    return k == 0;
-  if (n->op == TE_REDUCE)
-    return k == 0;
-  return true;
-}
-
-/* Bind, appending their computation to *LIST, the nodes NROOTS ROOTS
-   evaluate unconditionally and use more than once (see above), operands
-   first.  One walk of the distinct nodes below the roots that are not
-   bound already.  */
+/* Enter scope S (may be NULL: nothing bound), computing its locals into
+   *LIST, operands first.  */
 static void
-bind_scope (emitter *e, const te_node *const *roots, int nroots, bool fused,
-            tree *list)
+enter_scope (emitter *e, const te_lw_scope *s, tree *list)
 {
-  if (!e->memo)
-    return;
-  unsigned ep = ++e->epoch;
-  auto_vec<const te_node *> order;
-  auto_vec<const te_node *> stack;
-  auto_vec<int> next;
-  /* Post-order over every operand, with use counts.  */
-  for (int r = 0; r < nroots; r++)
+  e->scopes.safe_push (s);
+  for (int i = 0; s && i < s->nbinds; i++)
     {
-      const te_node *root = roots[r];
-      if (cheap_leaf (e, root) || root->id >= e->nmemo)
-        continue;
-      if (e->cnt_epoch[root->id] != ep)
+      const te_lw_bind *b = &s->binds[i];
+      const te_node *n = b->node;
+      char name[32];
+      snprintf (name, sizeof name, "%s%d", b->reduction ? "acc" : "s", b->id);
+      tree v;
+      if (b->reduction)
+        v = reduction (e, n, b->terms, name, list);
+      else
         {
-          e->cnt_epoch[root->id] = ep;
-          e->uses[root->id] = 0;
+          v = new_local (e, te_tree_type (n->type), name);
+          tree x = expr (e, n);
+          append_to_statement_list (build2 (MODIFY_EXPR, TREE_TYPE (v), v, x),
+                                    list);
         }
-      e->uses[root->id]++;
-      if (e->vis_epoch[root->id] == ep)
-        continue;
-      e->vis_epoch[root->id] = ep;
-      stack.safe_push (root);
-      next.safe_push (0);
-      while (!stack.is_empty ())
+      if (n->id < e->nmemo)
         {
-          const te_node *n = stack.last ();
-          int k = next.last ();
-          if (k >= te_op_arity (n->op))
-            {
-              order.safe_push (n);
-              stack.pop ();
-              next.pop ();
-              continue;
-            }
-          next.last () = k + 1;
-          const te_node *a = n->args[k];
-          if (cheap_leaf (e, a) || a->id >= e->nmemo)
-            continue;
-          if (k < counted_args (n, fused))
-            {
-              if (e->cnt_epoch[a->id] != ep)
-                {
-                  e->cnt_epoch[a->id] = ep;
-                  e->uses[a->id] = 0;
-                }
-              e->uses[a->id]++;
-            }
-          if (e->vis_epoch[a->id] == ep)
-            continue;
-          e->vis_epoch[a->id] = ep;
-          stack.safe_push (a);
-          next.safe_push (0);
+          e->memo[n->id] = v;
+          e->bound_ids.safe_push (n->id);
         }
-    }
-  te_walk_count (e->p->ctx, TE_WALK_EMIT, order.length ());
-  /* What the scope evaluates unconditionally.  */
-  for (int r = 0; r < nroots; r++)
-    if (!cheap_leaf (e, roots[r]) && roots[r]->id < e->nmemo
-        && e->unc_epoch[roots[r]->id] != ep)
-      {
-        e->unc_epoch[roots[r]->id] = ep;
-        stack.safe_push (roots[r]);
-      }
-  while (!stack.is_empty ())
-    {
-      const te_node *n = stack.pop ();
-      for (int k = 0; k < te_op_arity (n->op); k++)
-        {
-          const te_node *a = n->args[k];
-          if (!unconditional_arg (n, k) || cheap_leaf (e, a)
-              || a->id >= e->nmemo || e->unc_epoch[a->id] == ep)
-            continue;
-          e->unc_epoch[a->id] = ep;
-          stack.safe_push (a);
-        }
-    }
-  /* Which to bind, decided before any is emitted: emitting one may open
-     a nested scope, which reuses the marks.  */
-  auto_vec<const te_node *> chosen;
-  for (unsigned i = 0; i < order.length (); i++)
-    {
-      const te_node *n = order[i];
-      if (e->unc_epoch[n->id] == ep && e->cnt_epoch[n->id] == ep
-          && e->uses[n->id] >= 2)
-        chosen.safe_push (n);
-    }
-  for (unsigned i = 0; i < chosen.length (); i++)
-    {
-      const te_node *n = chosen[i];
-      if (!bind_p (e, n, fused))
-        continue;
-      tree v = new_local (e, te_tree_type (n->type), NULL);
-      tree x = expr (e, n);
-      append_to_statement_list (build2 (MODIFY_EXPR, TREE_TYPE (v), v, x),
-                                list);
-      e->memo[n->id] = v;
-      e->bound_ids.safe_push (n->id);
     }
 }
 
-/* Forget the locals bound since MARK (the length of bound_ids then).  */
+/* Leave the scopes entered since the lengths of bound_ids and scopes
+   were MARK and SMARK, forgetting their locals.  */
 static void
-unbind (emitter *e, unsigned mark)
+leave_scopes (emitter *e, unsigned mark, unsigned smark)
 {
   while (e->bound_ids.length () > mark)
     e->memo[e->bound_ids.pop ()] = NULL_TREE;
+  while (e->scopes.length () > smark)
+    e->scopes.pop ();
 }
 
-/* N evaluated in a scope of its own (a select's arm): its shared
-   subexpressions first, then its value.  */
-static tree
-scoped (emitter *e, const te_node *n)
+/* The lowering's select N, in the innermost scope that lists it.  */
+static const te_lw_select *
+find_select (emitter *e, const te_node *n)
 {
-  if (cheap_leaf (e, n) || !e->memo)
-    return expr (e, n);
-  unsigned mark = e->bound_ids.length ();
+  for (unsigned i = e->scopes.length (); i-- > 0;)
+    if (const te_lw_select *x = te_lw_find_select (e->scopes[i], n))
+      return x;
+  return NULL;
+}
+
+/* N evaluated in scope S of its own (a select's arm): its locals first,
+   then its value.  */
+static tree
+scoped (emitter *e, const te_node *n, const te_lw_scope *s)
+{
+  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
   tree stmts = alloc_stmt_list ();
-  bind_scope (e, &n, 1, false, &stmts);
+  enter_scope (e, s, &stmts);
   tree v = expr (e, n);
-  unbind (e, mark);
+  leave_scopes (e, mark, smark);
   if (!tsi_end_p (tsi_start (stmts)))
     v = build2 (COMPOUND_EXPR, TREE_TYPE (v), stmts, v);
   return v;
@@ -499,8 +365,10 @@ expr (emitter *e, const te_node *n)
     case TE_SELECT:
       {
         tree c = expr (e, n->args[0]);
-        return fold_build3 (COND_EXPR, type, c, scoped (e, n->args[1]),
-                            scoped (e, n->args[2]));
+        const te_lw_select *x = find_select (e, n);
+        return fold_build3 (COND_EXPR, type, c,
+                            scoped (e, n->args[1], x ? x->arms[0] : NULL),
+                            scoped (e, n->args[2], x ? x->arms[1] : NULL));
       }
     TE_CASE_MATH:
       {
@@ -513,7 +381,12 @@ expr (emitter *e, const te_node *n)
                                 expr (e, n->args[1]));
       }
     case TE_REDUCE:
-      return reduction (e, n);
+      {
+        /* Outside the lowering's scopes (an extent): inline.  */
+        tree stmts = alloc_stmt_list ();
+        tree acc = reduction (e, n, NULL, NULL, &stmts);
+        return build2 (COMPOUND_EXPR, type, stmts, acc);
+      }
     case TE_NUM_OPS:
       break;
     }
@@ -525,26 +398,28 @@ expr (emitter *e, const te_node *n)
   return build_zero_cst (type ? type : integer_type_node);
 }
 
-/* A reduction as an expression: acc = init; loops { acc = acc op body };
-   then acc.  Max and min keep the earlier value on ties.  */
+/* Reduction N as statements appended to *LIST: acc = init; loops { t =
+   body; acc = acc op t }; returns acc, a local named NAME (may be NULL).
+   TERMS: the scope of one term (NULL: nothing bound).  Max and min keep
+   the earlier value on ties.  */
 static tree
-reduction (emitter *e, const te_node *n)
+reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
+           const char *name, tree *list)
 {
   tree type = te_tree_type (n->type);
-  tree acc = new_local (e, type, NULL);
-  tree stmts = alloc_stmt_list ();
+  tree acc = new_local (e, type, name);
   append_to_statement_list (build2 (MODIFY_EXPR, type, acc,
                                     fold_convert (type, expr (e, n->args[0]))),
-                            &stmts);
+                            list);
   tree t = new_local (e, type, NULL);
   tree body = alloc_stmt_list ();
-  /* The terms' shared subexpressions, once per iteration.  */
-  unsigned mark = e->bound_ids.length ();
-  bind_scope (e, &n->args[1], 1, false, &body);
+  /* The terms' locals, once per iteration.  */
+  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
+  enter_scope (e, terms, &body);
   append_to_statement_list (build2 (MODIFY_EXPR, type, t,
                                     fold_convert (type, expr (e, n->args[1]))),
                             &body);
-  unbind (e, mark);
+  leave_scopes (e, mark, smark);
   tree update;
   switch (n->u.red.kind)
     {
@@ -567,65 +442,41 @@ reduction (emitter *e, const te_node *n)
   append_to_statement_list (build2 (MODIFY_EXPR, type, acc, update), &body);
   append_to_statement_list (loop_nest (e, n->u.red.nloops, n->u.red.loops,
                                        false, body),
-                            &stmts);
-  return build2 (COMPOUND_EXPR, type, stmts, acc);
+                            list);
+  return acc;
 }
 
-/* Collect the nullable tensors an expression reads.  */
-struct nullable_set
-{
-  const te_tensor *items[32];
-  int n;
-};
-
-static void
-collect_nullable_tensor (nullable_set *s, const te_tensor *t)
-{
-  for (int i = 0; i < s->n; i++)
-    if (s->items[i] == t)
-      return;
-  if (s->n < 32)
-    s->items[s->n++] = t;
-}
-
-/* Every shadow of S is there: their non-NULL tests, or NULL if none.  */
+/* None of the N shadows TS is NULL: their non-NULL tests, or NULL if
+   N is 0.  */
 static tree
-all_nonnull (emitter *e, const nullable_set *s)
+all_nonnull (emitter *e, const te_tensor *const *ts, int n)
 {
   tree cond = NULL_TREE;
-  for (int i = 0; i < s->n; i++)
+  for (int i = 0; i < n; i++)
     {
-      tree c = nonnull (e->parms[s->items[i]->param]);
+      tree c = nonnull (e->parms[ts[i]->param]);
       cond = cond ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, c) : c;
     }
   return cond;
 }
 
-static void
-collect_nullable (te_node *n, void *data)
-{
-  if (n->op == TE_LOAD && n->u.tensor->nullable)
-    collect_nullable_tensor ((nullable_set *) data, n->u.tensor);
-}
-
-
-/* The statement ST itself: dst[index] (+)= value, under its guard.  */
+/* The statement L itself: dst[index] (+)= value, under its guard.  */
 static tree
-store (emitter *e, const te_stmt *st)
+store (emitter *e, const te_lw_stmt *l)
 {
-  unsigned mark = e->bound_ids.length ();
+  const te_stmt *st = l->st;
+  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
   tree outer = alloc_stmt_list ();
   tree cond = NULL_TREE;
   if (st->guard)
     {
-      /* The guard's shared subexpressions before the test, the value's
-         behind it: the guard may protect the value's loads.  */
-      bind_scope (e, &st->guard, 1, false, &outer);
+      /* The guard's locals before the test, the value's behind it: the
+         guard may protect the value's loads.  */
+      enter_scope (e, l->guard, &outer);
       cond = expr (e, st->guard);
     }
   tree inner = alloc_stmt_list ();
-  const te_node *roots[2] = { st->value, st->index };
-  bind_scope (e, roots, 2, false, &inner);
+  enter_scope (e, l->body, &inner);
   tree lhs = element (e, st->dst, st->index);
   tree rhs = expr (e, st->value);
   rhs = fold_convert (TREE_TYPE (lhs), rhs);
@@ -635,7 +486,7 @@ store (emitter *e, const te_stmt *st)
   tree s = build2 (MODIFY_EXPR, TREE_TYPE (lhs), lhs, rhs);
   SET_EXPR_LOCATION (s, e->loc);
   append_to_statement_list (s, &inner);
-  unbind (e, mark);
+  leave_scopes (e, mark, smark);
   if (cond)
     inner = build3 (COND_EXPR, void_type_node, cond, inner, NULL_TREE);
   append_to_statement_list (inner, &outer);
@@ -701,101 +552,49 @@ stmt_location (emitter *e, te_loc loc)
   return set_block ((location_t) loc, NULL_TREE);
 }
 
-/* Statement ST of stage S as a guarded loop nest.  */
+/* Statement L of stage S as a loop nest inside its NULL tests: its own
+   loops, and S's when STAGE_LOOPS.  */
 static tree
-stmt_nest (emitter *e, const te_stage *s, const te_stmt *st)
+stmt_nest (emitter *e, const te_stage *s, const te_lw_stmt *l,
+           bool stage_loops)
 {
+  const te_stmt *st = l->st;
   e->loc = stmt_location (e, st->loc);
-  /* A NULL shadow the value vanishes with skips the statement; one it
-     does not vanish with is read as zeros.  */
-  nullable_set ns, reads;
-  ns.n = reads.n = 0;
-  if (st->dst->nullable)
-    ns.items[ns.n++] = st->dst;
-  te_walk (st->value, collect_nullable, &reads);
-  if (st->guard)
-    te_walk (st->guard, collect_nullable, &reads);
-  e->ncond = 0;
-  for (int i = 0; i < reads.n; i++)
-    if (reads.items[i] == st->dst
-        || (st->op == TE_ADD_TO && te_zero_if_null (st->value, reads.items[i])))
-      ns.items[ns.n++] = reads.items[i];
-    else
-      e->cond_loads[e->ncond++] = reads.items[i];
-  tree nest = store (e, st);
+  e->cond_loads = l->zero;
+  e->ncond = l->nzero;
+  tree nest = store (e, l);
   nest = loop_nest (e, st->ninner, st->inner, false, nest);
-  if (!s->fused)
+  if (stage_loops)
     nest = loop_nest (e, s->nloops, s->loops, s->reversed, nest);
   e->ncond = 0;
-  tree cond = all_nonnull (e, &ns);
+  tree cond = all_nonnull (e, l->skip, l->nskip);
   if (cond)
     nest = build3 (COND_EXPR, void_type_node, cond, nest, NULL_TREE);
   return nest;
 }
 
-/* ---- fused stages: one loop nest, shared subexpressions once ----------- */
-
-/* Is N worth a local in a fused stage: computed, used more than once?  */
-static bool
-worth_binding (const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_CONST:
-    case TE_PARAM:
-    case TE_VAR:
-    case TE_LOAD:
-    case TE_CAST:
-    case TE_NEG:
-      return false;
-    default:
-      return n->type != TE_BOOL;
-    }
-}
-
-/* Bind the subexpressions the statements of S share to locals, computed
-   once per iteration at the start of BODY, operands first.  */
-static void
-bind_shared (emitter *e, const te_stage *s, tree *body)
-{
-  auto_vec<const te_node *> roots;
-  for (int k = 0; k < s->nstmts; k++)
-    roots.safe_push (s->stmts[k].value);
-  bind_scope (e, roots.address (), roots.length (), true, body);
-}
-
-/* Fused stage S, not a recurrence: if every shadow its statements touch
-   is there, one loop nest computing each shared subexpression once and
-   every statement; otherwise one loop nest of the statements, each
-   skipped or reading zeros for its NULL shadows.  */
+/* Stage G of shape TE_LW_SHARED: if every shadow its statements touch is
+   there, one loop nest computing the shared values once and every
+   statement; otherwise one loop nest of the statements, each skipped or
+   reading zeros for its NULL shadows (still one nest: a temporary may
+   live for one iteration, lib/passes/shrink.c).  */
 static tree
-fused_nest (emitter *e, const te_stage *s)
+shared_nest (emitter *e, const te_lw_stage *g)
 {
-  nullable_set all;
-  all.n = 0;
-  for (int k = 0; k < s->nstmts; k++)
-    {
-      if (s->stmts[k].dst->nullable)
-        collect_nullable_tensor (&all, s->stmts[k].dst);
-      te_walk (s->stmts[k].value, collect_nullable, &all);
-      if (s->stmts[k].guard)
-        te_walk (s->stmts[k].guard, collect_nullable, &all);
-    }
+  const te_stage *s = g->stage;
   tree body = alloc_stmt_list ();
   e->loc = stmt_location (e, s->stmts[0].loc);
-  bind_shared (e, s, &body);
+  enter_scope (e, g->scope, &body);
   for (int k = 0; k < s->nstmts; k++)
-    append_to_statement_list (store (e, &s->stmts[k]), &body);
-  unbind (e, 0);
+    append_to_statement_list (store (e, &g->fast[k]), &body);
+  leave_scopes (e, 0, 0);
   tree fast = loop_nest (e, s->nloops, s->loops, false, body);
-  tree cond = all_nonnull (e, &all);
+  tree cond = all_nonnull (e, g->all, g->nall);
   if (!cond)
     return fast;
-  /* Still one loop nest: a temporary may live for one iteration
-     (lib/passes/shrink.c).  */
   tree slow = alloc_stmt_list ();
-  for (int k = 0; k < s->nstmts; k++)
-    append_to_statement_list (stmt_nest (e, s, &s->stmts[k]), &slow);
+  for (int k = 0; k < g->nstmts; k++)
+    append_to_statement_list (stmt_nest (e, s, &g->stmts[k], false), &slow);
   slow = loop_nest (e, s->nloops, s->loops, false, slow);
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
 }
@@ -829,10 +628,13 @@ next_type (tree *types, tree fallback)
 }
 
 /* Call stage C: the callee, in the prologue (storing its result), or its
-   gradient with the adjoints.  */
+   gradient with the adjoints, after the locals of its arguments' scope
+   SCOPE.  */
 static tree
-call_stmt (emitter *e, const te_call *c)
+call_stmt (emitter *e, const te_call *c, const te_lw_scope *scope)
 {
+  tree list = alloc_stmt_list ();
+  enter_scope (e, scope, &list);
   tree fn = (tree) (c->grad ? c->grad_fn : c->fn);
   tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
   auto_vec<tree> args;
@@ -868,11 +670,15 @@ call_stmt (emitter *e, const te_call *c)
   TREE_USED (fn) = 1;
   tree call = build_call_expr_loc_array (e->loc, fn, args.length (),
                                          args.address ());
-  if (c->grad || !c->ret)
-    return call;
-  tree dst = element (e, c->ret, te_int (e->p->ctx, 0));
-  return build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
-                 fold_convert (TREE_TYPE (dst), call));
+  if (!c->grad && c->ret)
+    {
+      tree dst = element (e, c->ret, te_int (e->p->ctx, 0));
+      call = build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
+                     fold_convert (TREE_TYPE (dst), call));
+    }
+  leave_scopes (e, 0, 0);
+  append_to_statement_list (call, &list);
+  return list;
 }
 
 /* Step 1: the PARM_DECLs of FNDECL for program P.  */
@@ -922,7 +728,7 @@ emit_param_expr (const te_node *n, tree *param_values, int nparams)
 }
 
 bool
-emit_gradient (tree fndecl, const te_program *p)
+emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
 {
   emitter e;
   memset (&e, 0, sizeof e);
@@ -936,10 +742,6 @@ emit_gradient (tree fndecl, const te_program *p)
      are past the tables and emitted as trees.  */
   e.nmemo = te_ctx_ids (p->ctx);
   e.memo = XCNEWVEC (tree, e.nmemo + 1);
-  e.vis_epoch = XCNEWVEC (unsigned, e.nmemo + 1);
-  e.unc_epoch = XCNEWVEC (unsigned, e.nmemo + 1);
-  e.cnt_epoch = XCNEWVEC (unsigned, e.nmemo + 1);
-  e.uses = XCNEWVEC (int, e.nmemo + 1);
   make_parms (&e, fndecl, p);
   tree result = build_decl (DECL_SOURCE_LOCATION (fndecl), RESULT_DECL,
                             NULL_TREE, void_type_node);
@@ -987,40 +789,39 @@ emit_gradient (tree fndecl, const te_program *p)
       e.local_tensors.safe_push (t);
       e.local_ptrs.safe_push (ptr);
     }
-  for (int s = 0; s < p->nstages; s++)
+  for (int s = 0; s < lw->nstages; s++)
     {
-      const te_stage *st = &p->stages[s];
-      if (st->call)
+      const te_lw_stage *g = &lw->stages[s];
+      const te_stage *st = g->stage;
+      switch (g->shape)
         {
+        case TE_LW_CALL:
           e.loc = stmt_location (&e, st->loc);
-          append_to_statement_list (call_stmt (&e, st->call), &body);
-          continue;
-        }
-      if (st->fused && !st->reversed && !st->recurrent)
-        {
-          bool inner = false;
-          for (int k = 0; k < st->nstmts; k++)
-            inner |= st->stmts[k].ninner > 0;
-          if (!inner)
-            {
-              append_to_statement_list (fused_nest (&e, st), &body);
-              continue;
-            }
-        }
-      if (st->fused)
-        {
-          /* One loop nest, each iteration running every statement.  */
-          tree inner = alloc_stmt_list ();
-          for (int k = 0; k < st->nstmts; k++)
-            append_to_statement_list (stmt_nest (&e, st, &st->stmts[k]),
-                                      &inner);
-          append_to_statement_list (loop_nest (&e, st->nloops, st->loops,
-                                               st->reversed, inner),
+          append_to_statement_list (call_stmt (&e, st->call, g->scope),
                                     &body);
-          continue;
+          break;
+        case TE_LW_SHARED:
+          append_to_statement_list (shared_nest (&e, g), &body);
+          break;
+        case TE_LW_ONE:
+          {
+            /* One loop nest, each iteration running every statement.  */
+            tree inner = alloc_stmt_list ();
+            for (int k = 0; k < g->nstmts; k++)
+              append_to_statement_list (stmt_nest (&e, st, &g->stmts[k],
+                                                   false),
+                                        &inner);
+            append_to_statement_list (loop_nest (&e, st->nloops, st->loops,
+                                                 st->reversed, inner),
+                                      &body);
+            break;
+          }
+        case TE_LW_EACH:
+          for (int k = 0; k < g->nstmts; k++)
+            append_to_statement_list (stmt_nest (&e, st, &g->stmts[k], true),
+                                      &body);
+          break;
         }
-      for (int k = 0; k < st->nstmts; k++)
-        append_to_statement_list (stmt_nest (&e, st, &st->stmts[k]), &body);
     }
 
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)
@@ -1047,11 +848,8 @@ emit_gradient (tree fndecl, const te_program *p)
   e.local_tensors.release ();
   e.local_ptrs.release ();
   e.bound_ids.release ();
+  e.scopes.release ();
   free (e.memo);
-  free (e.vis_epoch);
-  free (e.unc_epoch);
-  free (e.cnt_epoch);
-  free (e.uses);
   if (e.failed)
     return false;
   pending = tree_cons (NULL_TREE, fndecl, pending);

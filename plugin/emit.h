@@ -6,8 +6,9 @@
 #include "gcc-common.h"
 
 /* Give FNDECL, the gradient's declaration, a body computing backward
-   program P and gimplify it; emit_hand_over adds it to the call graph.  */
-bool emit_gradient (tree fndecl, const te_program *p);
+   program P as LW, P lowered (te_lower), and gimplify it; emit_hand_over
+   adds it to the call graph.  */
+bool emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw);
 
 /* Add the gradients emit_gradient made to the call graph, in the order
    they were made.  Called when a walk of the call graph by a list of

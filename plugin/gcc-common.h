@@ -53,6 +53,7 @@ extern "C" {
 #include "passes/passes.h"
 #include "passes/pipeline.h"
 #include "back/cgen.h"
+#include "back/lower.h"
 }
 
 #endif /* TG_GCC_COMMON_H */

@@ -194,15 +194,17 @@ param_ctypes (tree fndecl, int *n)
   return types;
 }
 
-/* Append the gradient BWD of kernel FWD to the dump-c file.  */
+/* Append the gradient BWD of kernel FWD, lowered as LW, to the dump-c
+   file.  */
 static void
-write_c (tree fndecl, const te_program *fwd, const te_program *bwd)
+write_c (tree fndecl, const te_program *fwd, const te_program *bwd,
+         const te_lowered *lw)
 {
   int n;
   const char **types = param_ctypes (fndecl, &n);
   te_diag diag;
   memset (&diag, 0, sizeof diag);
-  if (te_program_emit_c (tg_dump_c, bwd, fwd, types, !tg_dump_c_started,
+  if (te_program_emit_c (tg_dump_c, bwd, lw, fwd, types, !tg_dump_c_started,
                          &diag))
     tg_dump_c_started = true;
   else
@@ -453,16 +455,25 @@ differentiate (function *fun)
       if (!cgraph_node::get (decl))
         DECL_IGNORED_P (decl) = 1;
       emitted.add (decl);
-      if (emit_gradient (decl, bwd))
+      /* What both back ends print, decided once (lib/back/lower.c).  */
+      te_lowered *lw = te_lower (bwd);
+      if (lw && dump_file)
+        te_lowered_dump (dump_file, lw);
+      if (!lw)
+        error_at (DECL_SOURCE_LOCATION (fun->decl),
+                  "tensorgrad: internal error: out of memory lowering %qs",
+                  bwd->name);
+      else if (emit_gradient (decl, bwd, lw))
         {
           if (!emit_descriptor (fun->decl, decl, fwd) && dump_file)
             fprintf (dump_file, "  no descriptor: the extents of an array "
                                 "cannot be told\n");
           if (open_output (&tg_dump_c, tg_dump_c_name, false))
-            write_c (fun->decl, fwd, bwd);
+            write_c (fun->decl, fwd, bwd, lw);
           if (open_output (&tg_header, tg_header_name, true))
             write_prototype (fun->decl, decl, bwd);
         }
+      te_lowered_free (lw);
     }
   if (dump_file)
     te_walk_stats_dump (dump_file, ctx, NULL);

@@ -11,12 +11,15 @@
    1. cg_render gives a node's text with its C precedence and C type (a
       cx).  An operand is parenthesized when C's precedence or
       -Wparentheses asks for it, and cast when C's conversions would not
-      compute in the node's type.
-   2. A reduction is printed as statements into the enclosing block (an
-      accumulator and its loop nest, cg_emit_loops) and rendered as the
-      accumulator's name, remembered for the rest of the scope.
-   3. A select whose arm needs statements becomes if/else into a
-      temporary, so that only the chosen arm runs.
+      compute in the node's type.  A node an enclosing scope computed
+      is its local's name.
+   2. cg_bind_scope prints the locals lib/back/lower.c bound in a scope
+      (s<ID> = a shared subexpression, acc<ID> = a reduction: its
+      accumulator and loop nest), as plugin/emit.cc builds them.
+   3. A select the lowering marked as statements becomes if/else into a
+      temporary, each arm a scope, so that only the chosen arm runs.
+   4. Outside the lowering's scopes (a loop extent, a local's size) a
+      reduction is printed where it is needed, a select inline.
 
    Limits: an operation with no C spelling (a floating %, an integer
    math function) fails the whole print with a diagnostic that names
@@ -35,19 +38,6 @@
 
 /* ---- C expressions ----------------------------------------------------- */
 
-cx
-cx_make (int prec, int ctype, const char *fmt, ...)
-{
-  sbuf b = { 0 };
-  va_list ap;
-  va_start (ap, fmt);
-  sb_vprintf (&b, fmt, ap);
-  va_end (ap);
-  cx e = { sb_take (&b), prec, ctype };
-  return e;
-}
-
-/* Parenthesize E unless its precedence is at least MIN.  */
 void
 cx_paren (cx *e, int min)
 {
@@ -58,7 +48,6 @@ cx_paren (cx *e, int min)
   *e = p;
 }
 
-/* The type in declarations and casts.  */
 const char *
 cg_c_type (te_type t, bool cast)
 {
@@ -80,7 +69,6 @@ cg_c_type (te_type t, bool cast)
   return "int";
 }
 
-/* Does C convert a value of C type FROM to TO without changing it?  */
 bool
 cg_widens (int from, int to)
 {
@@ -89,8 +77,6 @@ cg_widens (int from, int to)
          || (from == TE_BOOL && to == TE_I32);
 }
 
-/* E converted to type WANT: as it is when it has that type (or, if
-   IMPLICIT, when C's conversions keep its value), else cast.  */
 void
 cx_conform (cx *e, te_type want, bool implicit)
 {
@@ -268,37 +254,13 @@ choose (cgen *g, block *out, const te_node *n, const char *cmp)
   return e;
 }
 
-typedef struct red_query
-{
-  const cgen *g;
-  bool found;
-} red_query;
-
-static void
-new_red_fn (te_node *n, void *data)
-{
-  red_query *q = data;
-  if (n->op == TE_REDUCE && !cg_memo_find (q->g, n))
-    q->found = true;
-}
-
-/* Does printing N need statements before it (a reduction not yet
-   computed)?  */
-static bool
-needs_stmts (const cgen *g, const te_node *n)
-{
-  red_query q = { g, false };
-  te_walk ((te_node *) n, new_red_fn, &q);
-  return q.found;
-}
-
-/* One arm of a select printed as statements: T = value.  */
+/* One arm N of a select printed as statements in scope S: T = value.  */
 static block
-arm (cgen *g, const te_node *n, const char *t)
+arm (cgen *g, const te_node *n, const te_lw_scope *s, const char *t)
 {
   block b = { { 0 }, 0 };
   cg_scope_enter (g);
-  cg_bind_shared (g, &b, &n, 1, false);
+  cg_bind_scope (g, &b, s);
   cx x = cg_render (g, &b, n);
   blk_stmt (&b, "%s = %s;", t, x.s);
   free (x.s);
@@ -306,21 +268,31 @@ arm (cgen *g, const te_node *n, const char *t)
   return b;
 }
 
+/* Arm N of a select printed inside the expression, in scope S (which
+   binds nothing).  */
+static cx
+inline_arm (cgen *g, block *out, const te_node *n, const te_lw_scope *s)
+{
+  cg_scope_enter (g);
+  cg_lw_push (g, s);
+  g->inline_arms++;
+  cx a = cg_render (g, out, n);
+  g->inline_arms--;
+  cg_scope_leave (g);
+  return a;
+}
+
 /* C ? A : B, evaluating only the chosen arm.  */
 static cx
 select_expr (cgen *g, block *out, const te_node *n)
 {
+  const te_lw_select *x = cg_lw_select (g, n);
   cx c = cg_render (g, out, n->args[0]);
-  /* An arm with subexpressions of its own to share is printed as
-     statements, so that they are computed once and only there.  */
-  if (!needs_stmts (g, n->args[1]) && !needs_stmts (g, n->args[2])
-      && !cg_bind_shared (g, out, (const te_node *const *) &n->args[1], 1, true)
-      && !cg_bind_shared (g, out, (const te_node *const *) &n->args[2], 1, true))
+  /* Outside the lowering's scopes an arm computes nothing first.  */
+  if (!x || !x->stmts)
     {
-      g->inline_arms++;
-      cx a = cg_render (g, out, n->args[1]);
-      cx b = cg_render (g, out, n->args[2]);
-      g->inline_arms--;
+      cx a = inline_arm (g, out, n->args[1], x ? x->arms[0] : NULL);
+      cx b = inline_arm (g, out, n->args[2], x ? x->arms[1] : NULL);
       cx_paren (&c, P_OR);
       cx_paren (&a, P_OR);
       cx_paren (&b, P_OR);
@@ -333,7 +305,8 @@ select_expr (cgen *g, block *out, const te_node *n)
     }
   const char *t = cg_take_name (g, "t");
   blk_stmt (out, "%s %s;", cg_c_type (n->type, false), t);
-  block a = arm (g, n->args[1], t), b = arm (g, n->args[2], t);
+  block a = arm (g, n->args[1], x->arms[0], t);
+  block b = arm (g, n->args[2], x->arms[1], t);
   blk_if_else (out, c.s, &a, &b);
   free (c.s);
   return cx_make (P_PRIMARY, n->type, "%s", t);
@@ -392,8 +365,8 @@ math_call (cgen *g, block *out, const te_node *n)
 
 /* ---- loops and reductions ---------------------------------------------- */
 
-/* NLOOPS LOOPS, outermost first, around what FN prints; the extents are
-   evaluated where emit.cc evaluates them, before each loop.  */
+/* The extents are evaluated where emit.cc evaluates them, before each
+   loop.  */
 void
 cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
                bool reversed, body_fn fn, const void *arg)
@@ -436,6 +409,7 @@ typedef struct red_arg
 {
   const te_node *n;
   const char *acc;
+  const te_lw_scope *terms;
 } red_arg;
 
 /* One step of a reduction: acc = acc op t.  */
@@ -444,7 +418,7 @@ red_step (cgen *g, block *out, const void *arg)
 {
   const red_arg *r = arg;
   const te_node *n = r->n, *body = n->args[1];
-  cg_bind_shared (g, out, &body, 1, false);
+  cg_bind_scope (g, out, r->terms);
   cx t = cg_render (g, out, body);
   switch (n->u.red.kind)
     {
@@ -479,19 +453,26 @@ red_step (cgen *g, block *out, const void *arg)
   free (t.s);
 }
 
-/* Reduction N as an accumulator computed by statements in OUT.  */
+/* Reduction N computed by statements in OUT into accumulator ACC, its
+   terms in scope TERMS (NULL: nothing bound).  */
+static void
+reduction_stmts (cgen *g, block *out, const te_node *n, const char *acc,
+                 const te_lw_scope *terms)
+{
+  cx init = cg_render (g, out, n->args[0]);
+  blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), acc, init.s);
+  free (init.s);
+  red_arg r = { n, acc, terms };
+  cg_emit_loops (g, out, n->u.red.nloops, n->u.red.loops, false, red_step, &r);
+}
+
+/* Reduction N outside the lowering's scopes, computed where it is needed
+   (step 4).  */
 static cx
 reduction (cgen *g, block *out, const te_node *n)
 {
-  const char *done = cg_memo_find (g, n);
-  if (done)
-    return cx_make (P_PRIMARY, n->type, "%s", done);
-  cx init = cg_render (g, out, n->args[0]);
   const char *acc = cg_take_name (g, "acc");
-  blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), acc, init.s);
-  free (init.s);
-  red_arg r = { n, acc };
-  cg_emit_loops (g, out, n->u.red.nloops, n->u.red.loops, false, red_step, &r);
+  reduction_stmts (g, out, n, acc, NULL);
   cg_memo_add (g, n, acc);
   return cx_make (P_PRIMARY, n->type, "%s", acc);
 }
@@ -595,12 +576,10 @@ render_1 (cgen *g, block *out, const te_node *n)
 /* The longest expression cg_render returns as text, in characters.  */
 #define LONG_EXPR 2000
 
-/* N as a C expression; statements it needs first go to OUT.  */
 cx
 cg_render (cgen *g, block *out, const te_node *n)
 {
-  if (n->op != TE_REDUCE && n->op != TE_CONST && n->op != TE_PARAM
-      && n->op != TE_VAR)
+  if (n->op != TE_CONST && n->op != TE_PARAM && n->op != TE_VAR)
     {
       const char *name = cg_memo_find (g, n);
       if (name)
@@ -614,7 +593,7 @@ cg_render (cgen *g, block *out, const te_node *n)
     {
       if (x.ctype != (int) n->type)
         cx_conform (&x, n->type, false);
-      const char *name = cg_take_name (g, "s");
+      const char *name = cg_take_name (g, "x");
       blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), name, x.s);
       free (x.s);
       cg_memo_add (g, n, name);
@@ -623,93 +602,28 @@ cg_render (cgen *g, block *out, const te_node *n)
   return x;
 }
 
-/* Nothing to compute for N: a leaf, or computed already.  */
-static bool
-bound_leaf (const cgen *g, const te_node *n)
+void
+cg_bind_scope (cgen *g, block *out, const te_lw_scope *s)
 {
-  return !n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR
-         || cg_memo_find (g, n);
-}
-
-/* Walk of cg_bind_shared: count the uses of the distinct nodes below N
-   in USES (value: count plus one), list them in post-order.  */
-static void
-count_shared (const cgen *g, const te_node *n, te_memo *uses,
-              const te_node ***order, int *norder, int *cap)
-{
-  if (bound_leaf (g, n))
-    return;
-  intptr_t u = (intptr_t) te_memo_get (uses, n);
-  te_memo_put (uses, n, (void *) (u ? u + 1 : 2));
-  if (u)
-    return;
-  te_walk_count (n->ctx, TE_WALK_CGEN, 1);
-  for (int k = 0; k < te_op_arity (n->op); k++)
-    count_shared (g, n->args[k], uses, order, norder, cap);
-  if (*norder == *cap)
+  cg_lw_push (g, s);
+  for (int i = 0; s && i < s->nbinds && !g->failed; i++)
     {
-      *cap = *cap ? *cap * 2 : 64;
-      *order = realloc (*order, *cap * sizeof **order);
-      if (!*order)
-        abort (); /* out of memory */
-    }
-  (*order)[(*norder)++] = n;
-}
-
-/* Mark in UNC the nodes below N evaluated whenever N is: not through a
-   select's arms nor a reduction's terms.  */
-static void
-mark_unconditional (const cgen *g, const te_node *n, te_memo *unc)
-{
-  if (bound_leaf (g, n) || te_memo_get (unc, n))
-    return;
-  te_memo_put (unc, n, TE_MEMO_TRUE);
-  int arity = te_op_arity (n->op);
-  if (n->op == TE_SELECT || n->op == TE_REDUCE)
-    arity = 1;
-  for (int k = 0; k < arity; k++)
-    mark_unconditional (g, n->args[k], unc);
-}
-
-bool
-cg_bind_shared (cgen *g, block *out, const te_node *const *roots,
-                int nroots, bool dry)
-{
-  te_memo uses = { 0 }, unc = { 0 };
-  const te_node **order = NULL;
-  int norder = 0, cap = 0;
-  bool any = false;
-  for (int r = 0; r < nroots; r++)
-    {
-      count_shared (g, roots[r], &uses, &order, &norder, &cap);
-      mark_unconditional (g, roots[r], &unc);
-    }
-  for (int i = 0; i < norder && !(dry && any); i++)
-    {
-      const te_node *n = order[i];
-      if ((intptr_t) te_memo_get (&uses, n) < 3
-          || (!dry && !te_memo_get (&unc, n)) || n->op == TE_REDUCE)
-        continue;
-      /* A load, conversion or negation of leaves is as short as a name.  */
-      bool simple = n->op == TE_LOAD || n->op == TE_CAST || n->op == TE_NEG
-                    || n->op == TE_NOT;
-      for (int k = 0; simple && k < te_op_arity (n->op); k++)
-        simple = bound_leaf (g, n->args[k]);
-      if (simple)
-        continue;
-      any = true;
-      if (dry)
-        break;
-      cx x = render_1 (g, out, n);
-      if (x.ctype != (int) n->type)
-        cx_conform (&x, n->type, false);
-      const char *name = cg_take_name (g, "s");
-      blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), name, x.s);
-      free (x.s);
+      const te_lw_bind *b = &s->binds[i];
+      const te_node *n = b->node;
+      char base[32];
+      snprintf (base, sizeof base, "%s%d", b->reduction ? "acc" : "s", b->id);
+      const char *name = cg_take_name (g, base);
+      if (b->reduction)
+        reduction_stmts (g, out, n, name, b->terms);
+      else
+        {
+          cx x = render_1 (g, out, n);
+          if (x.ctype != (int) n->type)
+            cx_conform (&x, n->type, false);
+          blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), name,
+                    x.s);
+          free (x.s);
+        }
       cg_memo_add (g, n, name);
     }
-  free (order);
-  te_memo_free (&uses);
-  te_memo_free (&unc);
-  return any;
 }

@@ -24,310 +24,56 @@
       in this file.  Parameters the gradient never reads are cast to void.
    2. Local tensors are calloc'ed first (zeroed: a statement skipped for a
       NULL shadow leaves zeros) and freed last.
-   3. Each statement is a loop nest of its own, as in emit.cc (a fused
-      stage: one nest running its statements in order), with counters of
-      type long named after the kernel's.  It is skipped when its
-      destination shadow is NULL or when its value vanishes with a NULL
-      shadow it reads (ADD_TO only); other reads of a NULL shadow are 0.
+   3. Each stage has the shape lib/back/lower.c decided, as in emit.cc:
+      each statement a loop nest of its own, one nest running the
+      statements in order, or `if (every shadow is there)' one nest
+      computing the values they share once, `else' the one nest.
+      Counters have type long and are named after the kernel's.  A
+      statement is inside the NULL tests the lowering gave it, and reads
+      the NULL-able shadows it listed as 0 when NULL.
    4. Expressions use C's precedence with the parentheses -Wparentheses
       wants and no others; sums are never reassociated.  Integer
       arithmetic is in long like the TE's 64 bits; an int parameter is
       widened by a cast where C would otherwise compute in int.  Floating
       constants print in the fewest digits that read back exactly, with
       an f suffix in float.
-   5. A reduction becomes an accumulator declared just before the
-      statement that uses it and a loop updating it (acc = acc op t; max
-      and min keep the earlier value on ties); a reduction used twice in
-      one scope is computed once.  A select whose arm holds a reduction
+   5. The locals are the lowering's, with its numbers: s<ID> for a shared
+      subexpression, acc<ID> for a reduction's accumulator (declared at
+      the start of its scope, with a loop updating it: acc = acc op t;
+      max and min keep the earlier value on ties), the same locals the
+      GENERIC computes.  A select the lowering marked as statements
       becomes if/else, so that only the chosen arm runs, as in GENERIC.
    6. Everything is rendered into memory first (F receives text only
       when the whole program could be printed); lines longer than 79
       columns are then broken before their outermost, loosest operator,
       GNU style.
 
-   This file holds the emitter's state and names, the statements and the
-   function; cgen-expr.c the expressions (steps 4 and 5); cgen-text.c the
-   strings, blocks and line breaking (step 6).
+   This file holds the statements and the function (steps 1 to 3);
+   cgen-expr.c the expressions and the statements that compute them
+   (steps 4 and 5); cgen-state.c the names, the locals computed and the
+   scopes entered; cgen-text.c the strings, blocks and line breaking
+   (step 6).  Calls go one way: cgen.c -> cgen-expr.c -> cgen-state.c.
 
-   Limits: a subexpression shared in the DAG is printed wherever it
-   occurs (GCC's CSE merges it again), so a large DAG makes long
-   statements.  The function is external even for a static kernel.  On a
+   Limits: a subexpression the lowering leaves unbound is printed
+   wherever it occurs (GCC's CSE merges it again).  An expression longer
+   than 2000 characters goes into a local x<N> of its own, which the
+   GENERIC has not.  The function is external even for a static kernel.  On a
    target with excess precision (x87) the C front end may keep float
    intermediates wider than the GENERIC does.  */
 
 #include "back/cgen-expr.h"
 #include "back/cgen.h"
 
-#include <stdint.h>
-
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the emitter ------------------------------------------------------- */
-
-cx
-cg_fail (cgen *g, const char *what, const char *name)
-{
-  if (!g->failed)
-    te_diag_set (g->diag, TE_DIAG_INTERNAL, g->loc,
-                 "cannot print the gradient as C: %s '%s'", what, name);
-  g->failed = true;
-  return cx_make (P_PRIMARY, CT_ADAPT, "0");
-}
-
-static const char *const reserved[] = {
-  "auto", "break", "case", "char", "const", "continue", "default", "do",
-  "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline",
-  "int", "long", "register", "restrict", "return", "short", "signed",
-  "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
-  "void", "volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool",
-  "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
-  "_Thread_local", "calloc", "free", "NAN", "INFINITY", "HUGE_VAL", NULL
-};
-
-/* Is S a keyword or a name the printed code uses?  */
-static bool
-is_reserved (const cgen *g, const char *s)
-{
-  for (int i = 0; reserved[i]; i++)
-    if (!strcmp (s, reserved[i]))
-      return true;
-  for (int op = TE_EXP; op <= TE_FMIN; op++)
-    {
-      const char *m = te_op_name ((te_op) op);
-      size_t len = strlen (m);
-      if (!strncmp (s, m, len) && (!s[len] || !strcmp (s + len, "f")))
-        return true;
-    }
-  return !strcmp (s, g->p->name);
-}
-
-/* A copy of S (strdup is not C11).  */
-static char *
-copy (const char *s)
-{
-  sbuf b = { 0 };
-  sb_printf (&b, "%s", s);
-  return sb_take (&b);
-}
-
-/* NAME made an identifier; FALLBACK if it has no letters to keep.  */
-static char *
-sanitize (const char *name, const char *fallback)
-{
-  sbuf b = { 0 };
-  for (const char *c = name ? name : ""; *c; c++)
-    sb_printf (&b, "%c", isalnum ((unsigned char) *c) ? *c : '_');
-  if (!b.s || isdigit ((unsigned char) b.s[0]))
-    {
-      free (b.s);
-      return copy (fallback);
-    }
-  return sb_take (&b);
-}
-
-/* Is S a parameter, a local, or taken in the current nest?  */
-static bool
-is_taken (const cgen *g, const char *s)
-{
-  if (is_reserved (g, s))
-    return true;
-  for (int i = 0; i < g->p->nparams; i++)
-    if (g->pname[i] && !strcmp (g->pname[i], s))
-      return true;
-  for (int i = 0; i < g->nlocals; i++)
-    if (g->lname[i] && !strcmp (g->lname[i], s))
-      return true;
-  for (int i = 0; i < g->ntaken; i++)
-    if (!strcmp (g->taken[i], s))
-      return true;
-  return false;
-}
-
-/* BASE, or BASE2, BASE3, ... (BASE_2 after a digit): the first that is
-   free.  */
-static char *
-fresh_name (cgen *g, const char *base)
-{
-  char *s = copy (base);
-  size_t len = strlen (base);
-  bool digit = len && isdigit ((unsigned char) base[len - 1]);
-  for (int k = 2; !s || is_taken (g, s); k++)
-    {
-      free (s);
-      sbuf b = { 0 };
-      sb_printf (&b, "%s%s%d", base, digit ? "_" : "", k);
-      s = sb_take (&b);
-    }
-  return s;
-}
-
-/* A fresh name for this nest, owned by G.  */
-const char *
-cg_take_name (cgen *g, const char *base)
-{
-  char *s = fresh_name (g, base);
-  if (g->ntaken == g->cap_taken)
-    {
-      g->cap_taken = g->cap_taken ? 2 * g->cap_taken : 16;
-      g->taken = realloc (g->taken, g->cap_taken * sizeof *g->taken);
-      if (!g->taken)
-        abort ();
-    }
-  g->taken[g->ntaken++] = s;
-  return s;
-}
-
-/* Forget the names of the previous nest.  */
-static void
-nest_begin (cgen *g)
-{
-  for (int i = 0; i < g->ntaken; i++)
-    free (g->taken[i]);
-  g->ntaken = 0;
-  g->nmemos = 0;
-  g->depth = 0;
-  for (int v = 0; v < g->p->nvars; v++)
-    g->vname[v] = NULL;
-}
-
-const char *
-cg_var_name (cgen *g, int v)
-{
-  if (!g->vname[v])
-    {
-      char fb[32];
-      snprintf (fb, sizeof fb, "v%d", v);
-      char *base = sanitize (g->p->var_names ? g->p->var_names[v] : NULL,
-                             fb);
-      g->vname[v] = (char *) cg_take_name (g, base);
-      free (base);
-    }
-  return g->vname[v];
-}
-
-void
-cg_scope_enter (cgen *g)
-{
-  g->depth++;
-}
-
-/* Leave a scope: its reductions are out of reach.  */
-void
-cg_scope_leave (cgen *g)
-{
-  g->depth--;
-  while (g->nmemos && g->memos[g->nmemos - 1].depth > g->depth)
-    {
-      memo *m = &g->memos[--g->nmemos];
-      te_memo_put (&g->memo_index, m->n, (void *) (intptr_t) m->prev);
-    }
-}
-
-void
-cg_memo_add (cgen *g, const te_node *n, const char *name)
-{
-  if (g->nmemos == g->cap_memos)
-    {
-      g->cap_memos = g->cap_memos ? 2 * g->cap_memos : 16;
-      g->memos = realloc (g->memos, g->cap_memos * sizeof *g->memos);
-      if (!g->memos)
-        abort ();
-    }
-  memo m = { n, (char *) name, g->depth,
-             (int) (intptr_t) te_memo_get (&g->memo_index, n) };
-  g->memos[g->nmemos++] = m;
-  te_memo_put (&g->memo_index, n, (void *) (intptr_t) g->nmemos);
-}
-
-const char *
-cg_memo_find (const cgen *g, const te_node *n)
-{
-  int k = (int) (intptr_t) te_memo_get (&g->memo_index, n);
-  return k ? g->memos[k - 1].name : NULL;
-}
-
-/* The C type of parameter K as a te_type, CT_OTHER if the TE has none.  */
-int
-cg_param_ctype (const cgen *g, int k)
-{
-  const te_param *q = &g->p->params[k];
-  if (q->kind != TE_PK_INT)
-    return q->type;
-  const char *s = g->fwd && k < g->fwd->nparams && g->ctypes
-                      ? g->ctypes[k] : NULL;
-  if (!s)
-    return CT_OTHER;
-  if (!strncmp (s, "const ", 6))
-    s += 6;
-  static const struct
-  {
-    const char *spelling;
-    te_type type;
-  } names[] = {
-    { "int", TE_I32 },          { "signed int", TE_I32 },
-    { "signed", TE_I32 },       { "unsigned int", TE_U32 },
-    { "unsigned", TE_U32 },     { "long", TE_I64 },
-    { "long int", TE_I64 },     { "signed long", TE_I64 },
-    { "long signed int", TE_I64 }, { "signed long int", TE_I64 },
-    { "_Bool", TE_BOOL },       { "bool", TE_BOOL },
-  };
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp (s, names[i].spelling))
-      return names[i].type;
-  return CT_OTHER;
-}
-
-static const char *
-local_name (const cgen *g, const te_tensor *t)
-{
-  for (int i = 0; i < g->nlocals; i++)
-    if (g->locals[i] == t)
-      return g->lname[i];
-  return NULL;
-}
-
-/* The pointer that holds the elements of T, or NULL.  */
-const char *
-cg_tensor_base (cgen *g, const te_tensor *t)
-{
-  if (t->kind == TE_TK_PARAM && t->param >= 0 && t->param < g->p->nparams)
-    {
-      g->used[t->param] = true;
-      return g->pname[t->param];
-    }
-  if (t->kind == TE_TK_LOCAL)
-    return local_name (g, t);
-  return NULL;
-}
-
 /* ---- statements -------------------------------------------------------- */
 
-typedef struct nullable_set
-{
-  const te_tensor *items[32];
-  int n;
-} nullable_set;
-
+/* dst[index] (+)= value, the statement of L, in the current block.  */
 static void
-collect_nullable (te_node *n, void *data)
+store_line (cgen *g, block *out, const te_lw_stmt *l)
 {
-  nullable_set *s = data;
-  if (n->op != TE_LOAD || !n->u.tensor->nullable)
-    return;
-  for (int i = 0; i < s->n; i++)
-    if (s->items[i] == n->u.tensor)
-      return;
-  if (s->n < 32)
-    s->items[s->n++] = n->u.tensor;
-}
-
-
-/* dst[index] (+)= value.  */
-static void
-store_line (cgen *g, block *out, const te_stmt *st)
-{
+  const te_stmt *st = l->st;
   const te_tensor *t = st->dst;
   const char *base = cg_tensor_base (g, t);
   if (!base)
@@ -335,8 +81,7 @@ store_line (cgen *g, block *out, const te_stmt *st)
       cg_fail (g, "store into", t->name);
       return;
     }
-  const te_node *roots[2] = { st->value, st->index };
-  cg_bind_shared (g, out, roots, 2, false);
+  cg_bind_scope (g, out, l->body);
   cx v = cg_render (g, out, st->value);
   cx i = cg_render (g, out, st->index);
   if (st->op == TE_SET)
@@ -353,27 +98,32 @@ store_line (cgen *g, block *out, const te_stmt *st)
   free (i.s);
 }
 
-/* if (guard) store.  */
+/* if (guard) store, for the lowered statement ARG, in a block of its
+   own (its locals end with it).  */
 static void
 guarded_store (cgen *g, block *out, const void *arg)
 {
-  const te_stmt *st = arg;
+  const te_lw_stmt *l = arg;
+  const te_stmt *st = l->st;
+  cg_scope_enter (g);
   if (!st->guard)
     {
-      store_line (g, out, st);
+      store_line (g, out, l);
+      cg_scope_leave (g);
       return;
     }
-  cg_bind_shared (g, out, (const te_node *const *) &st->guard, 1, false);
+  cg_bind_scope (g, out, l->guard);
   cx c = cg_render (g, out, st->guard);
   block body = { { 0 }, 0 };
   cg_scope_enter (g);
-  store_line (g, &body, st);
+  store_line (g, &body, l);
   cg_scope_leave (g);
   sbuf head = { 0 };
   sb_printf (&head, "if (%s)", c.s);
   blk_compound (out, head.s, &body);
   free (head.s);
   free (c.s);
+  cg_scope_leave (g);
 }
 
 /* The statement's own loops (forwards, inside the stage's) and its
@@ -381,51 +131,39 @@ guarded_store (cgen *g, block *out, const void *arg)
 static void
 inner_nest (cgen *g, block *out, const void *arg)
 {
-  const te_stmt *st = arg;
-  cg_emit_loops (g, out, st->ninner, st->inner, false, guarded_store, st);
+  const te_lw_stmt *l = arg;
+  cg_emit_loops (g, out, l->st->ninner, l->st->inner, false, guarded_store,
+                 l);
 }
 
-/* Statement ST: its own loops, the store, and the NULL tests of the
-   shadows it needs, into OUT.  STAGE_LOOPS: with S's loops around.  */
+/* Lowered statement L of stage S: its own loops, the store, and the NULL
+   tests of the shadows it needs, into OUT.  STAGE_LOOPS: with S's loops
+   around.  */
 static void
-stmt_nest (cgen *g, block *out, const te_stage *s, const te_stmt *st,
+stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
            bool stage_loops)
 {
-  g->loc = st->loc;
-  nullable_set ns, reads;
-  ns.n = reads.n = 0;
-  if (st->dst->nullable)
-    ns.items[ns.n++] = st->dst;
-  te_walk (st->value, collect_nullable, &reads);
-  if (st->guard)
-    te_walk (st->guard, collect_nullable, &reads);
-  g->ncond = 0;
-  for (int i = 0; i < reads.n; i++)
-    if (reads.items[i] == st->dst
-        || (st->op == TE_ADD_TO && te_zero_if_null (st->value, reads.items[i])))
-      ns.items[ns.n++] = reads.items[i];
-    else
-      g->cond[g->ncond++] = reads.items[i];
+  g->loc = l->st->loc;
+  g->cond = l->zero;
+  g->ncond = l->nzero;
   block nest = { { 0 }, 0 };
-  /* Reductions are not reused across statements: one may write what
-     another's reduction reads.  */
   cg_scope_enter (g);
   if (stage_loops)
-    cg_emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, st);
+    cg_emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, l);
   else
-    inner_nest (g, &nest, st);
+    inner_nest (g, &nest, l);
   cg_scope_leave (g);
   g->ncond = 0;
-  if (!ns.n)
+  if (!l->nskip)
     {
       blk_append (out, &nest);
       return;
     }
   sbuf head = { 0 };
   sb_printf (&head, "if (");
-  for (int i = 0; i < ns.n; i++)
+  for (int i = 0; i < l->nskip; i++)
     {
-      const char *base = cg_tensor_base (g, ns.items[i]);
+      const char *base = cg_tensor_base (g, l->skip[i]);
       sb_printf (&head, "%s%s", i ? " && " : "", base ? base : "?");
     }
   sb_printf (&head, ")");
@@ -433,13 +171,52 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_stmt *st,
   free (head.s);
 }
 
-/* The statements of a fused stage, in order, inside its loops.  */
+/* The statements of a TE_LW_ONE stage (or the slow nest of a
+   TE_LW_SHARED one), in order, inside its loops.  */
 static void
-fused_body (cgen *g, block *out, const void *arg)
+one_body (cgen *g, block *out, const void *arg)
 {
-  const te_stage *s = arg;
-  for (int k = 0; k < s->nstmts; k++)
-    stmt_nest (g, out, s, &s->stmts[k], false);
+  const te_lw_stage *l = arg;
+  for (int k = 0; k < l->nstmts; k++)
+    stmt_nest (g, out, l->stage, &l->stmts[k], false);
+}
+
+/* The body of the fast nest of a TE_LW_SHARED stage: the shared values,
+   then every statement.  */
+static void
+fast_body (cgen *g, block *out, const void *arg)
+{
+  const te_lw_stage *l = arg;
+  g->loc = l->stage->stmts[0].loc;
+  cg_scope_enter (g);
+  cg_bind_scope (g, out, l->scope);
+  for (int k = 0; k < l->stage->nstmts; k++)
+    guarded_store (g, out, &l->fast[k]);
+  cg_scope_leave (g);
+}
+
+/* A TE_LW_SHARED stage L into OUT.  */
+static void
+shared_nest (cgen *g, block *out, const te_lw_stage *l)
+{
+  const te_stage *s = l->stage;
+  if (!l->nall)
+    {
+      cg_emit_loops (g, out, s->nloops, s->loops, false, fast_body, l);
+      return;
+    }
+  block fast = { { 0 }, 0 }, slow = { { 0 }, 0 };
+  cg_emit_loops (g, &fast, s->nloops, s->loops, false, fast_body, l);
+  cg_nest_begin (g);
+  cg_emit_loops (g, &slow, s->nloops, s->loops, false, one_body, l);
+  sbuf head = { 0 };
+  for (int i = 0; i < l->nall; i++)
+    {
+      const char *base = cg_tensor_base (g, l->all[i]);
+      sb_printf (&head, "%s%s", i ? " && " : "", base ? base : "?");
+    }
+  blk_if_else (out, head.s, &fast, &slow);
+  free (head.s);
 }
 
 /* ---- the function ------------------------------------------------------ */
@@ -533,16 +310,16 @@ name_globals (cgen *g)
     {
       char fb[32];
       snprintf (fb, sizeof fb, "p%d", k);
-      g->pname[k] = sanitize (p->params[k].name, fb);
+      g->pname[k] = cg_sanitize (p->params[k].name, fb);
     }
   for (int i = 0; i < p->ntensors; i++)
     if (p->tensors[i]->kind == TE_TK_LOCAL)
       {
         char fb[32];
         snprintf (fb, sizeof fb, "tmp%d", g->nlocals);
-        char *base = sanitize (p->tensors[i]->name, fb);
+        char *base = cg_sanitize (p->tensors[i]->name, fb);
         g->locals[g->nlocals] = p->tensors[i];
-        g->lname[g->nlocals] = fresh_name (g, base);
+        g->lname[g->nlocals] = cg_fresh_name (g, base);
         g->nlocals++;
         free (base);
       }
@@ -679,8 +456,7 @@ call_prototypes (const te_program *p, sbuf *out)
 static void
 body (cgen *g, block *top)
 {
-  const te_program *p = g->p;
-  nest_begin (g);
+  cg_nest_begin (g);
   for (int i = 0; i < g->nlocals; i++)
     {
       const te_tensor *t = g->locals[i];
@@ -696,57 +472,50 @@ body (cgen *g, block *top)
                 n.s, ty);
       free (n.s);
     }
-  for (int s = 0; s < p->nstages; s++)
+  for (int s = 0; s < g->lw->nstages; s++)
     {
-      const te_stage *st = &p->stages[s];
-      if (st->call)
+      const te_lw_stage *l = &g->lw->stages[s];
+      const te_stage *st = l->stage;
+      switch (l->shape)
         {
+        case TE_LW_CALL:
           if (top->nstmts)
             sb_printf (&top->text, "\n");
+          cg_nest_begin (g);
           g->loc = st->loc;
+          cg_scope_enter (g);
+          cg_bind_scope (g, top, l->scope);
           call_line (g, top, st->call);
-          continue;
-        }
-      if (st->fused)
-        {
+          cg_scope_leave (g);
+          break;
+        case TE_LW_SHARED:
           if (top->nstmts)
             sb_printf (&top->text, "\n");
-          nest_begin (g);
+          cg_nest_begin (g);
+          shared_nest (g, top, l);
+          break;
+        case TE_LW_ONE:
+          if (top->nstmts)
+            sb_printf (&top->text, "\n");
+          cg_nest_begin (g);
           cg_emit_loops (g, top, st->nloops, st->loops, st->reversed,
-                         fused_body, st);
-          continue;
-        }
-      for (int k = 0; k < st->nstmts; k++)
-        {
-          if (top->nstmts)
-            sb_printf (&top->text, "\n");
-          nest_begin (g);
-          stmt_nest (g, top, st, &st->stmts[k], true);
+                         one_body, l);
+          break;
+        case TE_LW_EACH:
+          for (int k = 0; k < l->nstmts; k++)
+            {
+              if (top->nstmts)
+                sb_printf (&top->text, "\n");
+              cg_nest_begin (g);
+              stmt_nest (g, top, st, &l->stmts[k], true);
+            }
+          break;
         }
     }
   if (g->nlocals)
     sb_printf (&top->text, "\n");
   for (int i = 0; i < g->nlocals; i++)
     blk_stmt (top, "free (%s);", g->lname[i]);
-}
-
-static void
-cgen_free (cgen *g)
-{
-  nest_begin (g);
-  for (int k = 0; k < g->p->nparams; k++)
-    free (g->pname[k]);
-  for (int i = 0; i < g->nlocals; i++)
-    free (g->lname[i]);
-  free (g->pname);
-  free (g->used);
-  free (g->locals);
-  free (g->lname);
-  free (g->vname);
-  free (g->bound);
-  free (g->taken);
-  free (g->memos);
-  te_memo_free (&g->memo_index);
 }
 
 static void *
@@ -759,13 +528,18 @@ xcalloc (size_t n, size_t size)
 }
 
 bool
-te_program_emit_c (FILE *f, const te_program *p, const te_program *fwd,
-                   const char *const *param_ctypes, bool first,
-                   te_diag *diag)
+te_program_emit_c (FILE *f, const te_program *p, const te_lowered *lw,
+                   const te_program *fwd, const char *const *param_ctypes,
+                   bool first, te_diag *diag)
 {
+  te_lowered *own = lw ? NULL : te_lower (p);
+  if (!lw && !own)
+    return te_diag_set (diag, TE_DIAG_INTERNAL, 0,
+                        "cannot print the gradient as C: out of memory");
   cgen g;
   memset (&g, 0, sizeof g);
   g.p = p;
+  g.lw = lw ? lw : own;
   g.fwd = fwd;
   g.ctypes = param_ctypes;
   g.diag = diag;
@@ -816,6 +590,7 @@ te_program_emit_c (FILE *f, const te_program *p, const te_program *fwd,
       free (wrapped);
     }
   free (text.s);
-  cgen_free (&g);
+  cg_state_free (&g);
+  te_lowered_free (own);
   return ok;
 }

@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "back/interp-env.h"
+#include "back/lower.h"
 
 /* MPFR's documented default exponent range, used while mp_run runs.  */
 #define MP_EMIN (1 - ((mpfr_exp_t) 1 << 30))
@@ -846,8 +847,7 @@ null_read_fn (te_node *n, void *data)
   null_query *q = data;
   const te_tensor *t = n->op == TE_LOAD ? n->u.tensor : NULL;
   if (t && t->nullable && !ip_find_storage (q->env, t)
-      && (t == q->st->dst
-          || (q->st->op == TE_ADD_TO && te_zero_if_null (q->st->value, t))))
+      && te_lower_skips (q->st, t))
     q->skip = true;
 }
 

@@ -142,6 +142,8 @@ te_walk_name (te_walk_kind kind)
       return "rewrite";
     case TE_WALK_DERIV:
       return "deriv";
+    case TE_WALK_LOWER:
+      return "lower";
     case TE_WALK_EMIT:
       return "emit";
     case TE_WALK_PRINT:

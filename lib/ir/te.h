@@ -374,6 +374,7 @@ typedef enum te_walk_kind
   TE_WALK_QUERY,  /* te_walk and the queries built on it */
   TE_WALK_REWRITE, /* te_replace, te_rename_counters, te_canon_loads */
   TE_WALK_DERIV,  /* ad.c's propagation through local derivatives */
+  TE_WALK_LOWER,  /* lib/back/lower.c */
   TE_WALK_EMIT,   /* plugin/emit.cc */
   TE_WALK_PRINT,  /* print.c */
   TE_WALK_CGEN,   /* cgen*.c (dump-c) */
@@ -471,7 +472,7 @@ bool te_reads (const te_node *n, const te_tensor *t);
 bool te_contains (const te_node *n, const te_node *x);
 /* Is N zero wherever tensor T reads as zero (a NULL shadow): a load of
    T, a product or quotient with such a factor, a sum or select of such
-   values?  The one rule emit.cc, cgen.c and interp.c skip a += by.  */
+   values?  The rule te_lower_skips (lib/back/lower.c) skips a += by.  */
 bool te_zero_if_null (const te_node *n, const te_tensor *t);
 /* Does N mention loop counter VAR?  */
 bool te_uses_var (const te_node *n, int var);

@@ -17,7 +17,11 @@ and classifies the kernel:
            outside the kernel, a compile timeout; and INCONSISTENT
            acceptance (refused at one configuration, accepted at another;
            DESIGN.md promises the same language at every -O level),
-           reported as ICE because it is the compiler's fault
+           reported as ICE because it is the compiler's fault; and a
+           dump-c file that does not compile ("dump-c does not compile:"):
+           at the first configuration (-O2 if it is run) the kernel is
+           also compiled with -fplugin-arg-tensorgrad-dump-c, and that C
+           with gcc -std=c11 -c (warnings allowed)
 
 Kernel K of seed S is reproducible from (S, K) alone:
   tgfuzz.py --seed S --one K --keep DIR
@@ -114,9 +118,31 @@ def classify_compile(rc, out, timed_out, nlines):
     return "REFUSED", "line %d: %s" % (int(line) - first + 1, msg)
 
 
-def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False):
+def dumpc_config(configs):
+    """The configuration whose compile also writes and checks dump-c."""
+    names = [n for n, _ in configs]
+    return "O2" if "O2" in names else names[0]
+
+
+def check_dumpc(cc, d, breakc):
+    """Compile dumpc.c in D as C11: None, or why it does not compile.
+    BREAKC (the self-test) spoils the file first."""
+    if breakc:
+        with open(os.path.join(d, "dumpc.c"), "a") as f:
+            f.write("\nint planted_error = ;\n")
+    rc, out, to = run(cc + ["-std=c11", "-w", "-c", "dumpc.c", "-o",
+                            "dumpc.o"], OPTS.compile_timeout, d)
+    if rc == 0:
+        return None
+    m = re.search(r"error: (.*)", out)
+    return "dump-c does not compile: " + (m.group(1) if m else out[:300])
+
+
+def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
+                breakc=False):
     """Compile and run KERN in directory D: {"class", "detail", "configs"}."""
     cc = OPTS.cc.split()
+    cdump = dumpc_config(configs or CONFIGS)
     ktext = write_kernel(kern, d, seed_text)
     nlines = ktext.count("\n")
     extra = ["-fopenmp"] if kern.omp else []
@@ -135,11 +161,20 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False):
                             "-o", obj] + extra
         if dropc:
             cmd.append("-fplugin-arg-tensorgrad-dump-c=grad.c")
+        elif name == cdump:
+            if os.path.exists(os.path.join(d, "dumpc.c")):
+                os.remove(os.path.join(d, "dumpc.c"))
+            cmd.append("-fplugin-arg-tensorgrad-dump-c=dumpc.c")
         rc, out, to = run(cmd, OPTS.compile_timeout, d)
         cls, detail = classify_compile(rc, out, to, nlines)
         if cls:
             res[name] = (cls, detail)
             continue
+        if name == cdump and not dropc:
+            why = check_dumpc(cc, d, breakc)
+            if why:
+                res[name] = ("ICE", why)
+                continue
         objs = [obj]
         if dropc:
             mut = drop_term(d)
@@ -549,15 +584,18 @@ def self_test(opts):
              ("one component scaled by 1.001 is caught", 1, False, "WRONG"),
              ("= for += is caught", 2, False, "WRONG"),
              ("output adjoint modified is caught", 3, False, "WRONG"),
-             ("dropped term is caught", 0, True, "WRONG")]
+             ("dropped term is caught", 0, True, "WRONG"),
+             ("dump-c that does not compile is caught", 0, False, "ICE")]
     try:
         for real in ("double", "float"):
             for what, plant, drop, want in cases:
                 if real == "float" and plant == 1:
                     continue      # 1.001 is below the float tolerance
                 kern = self_kernel(real)
-                r = test_kernel(kern, d, "self", cfg, plant, drop)
-                ok = r["class"] == want
+                r = test_kernel(kern, d, "self", cfg, plant, drop,
+                                want == "ICE")
+                ok = r["class"] == want and (want != "ICE" or "dump-c" in
+                                             r["detail"])
                 bad += not ok
                 print("%s: self-test %s (%s): %s %s" %
                       ("PASS" if ok else "FAIL", what, real, r["class"],

@@ -242,7 +242,7 @@ print_c (kase *k)
   FILE *f = fopen (cfile, "w");
   if (!f)
     return false;
-  bool ok = te_program_emit_c (f, k->bwd, k->fwd, k->ctypes, true, &diag);
+  bool ok = te_program_emit_c (f, k->bwd, NULL, k->fwd, k->ctypes, true, &diag);
   fclose (f);
   CHECK (ok);
   if (!ok)
@@ -690,7 +690,7 @@ test_missing_ctype (void)
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream (&buf, &len);
-  CHECK (!te_program_emit_c (f, b, p, NULL, true, &diag));
+  CHECK (!te_program_emit_c (f, b, NULL, p, NULL, true, &diag));
   fclose (f);
   CHECK (len == 0);
   CHECK (diag.kind == TE_DIAG_INTERNAL && strstr (diag.msg, "'n'"));

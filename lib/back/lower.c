@@ -1,0 +1,724 @@
+/* lower.c -- the decisions the back ends share (lower.h).
+
+   Before:  stage 0 (fused): for i < n:
+                d_a[i] += d_y[i] * exp (x[i]) * c;
+                d_b[i] += d_y[i] * exp (x[i]);
+   After:   lower: stage 0: one nest, shared values once
+            lower: s0: shared, node 12, in scope shared
+            lower: s1: shared, node 14, in scope shared
+            (s0 = exp (x[i]), s1 = d_y[i] * s0: the fast nest computes
+            them once per iteration, then both statements.)
+
+   1. Shape: a call stage is a call; a fused stage that is not reversed
+      nor recurrent and whose statements have no loops of their own
+      shares its values (TE_LW_SHARED); any other fused stage is one nest;
+      the statements of any other stage are independent and each is a
+      nest of its own (a loop distribution that is valid because the
+      iterations of a backward stage touch disjoint elements of what they
+      overwrite).
+   2. NULL shadows (te_lower_skips): a statement is skipped when its
+      destination is NULL or, for +=, when its value vanishes with a NULL
+      shadow it reads; the other NULL-able shadows it reads are 0.
+   3. Scopes.  The TE value is a DAG; a node used more than once is
+      computed once into a local.  Where matters: a select's arm may hold
+      a load that is out of bounds where its condition is false (a padded
+      convolution), a reduction's terms use its counters, a guard
+      protects its statement.  A scope is such a region (a guard, a
+      statement's value and index, an arm, a reduction's terms, the
+      shared values of a fused stage, a call's arguments).  At its start
+      it binds, operands first, the nodes of its roots that it evaluates
+      unconditionally (not through an arm or a reduction's terms) and
+      that are used more than once anywhere below it (not counting what
+      enclosing scopes bound), except those as cheap to repeat as to read
+      (a load, conversion, negation or boolean over leaves or locals), and
+      every reduction it evaluates.  The shared values of a fused stage
+      count only operands outside arms and reductions and bind only
+      computed nodes (worth_binding); a reduction there is bound when a
+      bound node needs it.  A call's arguments bind only reductions.
+   4. Each scope lists the selects it evaluates; their arms, and the
+      terms of each reduction it binds, are scopes inside it.
+
+   Each scope walks the distinct nodes below its roots that enclosing
+   scopes did not bind, once (TE_WALK_LOWER).
+
+   Limits: at most 32 NULL-able shadows per statement are told apart
+   (a kernel has one per parameter).  */
+
+#include "back/lower.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum lw_policy
+{
+  LW_SCOPE,  /* a guard, a value, an arm, a reduction's terms */
+  LW_SHARED, /* the values a fused stage's statements share */
+  LW_CALL    /* a call's arguments: reductions only */
+} lw_policy;
+
+/* A growing array of pointers.  */
+typedef struct vec
+{
+  const void **v;
+  int n, cap;
+} vec;
+
+typedef struct lw
+{
+  te_lowered *l;
+  const te_program *p;
+  int nids;
+  int *local;          /* by node id: bound in an enclosing scope */
+  int *undo;           /* node ids bound, innermost last */
+  int nundo, capundo;
+  unsigned *vis, *unc, *cnt, *clo;
+  int *uses;
+  unsigned epoch;
+  bool oom;
+} lw;
+
+static void *
+xalloc (lw *w, size_t n, size_t size)
+{
+  void *m = calloc (n ? n : 1, size);
+  if (!m)
+    w->oom = true;
+  return m;
+}
+
+static void
+vec_push (lw *w, vec *v, const void *x)
+{
+  if (v->n == v->cap)
+    {
+      int cap = v->cap ? 2 * v->cap : 16;
+      const void **m = realloc (v->v, cap * sizeof *m);
+      if (!m)
+        {
+          w->oom = true;
+          return;
+        }
+      v->v = m;
+      v->cap = cap;
+    }
+  v->v[v->n++] = x;
+}
+
+/* ---- scopes ------------------------------------------------------------ */
+
+/* Nothing to compute for N: a leaf, bound outside, or made later.  */
+static bool
+cheap_leaf (const lw *w, const te_node *n)
+{
+  if (!n || n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return true;
+  return n->id >= w->nids || w->local[n->id];
+}
+
+/* Should node N, used more than once in a scope, get a local?  A load,
+   conversion, negation or boolean over leaves or locals is as cheap to
+   repeat as to read.  */
+static bool
+bind_p (const lw *w, const te_node *n)
+{
+  if (n->op == TE_LOAD || n->op == TE_CAST || n->op == TE_NEG
+      || n->type == TE_BOOL)
+    {
+      for (int k = 0; k < 3; k++)
+        if (!cheap_leaf (w, n->args[k]))
+          return true;
+      return false;
+    }
+  return true;
+}
+
+/* Is N worth a local among a fused stage's shared values: computed?  */
+static bool
+worth_binding (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+    case TE_PARAM:
+    case TE_VAR:
+    case TE_LOAD:
+    case TE_CAST:
+    case TE_NEG:
+      return false;
+    default:
+      return n->type != TE_BOOL;
+    }
+}
+
+/* The operands of N whose uses a scope counts: every one, or among a
+   fused stage's shared values not the arms of a select nor a
+   reduction's.  */
+static int
+counted_args (const te_node *n, lw_policy pol)
+{
+  if (pol != LW_SHARED)
+    return te_op_arity (n->op);
+  if (n->op == TE_REDUCE)
+    return 0;
+  return n->op == TE_SELECT ? 1 : te_op_arity (n->op);
+}
+
+/* Is operand K of N evaluated whenever N is?  */
+static bool
+unconditional_arg (const te_node *n, int k)
+{
+  if (n->op == TE_SELECT || n->op == TE_REDUCE)
+    return k == 0;
+  return true;
+}
+
+static void
+count_use (lw *w, const te_node *n)
+{
+  if (w->cnt[n->id] != w->epoch)
+    {
+      w->cnt[n->id] = w->epoch;
+      w->uses[n->id] = 0;
+    }
+  w->uses[n->id]++;
+}
+
+/* Post-order over the distinct nodes below ROOTS not bound outside,
+   into ORDER, counting uses.  */
+static void
+walk_counts (lw *w, const te_node *const *roots, int nroots, lw_policy pol,
+             vec *order)
+{
+  vec stack = { 0 }, next = { 0 };
+  for (int r = 0; r < nroots; r++)
+    {
+      const te_node *root = roots[r];
+      if (cheap_leaf (w, root))
+        continue;
+      count_use (w, root);
+      if (w->vis[root->id] == w->epoch)
+        continue;
+      w->vis[root->id] = w->epoch;
+      vec_push (w, &stack, root);
+      vec_push (w, &next, (void *) 0);
+      while (stack.n && !w->oom)
+        {
+          const te_node *n = stack.v[stack.n - 1];
+          int k = (int) (intptr_t) next.v[next.n - 1];
+          if (k >= te_op_arity (n->op))
+            {
+              vec_push (w, order, n);
+              stack.n--;
+              next.n--;
+              continue;
+            }
+          next.v[next.n - 1] = (void *) (intptr_t) (k + 1);
+          const te_node *a = n->args[k];
+          if (cheap_leaf (w, a))
+            continue;
+          if (k < counted_args (n, pol))
+            count_use (w, a);
+          if (w->vis[a->id] == w->epoch)
+            continue;
+          w->vis[a->id] = w->epoch;
+          vec_push (w, &stack, a);
+          vec_push (w, &next, (void *) 0);
+        }
+    }
+  free (stack.v);
+  free (next.v);
+  te_walk_count (w->p->ctx, TE_WALK_LOWER, order->n);
+}
+
+/* Mark in MARK (with the current epoch) the nodes below the N ROOTS that
+   they evaluate whenever they are evaluated.  */
+static void
+mark_unconditional (lw *w, const te_node *const *roots, int n,
+                    unsigned *mark)
+{
+  vec stack = { 0 };
+  for (int r = 0; r < n; r++)
+    if (!cheap_leaf (w, roots[r]) && mark[roots[r]->id] != w->epoch)
+      {
+        mark[roots[r]->id] = w->epoch;
+        vec_push (w, &stack, roots[r]);
+      }
+  while (stack.n && !w->oom)
+    {
+      const te_node *x = stack.v[--stack.n];
+      for (int k = 0; k < te_op_arity (x->op); k++)
+        {
+          const te_node *a = x->args[k];
+          if (!unconditional_arg (x, k) || cheap_leaf (w, a)
+              || mark[a->id] == w->epoch)
+            continue;
+          mark[a->id] = w->epoch;
+          vec_push (w, &stack, a);
+        }
+    }
+  free (stack.v);
+}
+
+static void
+bind (lw *w, const te_node *n)
+{
+  if (w->nundo == w->capundo)
+    {
+      int cap = w->capundo ? 2 * w->capundo : 64;
+      int *m = realloc (w->undo, cap * sizeof *m);
+      if (!m)
+        {
+          w->oom = true;
+          return;
+        }
+      w->undo = m;
+      w->capundo = cap;
+    }
+  w->undo[w->nundo++] = n->id;
+  w->local[n->id] = 1;
+}
+
+/* Forget the nodes bound since MARK (the length of the undo list).  */
+static void
+unbind (lw *w, int mark)
+{
+  while (w->nundo > mark)
+    w->local[w->undo[--w->nundo]] = 0;
+}
+
+static te_lw_scope *lower_scope (lw *w, const te_node *const *roots,
+                                 int nroots, lw_policy pol);
+
+/* A scope inside the current ones, whose bindings end with it.  */
+static te_lw_scope *
+kid_scope (lw *w, const te_node *root)
+{
+  int mark = w->nundo;
+  te_lw_scope *s = lower_scope (w, &root, 1, LW_SCOPE);
+  unbind (w, mark);
+  return s;
+}
+
+/* Which of ORDER (the post-order of a scope's walk, marks current) a
+   scope under policy POL binds, bound in turn into BINDS, and
+   which selects it evaluates, into SELS (step 3).  */
+static void
+choose (lw *w, lw_policy pol, const vec *order, vec *binds, vec *sels)
+{
+  /* What the scope evaluates itself: a fused stage's shared values, the
+     nodes below those it binds; any other scope, what its roots do.  */
+  unsigned *here = w->unc;
+  if (pol == LW_SHARED)
+    {
+      vec chosen = { 0 };
+      for (int i = 0; i < order->n; i++)
+        {
+          const te_node *n = order->v[i];
+          if (w->unc[n->id] == w->epoch && w->cnt[n->id] == w->epoch
+              && w->uses[n->id] >= 2 && worth_binding (n))
+            vec_push (w, &chosen, n);
+        }
+      mark_unconditional (w, (const te_node *const *) chosen.v, chosen.n,
+                          w->clo);
+      free (chosen.v);
+      here = w->clo;
+    }
+  for (int i = 0; i < order->n; i++)
+    {
+      const te_node *n = order->v[i];
+      if (here[n->id] != w->epoch)
+        continue;
+      if (n->op == TE_SELECT)
+        vec_push (w, sels, n);
+      bool shared = w->unc[n->id] == w->epoch && w->cnt[n->id] == w->epoch
+                    && w->uses[n->id] >= 2;
+      bool yes;
+      switch (pol)
+        {
+        case LW_SCOPE:
+          yes = n->op == TE_REDUCE || (shared && bind_p (w, n));
+          break;
+        case LW_SHARED:
+          yes = n->op == TE_REDUCE || (shared && worth_binding (n));
+          break;
+        case LW_CALL:
+        default:
+          yes = n->op == TE_REDUCE;
+          break;
+        }
+      if (yes)
+        {
+          vec_push (w, binds, n);
+          bind (w, n);
+        }
+    }
+}
+
+/* Does scope S compute something first: a local, or a select of its
+   own whose arms do?  Then it cannot be inside an expression.  */
+static bool
+needs_stmts (const te_lw_scope *s)
+{
+  for (int i = 0; s && i < s->nselects; i++)
+    if (s->selects[i].stmts)
+      return true;
+  return s && s->nbinds;
+}
+
+/* The scope of the NROOTS ROOTS under policy POL (step 3): its bindings
+   stay bound (the caller unbinds them); its selects and reductions get
+   scopes of their own (step 4).  */
+static te_lw_scope *
+lower_scope (lw *w, const te_node *const *roots, int nroots, lw_policy pol)
+{
+  te_lw_scope *s = xalloc (w, 1, sizeof *s);
+  if (!s)
+    return NULL;
+  vec order = { 0 }, binds = { 0 }, sels = { 0 };
+  w->epoch++;
+  walk_counts (w, roots, nroots, pol, &order);
+  mark_unconditional (w, roots, nroots, w->unc);
+  choose (w, pol, &order, &binds, &sels);
+  free (order.v);
+  s->nbinds = binds.n;
+  s->binds = xalloc (w, binds.n, sizeof *s->binds);
+  s->nselects = sels.n;
+  s->selects = xalloc (w, sels.n, sizeof *s->selects);
+  for (int i = 0; s->binds && i < binds.n; i++)
+    {
+      te_lw_bind *b = &s->binds[i];
+      b->node = binds.v[i];
+      b->reduction = b->node->op == TE_REDUCE;
+      b->id = b->reduction ? w->l->naccs++ : w->l->nshared++;
+    }
+  /* Nested scopes, after the marks of this one are used up.  */
+  for (int i = 0; s->binds && i < binds.n; i++)
+    if (s->binds[i].reduction)
+      s->binds[i].terms = kid_scope (w, s->binds[i].node->args[1]);
+  for (int i = 0; s->selects && i < sels.n; i++)
+    {
+      te_lw_select *x = &s->selects[i];
+      x->node = sels.v[i];
+      x->arms[0] = kid_scope (w, x->node->args[1]);
+      x->arms[1] = kid_scope (w, x->node->args[2]);
+      x->stmts = needs_stmts (x->arms[0]) || needs_stmts (x->arms[1]);
+    }
+  free (binds.v);
+  free (sels.v);
+  return s;
+}
+
+const te_lw_select *
+te_lw_find_select (const te_lw_scope *s, const te_node *n)
+{
+  for (int i = 0; s && i < s->nselects; i++)
+    if (s->selects[i].node == n)
+      return &s->selects[i];
+  return NULL;
+}
+
+/* ---- statements and stages --------------------------------------------- */
+
+bool
+te_lower_skips (const te_stmt *st, const te_tensor *t)
+{
+  return t == st->dst
+         || (st->op == TE_ADD_TO && te_zero_if_null (st->value, t));
+}
+
+typedef struct nullable_set
+{
+  const te_tensor *items[32];
+  int n;
+} nullable_set;
+
+static void
+add_nullable (nullable_set *s, const te_tensor *t)
+{
+  for (int i = 0; i < s->n; i++)
+    if (s->items[i] == t)
+      return;
+  if (s->n < 32)
+    s->items[s->n++] = t;
+}
+
+static void
+collect_nullable (te_node *n, void *data)
+{
+  if (n->op == TE_LOAD && n->u.tensor->nullable)
+    add_nullable (data, n->u.tensor);
+}
+
+/* The NULL-able shadows statement ST writes or reads.  */
+static void
+stmt_nullable (const te_stmt *st, nullable_set *s)
+{
+  if (st->dst->nullable)
+    add_nullable (s, st->dst);
+  te_walk (st->value, collect_nullable, s);
+  if (st->guard)
+    te_walk (st->guard, collect_nullable, s);
+}
+
+static const te_tensor **
+copy_tensors (lw *w, const te_tensor *const *items, int n)
+{
+  const te_tensor **m = xalloc (w, n, sizeof *m);
+  if (m)
+    memcpy (m, items, n * sizeof *m);
+  return m;
+}
+
+/* Statement ST into L: its NULL tests when TESTS (step 2), its
+   scopes.  */
+static void
+lower_stmt (lw *w, te_lw_stmt *l, const te_stmt *st, bool tests)
+{
+  l->st = st;
+  if (tests)
+    {
+      nullable_set all = { { 0 }, 0 }, skip = { { 0 }, 0 },
+                   zero = { { 0 }, 0 };
+      stmt_nullable (st, &all);
+      for (int i = 0; i < all.n; i++)
+        add_nullable (te_lower_skips (st, all.items[i]) ? &skip : &zero,
+                      all.items[i]);
+      l->nskip = skip.n;
+      l->skip = copy_tensors (w, skip.items, skip.n);
+      l->nzero = zero.n;
+      l->zero = copy_tensors (w, zero.items, zero.n);
+    }
+  int mark = w->nundo;
+  if (st->guard)
+    l->guard = lower_scope (w, (const te_node *const *) &st->guard, 1,
+                            LW_SCOPE);
+  const te_node *roots[2] = { st->value, st->index };
+  l->body = lower_scope (w, roots, 2, LW_SCOPE);
+  unbind (w, mark);
+}
+
+static te_lw_stmt *
+lower_stmts (lw *w, const te_stage *s, bool tests)
+{
+  te_lw_stmt *m = xalloc (w, s->nstmts, sizeof *m);
+  for (int k = 0; m && k < s->nstmts; k++)
+    lower_stmt (w, &m[k], &s->stmts[k], tests);
+  return m;
+}
+
+/* The roots of call stage C's scope: the values and offsets it passes.  */
+static te_lw_scope *
+lower_call (lw *w, const te_call *c)
+{
+  vec roots = { 0 };
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->kind == TE_PK_INT || a->kind == TE_PK_FLOAT)
+        vec_push (w, &roots, a->value);
+      else if (a->offset)
+        vec_push (w, &roots, a->offset);
+    }
+  if (c->grad && c->ret && c->d_return)
+    vec_push (w, &roots, c->d_return);
+  int mark = w->nundo;
+  te_lw_scope *s = lower_scope (w, (const te_node *const *) roots.v, roots.n,
+                                LW_CALL);
+  unbind (w, mark);
+  free (roots.v);
+  return s;
+}
+
+/* Stage S into L (step 1).  */
+static void
+lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
+{
+  l->stage = s;
+  if (s->call)
+    {
+      l->shape = TE_LW_CALL;
+      l->scope = lower_call (w, s->call);
+      return;
+    }
+  bool inner = false;
+  for (int k = 0; k < s->nstmts; k++)
+    inner |= s->stmts[k].ninner > 0;
+  if (s->fused && !s->reversed && !s->recurrent && !inner && s->nstmts)
+    {
+      l->shape = TE_LW_SHARED;
+      nullable_set all = { { 0 }, 0 };
+      vec roots = { 0 };
+      for (int k = 0; k < s->nstmts; k++)
+        {
+          stmt_nullable (&s->stmts[k], &all);
+          vec_push (w, &roots, s->stmts[k].value);
+        }
+      l->nall = all.n;
+      l->all = copy_tensors (w, all.items, all.n);
+      int mark = w->nundo;
+      l->scope = lower_scope (w, (const te_node *const *) roots.v, roots.n,
+                              LW_SHARED);
+      free (roots.v);
+      l->fast = lower_stmts (w, s, false);
+      unbind (w, mark);
+      if (all.n)
+        {
+          l->nstmts = s->nstmts;
+          l->stmts = lower_stmts (w, s, true);
+        }
+      return;
+    }
+  l->shape = s->fused ? TE_LW_ONE : TE_LW_EACH;
+  l->nstmts = s->nstmts;
+  l->stmts = lower_stmts (w, s, true);
+}
+
+te_lowered *
+te_lower (const te_program *p)
+{
+  lw w;
+  memset (&w, 0, sizeof w);
+  w.p = p;
+  w.nids = te_ctx_ids (p->ctx);
+  w.l = xalloc (&w, 1, sizeof *w.l);
+  w.local = xalloc (&w, w.nids, sizeof *w.local);
+  w.vis = xalloc (&w, w.nids, sizeof *w.vis);
+  w.unc = xalloc (&w, w.nids, sizeof *w.unc);
+  w.cnt = xalloc (&w, w.nids, sizeof *w.cnt);
+  w.clo = xalloc (&w, w.nids, sizeof *w.clo);
+  w.uses = xalloc (&w, w.nids, sizeof *w.uses);
+  if (!w.oom)
+    {
+      w.l->p = p;
+      w.l->nids = w.nids;
+      w.l->nstages = p->nstages;
+      w.l->stages = xalloc (&w, p->nstages, sizeof *w.l->stages);
+      for (int s = 0; w.l->stages && s < p->nstages && !w.oom; s++)
+        lower_stage (&w, &w.l->stages[s], &p->stages[s]);
+    }
+  free (w.local);
+  free (w.undo);
+  free (w.vis);
+  free (w.unc);
+  free (w.cnt);
+  free (w.clo);
+  free (w.uses);
+  if (w.oom)
+    {
+      te_lowered_free (w.l);
+      return NULL;
+    }
+  return w.l;
+}
+
+/* ---- freeing and the dump ---------------------------------------------- */
+
+static void
+scope_free (te_lw_scope *s)
+{
+  if (!s)
+    return;
+  for (int i = 0; s->binds && i < s->nbinds; i++)
+    scope_free (s->binds[i].terms);
+  for (int i = 0; s->selects && i < s->nselects; i++)
+    {
+      scope_free (s->selects[i].arms[0]);
+      scope_free (s->selects[i].arms[1]);
+    }
+  free (s->binds);
+  free (s->selects);
+  free (s);
+}
+
+static void
+stmts_free (te_lw_stmt *m, int n)
+{
+  for (int k = 0; m && k < n; k++)
+    {
+      free (m[k].skip);
+      free (m[k].zero);
+      scope_free (m[k].guard);
+      scope_free (m[k].body);
+    }
+  free (m);
+}
+
+void
+te_lowered_free (te_lowered *l)
+{
+  if (!l)
+    return;
+  for (int s = 0; l->stages && s < l->nstages; s++)
+    {
+      te_lw_stage *g = &l->stages[s];
+      stmts_free (g->stmts, g->nstmts);
+      stmts_free (g->fast, g->fast ? g->stage->nstmts : 0);
+      free (g->all);
+      scope_free (g->scope);
+    }
+  free (l->stages);
+  free (l);
+}
+
+static void
+scope_dump (FILE *f, const te_lw_scope *s, const char *where)
+{
+  if (!s)
+    return;
+  for (int i = 0; i < s->nbinds; i++)
+    {
+      const te_lw_bind *b = &s->binds[i];
+      fprintf (f, "lower: %s%d: %s, node %d, in scope %s\n",
+               b->reduction ? "acc" : "s", b->id,
+               b->reduction ? "reduction" : "shared", b->node->id, where);
+    }
+  for (int i = 0; i < s->nbinds; i++)
+    scope_dump (f, s->binds[i].terms, "terms");
+  for (int i = 0; i < s->nselects; i++)
+    {
+      const te_lw_select *x = &s->selects[i];
+      if (x->stmts)
+        fprintf (f, "lower: select node %d: its arms are statements\n",
+                 x->node->id);
+      scope_dump (f, x->arms[0], "arm");
+      scope_dump (f, x->arms[1], "arm");
+    }
+}
+
+/* Statements M[0..N) of stage S; FAST: those of the fast nest.  */
+static void
+stmts_dump (FILE *f, int s, const te_lw_stmt *m, int n, bool fast)
+{
+  for (int k = 0; m && k < n; k++)
+    {
+      for (int i = 0; i < m[k].nskip; i++)
+        fprintf (f, "lower: stage %d statement %d: skipped when %s is NULL\n",
+                 s, k, m[k].skip[i]->name);
+      for (int i = 0; i < m[k].nzero; i++)
+        fprintf (f, "lower: stage %d statement %d: reads %s as 0 when "
+                    "NULL\n",
+                 s, k, m[k].zero[i]->name);
+      scope_dump (f, m[k].guard, fast ? "fast guard" : "guard");
+      scope_dump (f, m[k].body, fast ? "fast value" : "value");
+    }
+}
+
+void
+te_lowered_dump (FILE *f, const te_lowered *l)
+{
+  static const char *const shapes[] = { "a call", "each statement its own "
+                                        "nest", "one nest",
+                                        "one nest, shared values once" };
+  for (int s = 0; s < l->nstages; s++)
+    {
+      const te_lw_stage *g = &l->stages[s];
+      fprintf (f, "lower: stage %d: %s\n", s, shapes[g->shape]);
+      scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
+      if (g->fast)
+        stmts_dump (f, s, g->fast, g->stage->nstmts, true);
+      stmts_dump (f, s, g->stmts, g->nstmts, false);
+    }
+  fprintf (f, "lower: %d shared locals, %d accumulators\n", l->nshared,
+           l->naccs);
+}
