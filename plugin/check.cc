@@ -1,7 +1,7 @@
 /* check.cc -- the compile-time self-check of a synthesized gradient
    (-fplugin-arg-tensorgrad-check): the plugin's side of lib/check/.
 
-   lib/check/check.c runs the backward program against high-precision
+   lib/check/gradient.c runs the backward program against high-precision
    finite differences of the forward (its opening comment has the method
    and its limits) and returns a ck_result; this file parses the check's
    options and turns the result into GCC's diagnostics at the function:

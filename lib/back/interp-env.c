@@ -299,3 +299,12 @@ ip_run_free (run *r)
   free (r->bound);
   mpfr_clears (r->tmp24, r->tmp53, r->conv, (mpfr_ptr) 0);
 }
+
+/* Stop the probe of R for WHY; returns false.  */
+bool
+ip_probe_stop (run *r, mp_probe_stop why)
+{
+  if (r->stop == MP_PROBE_DONE)
+    r->stop = why;
+  return false;
+}

@@ -68,6 +68,7 @@ typedef struct run
   uint64_t scope[MP_MAX_DEPTH + 1];
   mpfr_t tmp24, tmp53, conv; /* store rounding; int64 to mpfr */
   mp_probe *probe;   /* a probe (interp-probe.c), or NULL */
+  const struct ip_probe_hooks *hooks; /* what a probe does instead */
   mp_probe_stop stop;
   int unsure;        /* a probe: inside branches that may not run */
 } run;
@@ -91,11 +92,22 @@ bool ip_eval (run *r, const te_node *n);
 bool ip_eval_int (run *r, const te_node *n, slot *s);
 bool ip_reduce_loops (run *r, const te_node *n, slot *s);
 
-/* interp-probe.c: stop the probe for WHY (returns false); node N of a
-   probe into S; statement ST of a probe.  */
+/* What a probe (interp-probe.c) does in place of evaluating: node N into
+   S; statement ST.  */
+typedef struct ip_probe_hooks
+{
+  bool (*node) (run *r, const te_node *n, slot *s);
+  bool (*stmt) (run *r, const te_stmt *st);
+} ip_probe_hooks;
+
+/* interp.c: run P on ENV, a probe when PROBE (with HOOKS; the reason it
+   stopped in *STOP).  */
+bool ip_run_program (mp_env *env, const te_program *p, te_diag *diag,
+                     mp_probe *probe, const ip_probe_hooks *hooks,
+                     mp_probe_stop *stop);
+
+/* interp-env.c: stop the probe of run R for WHY; returns false.  */
 bool ip_probe_stop (run *r, mp_probe_stop why);
-bool ip_probe_node (run *r, const te_node *n, slot *s);
-bool ip_probe_stmt (run *r, const te_stmt *st);
 
 /* interp-env.c: a tensor's storage; the slots and counters of run R for
    P (false when memory runs out), and freeing them.  */

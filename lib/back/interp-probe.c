@@ -7,8 +7,8 @@
             x[3], y[0], idx[1], x[1], y[1], ...
 
    1. mp_probe_run runs the program as mp_run does (interp.c), with a
-      probe: interp.c's loops call ip_probe_stmt for each statement and
-      ip_eval calls ip_probe_node for each node.
+      probe: interp.c's loops call its hook probe_stmt for each
+      statement, and ip_eval its hook probe_node for each node.
    2. A node's slot holds its integer value and whether it is known.  A
       floating node is never computed: it is unknown, and so is every
       integer node that depends on one, on a reduction, or on a load the
@@ -28,14 +28,6 @@
 
 #include "back/interp-env.h"
 
-/* Stop the probe of R for WHY; returns false.  */
-bool
-ip_probe_stop (run *r, mp_probe_stop why)
-{
-  if (r->stop == MP_PROBE_DONE)
-    r->stop = why;
-  return false;
-}
 
 /* Report an access of T at the index node INDEX (NULL: element 0) to the
    callback; a load's value into S.  */
@@ -116,8 +108,8 @@ probe_cond (run *r, const te_node *n, slot *s)
   return true;
 }
 
-bool
-ip_probe_node (run *r, const te_node *n, slot *s)
+static bool
+probe_node (run *r, const te_node *n, slot *s)
 {
   s->known = false;
   s->i = 0;
@@ -152,8 +144,8 @@ ip_probe_node (run *r, const te_node *n, slot *s)
   return true;
 }
 
-bool
-ip_probe_stmt (run *r, const te_stmt *st)
+static bool
+probe_stmt (run *r, const te_stmt *st)
 {
   bool unsure = false;
   if (st->guard)
@@ -170,4 +162,16 @@ ip_probe_stmt (run *r, const te_stmt *st)
              && ip_eval (r, st->value));
   r->unsure -= unsure;
   return ok;
+}
+
+static const ip_probe_hooks hooks = { probe_node, probe_stmt };
+
+mp_probe_stop
+mp_probe_run (mp_env *env, const te_program *p, mp_probe *probe,
+              te_diag *diag)
+{
+  mp_probe_stop stop = MP_PROBE_ERROR;
+  probe->ops = 0;
+  ip_run_program (env, p, diag, probe, &hooks, &stop);
+  return stop;
 }

@@ -680,7 +680,7 @@ eval (run *r, const te_node *n)
         return ip_probe_stop (r, MP_PROBE_TOO_LONG);
       r->probe->ops++;
       te_walk_count (n->ctx, TE_WALK_INTERP, 1);
-      if (!ip_probe_node (r, n, s))
+      if (!r->hooks->node (r, n, s))
         return false;
       s->stamp = r->tick;
       return true;
@@ -751,7 +751,7 @@ exec_stmt (run *r, const te_stmt *st)
 {
   r->loc = st->loc;
   if (r->probe)
-    return ip_probe_stmt (r, st);
+    return r->hooks->stmt (r, st);
   r->scope[0] = ++r->tick;
   if (st->guard)
     {
@@ -942,10 +942,10 @@ serves (const mp_env *env, const te_program *p)
   return true;
 }
 
-/* Run P on ENV, a probe when PROBE (then the stop reason in *STOP).  */
-static bool
-run_program (mp_env *env, const te_program *p, te_diag *diag,
-             mp_probe *probe, mp_probe_stop *stop)
+bool
+ip_run_program (mp_env *env, const te_program *p, te_diag *diag,
+                mp_probe *probe, const ip_probe_hooks *hooks,
+                mp_probe_stop *stop)
 {
   run r;
   memset (&r, 0, sizeof r);
@@ -953,6 +953,7 @@ run_program (mp_env *env, const te_program *p, te_diag *diag,
   r.p = p;
   r.diag = diag;
   r.probe = probe;
+  r.hooks = hooks;
   r.tick = 1; /* no slot is valid */
   if (!serves (env, p))
     return te_diag_set (diag, TE_DIAG_INTERNAL, 0,
@@ -984,15 +985,5 @@ run_program (mp_env *env, const te_program *p, te_diag *diag,
 bool
 mp_run (mp_env *env, const te_program *p, te_diag *diag)
 {
-  return run_program (env, p, diag, NULL, NULL);
-}
-
-mp_probe_stop
-mp_probe_run (mp_env *env, const te_program *p, mp_probe *probe,
-              te_diag *diag)
-{
-  mp_probe_stop stop = MP_PROBE_ERROR;
-  probe->ops = 0;
-  run_program (env, p, diag, probe, &stop);
-  return stop;
+  return ip_run_program (env, p, diag, NULL, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* check-int.h -- private to the gradient check (check.h): the state of
-   one check and the steps its files share.  check.c has steps 1 and 3
-   and the entry point, extent.c step 2, diff.c steps 4 and 5, compare.c
-   step 6.  */
+   one check and the steps its files share.  gradient.c has step 1 (the
+   sizes) and the entry point, extent.c step 2, values.c step 3, diff.c
+   steps 4 and 5, compare.c step 6; state.c what they share.  */
 
 #ifndef TG_CHECK_INT_H
 #define TG_CHECK_INT_H
@@ -53,12 +53,14 @@ typedef struct ck_state
   te_diag diag;
 } ck_state;
 
-/* check.c */
+/* state.c */
 bool ck_refuse (ck_state *ck, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 bool ck_refuse_run (ck_state *ck);
 void *ck_alloc (ck_state *ck, size_t n, size_t size);
 int64_t ck_index_value (int q, int64_t e);
+/* values.c */
+bool ck_choose_values (ck_state *ck);
 bool ck_load_env (ck_state *ck, mp_env *env);
 bool ck_loss (ck_state *ck, mp_env *env, mpfr_ptr l);
 

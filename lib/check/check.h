@@ -4,7 +4,7 @@
 
    The plugin runs it at compile time (-fplugin-arg-tensorgrad-check,
    plugin/check.cc) and turns the result into its notes and errors; the
-   unit tests run it on programs they build.  check.c's opening comment
+   unit tests run it on programs they build.  gradient.c's opening comment
    has the method, its numbers and its limits.
 
        ck_options opt = { 0 };              defaults: tolerance, sizes

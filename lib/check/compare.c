@@ -1,4 +1,4 @@
-/* compare.c -- step 6 of the gradient check (check.c): the gradient
+/* compare.c -- step 6 of the gradient check (gradient.c): the gradient
    against the finite differences, element by element.
 
    Before:  grad {2.0, -1.0}, diff {2.0, -1.5}

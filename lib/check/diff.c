@@ -1,4 +1,4 @@
-/* diff.c -- steps 4 and 5 of the gradient check (check.c): the gradient
+/* diff.c -- steps 4 and 5 of the gradient check (gradient.c): the gradient
    the backward program computes, and the finite differences it is
    compared with.
 

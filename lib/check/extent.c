@@ -1,4 +1,4 @@
-/* extent.c -- step 2 of the gradient check (check.c): the number of
+/* extent.c -- step 2 of the gradient check (gradient.c): the number of
    elements of every pointer parameter at the chosen sizes, and the
    values of the index arrays.
 

@@ -1,5 +1,6 @@
-/* check.c -- the self-check of a synthesized gradient (check.h): steps 1
-   and 3 and the entry point; the plugin runs it at compile time
+/* gradient.c -- the self-check of a synthesized gradient (check.h): step
+   1 (sizes) and the entry point, which runs the steps of values.c,
+   extent.c, diff.c and compare.c; the plugin runs it at compile time
    (-fplugin-arg-tensorgrad-check, plugin/check.cc).
 
    Before: a kernel's forward TE program and the backward program
@@ -83,58 +84,6 @@
    alternate): distinct and small, so transposed indices show and the
    check stays fast.  */
 static const int64_t ck_sizes[] = { 3, 2, 4, 5, 2, 3 };
-
-/* ---- the state of one check --------------------------------------------- */
-
-/* Record why the kernel is not checked (the first reason counts);
-   returns false.  `name' in FMT quotes a name with the options'
-   quotes.  */
-bool
-ck_refuse (ck_state *ck, const char *fmt, ...)
-{
-  ck_result *res = ck->res;
-  if (res->why[0])
-    return false;
-  const char *lq = ck->opt->lquote ? ck->opt->lquote : "'";
-  const char *rq = ck->opt->rquote ? ck->opt->rquote : "'";
-  char qfmt[400];
-  size_t len = 0;
-  for (const char *s = fmt; *s && len + 8 < sizeof qfmt; s++)
-    {
-      const char *q = *s == '`' ? lq : *s == '\'' ? rq : NULL;
-      if (!q)
-        qfmt[len++] = *s;
-      for (; q && *q && len + 8 < sizeof qfmt; q++)
-        qfmt[len++] = *q;
-    }
-  qfmt[len] = 0;
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (res->why, sizeof res->why, qfmt, ap);
-  va_end (ap);
-  res->status = CK_NOT_CHECKED;
-  return false;
-}
-
-/* Refuse with the interpreter's diagnostic.  */
-bool
-ck_refuse_run (ck_state *ck)
-{
-  return ck_refuse (ck, "%s", ck->diag.msg[0]
-                                  ? ck->diag.msg
-                                  : "the interpreter ran out of memory");
-}
-
-/* N zeroed elements of SIZE bytes; NULL, the kernel refused, when memory
-   runs out.  */
-void *
-ck_alloc (ck_state *ck, size_t n, size_t size)
-{
-  void *m = calloc (n ? n : 1, size);
-  if (!m)
-    ck_refuse (ck, "the check ran out of memory");
-  return m;
-}
 
 /* ---- 1. sizes ----------------------------------------------------------- */
 
@@ -224,157 +173,6 @@ choose_sizes (ck_state *ck)
   return true;
 }
 
-/* Element E of index array Q: a fixed permutation of the naturals that
-   moves each element within its block of four, so that the values are
-   distinct (a scatter through the array writes each element once) and
-   below E + 4, whatever the array's extent turns out to be.  */
-int64_t
-ck_index_value (int q, int64_t e)
-{
-  static const int perm[3][4]
-      = { { 2, 0, 3, 1 }, { 1, 3, 0, 2 }, { 3, 2, 0, 1 } };
-  return e - e % 4 + perm[q % 3][e % 4];
-}
-
-/* ---- 3. values ---------------------------------------------------------- */
-
-/* A pseudo-random number in [0, 1) for element E of stream S.  */
-static double
-ck_random (uint64_t s, uint64_t e)
-{
-  uint64_t x = s * 0x9e3779b97f4a7c15ull + e * 0xbf58476d1ce4e5b9ull + 1;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return (double) (x >> 11) * 0x1p-53;
-}
-
-/* The role of parameter Q's tensor.  */
-static te_role
-ck_role (const ck_state *ck, int q)
-{
-  const te_tensor *t = ck->fwd->params[q].tensor;
-  return t ? t->role : TE_ROLE_UNUSED;
-}
-
-/* Step 3: which parameters are checked and weighed; entry values (in
-   [1/8, 1], negated at random unless CK->positive) and weights.  */
-static bool
-choose_values (ck_state *ck)
-{
-  const te_program *p = ck->fwd;
-  for (int q = 0; q < p->nparams; q++)
-    {
-      ck_param *cp = &ck->par[q];
-      te_param_kind kind = p->params[q].kind;
-      te_role role = ck_role (ck, q);
-      if (kind == TE_PK_FLOAT)
-        cp->n = 1;
-      if (kind == TE_PK_INT || kind == TE_PK_PTR_INT
-          || (kind == TE_PK_PTR_FLOAT && !p->params[q].tensor))
-        continue;
-      cp->weighed = kind == TE_PK_PTR_FLOAT
-                    && (role == TE_ROLE_OUTPUT || role == TE_ROLE_INOUT);
-      cp->fd = p->params[q].shadow >= 0 && role != TE_ROLE_OUTPUT
-               && (kind == TE_PK_FLOAT || role != TE_ROLE_UNUSED);
-      if (!cp->entry)
-        {
-          cp->entry = ck_alloc (ck, cp->n, sizeof *cp->entry);
-          if (!cp->entry)
-            return false;
-          for (int64_t e = 0; e < cp->n; e++)
-            mpfr_init2 (cp->entry[e], CK_PREC);
-        }
-      for (int64_t e = 0; e < cp->n; e++)
-        {
-          double u = 0.125 + 0.875 * ck_random (2 * q, e);
-          if (!ck->positive && ck_random (2 * q + 1, e) < 0.5)
-            u = -u;
-          mpfr_set_d (cp->entry[e], role == TE_ROLE_OUTPUT ? 0 : u,
-                      MPFR_RNDN);
-        }
-      if (cp->weighed && !cp->c)
-        {
-          cp->c = ck_alloc (ck, cp->n, sizeof *cp->c);
-          if (!cp->c)
-            return false;
-          for (int64_t e = 0; e < cp->n; e++)
-            cp->c[e] = 2 * ck_random (1000 + q, e) - 1;
-        }
-    }
-  ck->c_ret = 2 * ck_random (999, 0) - 1;
-  return true;
-}
-
-/* Give ENV the entry values of every forward parameter.  */
-bool
-ck_load_env (ck_state *ck, mp_env *env)
-{
-  const te_program *p = ck->fwd;
-  for (int q = 0; q < p->nparams; q++)
-    {
-      ck_param *cp = &ck->par[q];
-      switch (p->params[q].kind)
-        {
-        case TE_PK_INT:
-          mp_env_set_int (env, q, ck->ints[q]);
-          break;
-        case TE_PK_FLOAT:
-          mp_env_set_mpfr (env, q, cp->entry[0]);
-          break;
-        case TE_PK_PTR_INT:
-        case TE_PK_PTR_FLOAT:
-          if (p->params[q].tensor)
-            {
-              mpfr_t *d = mp_env_param_tensor (env, q, cp->n);
-              if (!d)
-                return false;
-              for (int64_t e = 0; e < cp->n; e++)
-                if (cp->idx)
-                  mpfr_set_si (d[e], cp->idx[e], MPFR_RNDN);
-                else
-                  mpfr_set (d[e], cp->entry[e], MPFR_RNDN);
-            }
-          break;
-        }
-    }
-  return true;
-}
-
-/* After a forward run in ENV: the loss, into L.  False when a result is
-   not finite.  */
-bool
-ck_loss (ck_state *ck, mp_env *env, mpfr_ptr l)
-{
-  const te_program *p = ck->fwd;
-  bool finite = true;
-  mpfr_t t;
-  mpfr_init2 (t, CK_PREC);
-  mpfr_set_zero (l, 1);
-  for (int q = 0; q < p->nparams; q++)
-    if (ck->par[q].weighed)
-      {
-        mpfr_t *d = mp_env_tensor_get (env, p->params[q].tensor, NULL);
-        for (int64_t e = 0; d && e < ck->par[q].n; e++)
-          {
-            finite &= mpfr_number_p (d[e]) != 0;
-            mpfr_mul_d (t, d[e], ck->par[q].c[e], MPFR_RNDN);
-            mpfr_add (l, l, t, MPFR_RNDN);
-          }
-      }
-  if (p->ret)
-    {
-      mpfr_t *d = mp_env_tensor_get (env, p->ret, NULL);
-      finite &= d && mpfr_number_p (d[0]);
-      if (d)
-        {
-          mpfr_mul_d (t, d[0], ck->c_ret, MPFR_RNDN);
-          mpfr_add (l, l, t, MPFR_RNDN);
-        }
-    }
-  mpfr_clear (t);
-  return finite;
-}
 
 /* ---- the entry point ---------------------------------------------------- */
 
@@ -409,7 +207,7 @@ check_1 (ck_state *ck)
                    c->name, c->grad_name);
         return;
       }
-  if (!choose_sizes (ck) || !ck_find_extents (ck) || !choose_values (ck))
+  if (!choose_sizes (ck) || !ck_find_extents (ck) || !ck_choose_values (ck))
     return;
   long nfd = 0;
   for (int q = 0; q < ck->fwd->nparams; q++)
@@ -427,7 +225,7 @@ check_1 (ck_state *ck)
   if (!finite)
     {
       ck->positive = true;
-      if (!choose_values (ck) || !forward_finite (ck, &finite))
+      if (!ck_choose_values (ck) || !forward_finite (ck, &finite))
         return;
       if (!finite)
         {
