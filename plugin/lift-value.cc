@@ -411,6 +411,23 @@ purge_memo (lifter *l, class loop *loop)
     l->memo->remove (dead[i]);
 }
 
+/* A new counter for LOOP, lifted inside an expression (a reduction's, a
+   tape's), named after the last named integer its header carries.  */
+static int
+reduction_counter (lifter *l, class loop *loop)
+{
+  const char *name = NULL;
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      tree r = gimple_phi_result (gi.phi ());
+      if (INTEGRAL_TYPE_P (TREE_TYPE (r)) && SSA_NAME_VAR (r)
+          && DECL_NAME (SSA_NAME_VAR (r)))
+        name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
+    }
+  return te_program_new_var (l->p, name);
+}
+
 static bool coupled (class loop *loop, gphi *phi);
 static bool lift_tape (lifter *l, class loop *loop, te_node *ext);
 
@@ -454,16 +471,7 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
       l->loc = saved;
       return *l->tapes->get (result);
     }
-  const char *name = NULL;
-  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
-       gsi_next (&gi))
-    {
-      tree r = gimple_phi_result (gi.phi ());
-      if (INTEGRAL_TYPE_P (TREE_TYPE (r)) && SSA_NAME_VAR (r)
-          && DECL_NAME (SSA_NAME_VAR (r)))
-        name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
-    }
-  int var = te_program_new_var (l->p, name);
+  int var = reduction_counter (l, loop);
   te_node *acc = te_param_ref (l->ctx, type, -1 - l->nred);
   l->red_loops[l->nred] = loop;
   l->red_vars[l->nred++] = var;
@@ -825,16 +833,7 @@ lift_tape (lifter *l, class loop *loop, te_node *ext)
 
   /* The body, with the counter bound as a reduction's and each scalar
      read from the tape at the iteration's element.  */
-  const char *cname = NULL;
-  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
-       gsi_next (&gi))
-    {
-      tree r = gimple_phi_result (gi.phi ());
-      if (INTEGRAL_TYPE_P (TREE_TYPE (r)) && SSA_NAME_VAR (r)
-          && DECL_NAME (SSA_NAME_VAR (r)))
-        cname = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
-    }
-  int var = te_program_new_var (l->p, cname);
+  int var = reduction_counter (l, loop);
   te_node *k = te_var (ctx, var);
   l->red_loops[l->nred] = loop;
   l->red_vars[l->nred++] = var;

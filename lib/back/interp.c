@@ -207,6 +207,23 @@ load (run *r, const te_node *n, mpfr_ptr f, int64_t *iv, int *inex)
 
 /* ---- reductions -------------------------------------------------------- */
 
+/* The extent of loop L, about to run, into *EXTENT (WHAT names the
+   loop's kind in an internal error); its counter must be free.  */
+static bool
+loop_extent (run *r, const te_loop *l, const char *what, int64_t *extent)
+{
+  if (!eval (r, l->extent))
+    return false;
+  if (te_type_is_float (l->extent->type))
+    return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
+  if (r->probe && !r->slots[l->extent->id].known)
+    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
+  if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
+    return ip_fail (r, TE_DIAG_INTERNAL, "bad %s counter %d", what, l->var);
+  *extent = I (l->extent);
+  return true;
+}
+
 /* Fold the body of reduction N into the accumulator S over its loops
    number K and inward.  */
 static bool
@@ -263,15 +280,9 @@ reduce_level (run *r, const te_node *n, slot *s, int k)
       return true;
     }
   const te_loop *l = &red->loops[k];
-  if (!eval (r, l->extent))
+  int64_t extent;
+  if (!loop_extent (r, l, "reduction", &extent))
     return false;
-  if (te_type_is_float (l->extent->type))
-    return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
-  if (r->probe && !r->slots[l->extent->id].known)
-    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
-  if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
-    return ip_fail (r, TE_DIAG_INTERNAL, "bad reduction counter %d", l->var);
-  int64_t extent = I (l->extent);
   bool ok = true;
   r->bound[l->var] = true;
   for (int64_t v = 0; ok && v < extent; v++)
@@ -785,15 +796,9 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
     return body (r, data);
   const te_loop *l = &loops[k];
   r->scope[0] = ++r->tick;
-  if (!eval (r, l->extent))
+  int64_t extent;
+  if (!loop_extent (r, l, "loop", &extent))
     return false;
-  if (te_type_is_float (l->extent->type))
-    return ip_fail (r, TE_DIAG_INTERNAL, "floating loop extent");
-  if (r->probe && !r->slots[l->extent->id].known)
-    return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
-  if (l->var < 0 || l->var >= r->nvars || r->bound[l->var])
-    return ip_fail (r, TE_DIAG_INTERNAL, "bad loop counter %d", l->var);
-  int64_t extent = I (l->extent);
   bool ok = true;
   r->bound[l->var] = true;
   for (int64_t i = 0; ok && i < extent; i++)

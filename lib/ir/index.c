@@ -143,12 +143,10 @@ te_index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
   return te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
 }
 
-/* How E changes with counter V: 1 if it grows or stays, -1 if it
-   shrinks or stays, 0 if neither can be told (a parameter's sign, a
-   product of counters of both signs).  */
-static int
-direction (te_ctx *ctx, te_node *e, te_node *v)
+int
+te_index_direction (te_ctx *ctx, te_node *e, int var)
 {
+  te_node *v = te_var (ctx, var);
   te_node *d = te_canon_int (ctx, te_sub (ctx, e, te_replace (ctx, e, v,
                                                               te_int (ctx, 0))));
   if (!te_poly_negative (d))
@@ -175,7 +173,8 @@ te_index_range (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
     {
       te_node *v = te_var (ctx, loops[k].var);
       te_node *last = te_sub (ctx, loops[k].extent, te_int (ctx, 1));
-      int dn = direction (ctx, mn, v), dx = direction (ctx, mx, v);
+      int dn = te_index_direction (ctx, mn, loops[k].var);
+      int dx = te_index_direction (ctx, mx, loops[k].var);
       if (!dn || !dx)
         return false;
       mn = te_canon_int (ctx, te_replace (ctx, mn, v,

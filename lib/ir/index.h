@@ -44,6 +44,10 @@ te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
    loop counting down).  False when that cannot be told.  */
 bool te_index_range (te_ctx *ctx, te_node *index, int nloops,
                      const te_loop *loops, te_node **lo, te_node **hi);
+/* How integer E changes with counter VAR: 1 if it grows or stays, -1 if
+   it shrinks or stays, 0 if neither can be told (a parameter's sign, a
+   product of counters of both signs).  */
+int te_index_direction (te_ctx *ctx, te_node *e, int var);
 /* One past the largest element INDEX reaches over NLOOPS LOOPS
    (te_index_range's *HI + 1); NULL when it cannot be told.  */
 te_node *te_index_bound (te_ctx *ctx, te_node *index, int nloops,

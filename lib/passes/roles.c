@@ -148,22 +148,6 @@ monotone (te_ctx *ctx, const te_stage *s, te_node *index)
   return te_index_monotone (ctx, index, s->nloops, s->loops);
 }
 
-/* How INDEX changes with counter VAR: 1 if it grows or stays, -1 if it
-   shrinks or stays, 0 otherwise.  */
-static int
-index_direction (te_ctx *ctx, te_node *index, int var)
-{
-  te_node *v = te_var (ctx, var);
-  te_node *d = te_canon_int (ctx, te_sub (ctx, index,
-                                          te_replace (ctx, index, v,
-                                                      te_int (ctx, 0))));
-  if (!te_poly_negative (d))
-    return 1;
-  if (!te_poly_negative (te_canon_int (ctx, te_neg (ctx, d))))
-    return -1;
-  return 0;
-}
-
 /* Does a read R of T in statement READER of stage S, whose statement ST
    writes T[W], only see elements that earlier iterations wrote?  True if
    for some loop of S, with the loops outside it fixed, every element read
@@ -201,7 +185,7 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
       /* Counting down: every element read above every element written,
          W falling with the counter.  */
       te_node *rlo, *rhi, *wlo, *whi;
-      if (index_direction (ctx, st->index, s->loops[k].var) < 0
+      if (te_index_direction (ctx, st->index, s->loops[k].var) < 0
           && te_index_range (ctx, (te_node *) r, ninner + nr, inner, &rlo,
                              &rhi)
           && te_index_range (ctx, st->index, ninner, inner, &wlo, &whi)
