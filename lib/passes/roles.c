@@ -482,6 +482,19 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
     return true;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, s, shared, st->value, r, loops);
+  /* The very element W wrote in this iteration of the shared loops, at
+     the same point of inner loops of the same extents (p[i] /= z after
+     p[i] = exp (x[i] - m) over one row).  */
+  if (n == ws->nloops - shared && n <= TE_MAX_LOOPS)
+    {
+      te_loop from[2 * TE_MAX_LOOPS], to[2 * TE_MAX_LOOPS];
+      memcpy (from, ws->loops, ws->nloops * sizeof *from);
+      memcpy (to, s->loops, shared * sizeof *to);
+      memcpy (to + shared, loops, n * sizeof *to);
+      if (te_same_element (ctx, ws->nloops, from, w->index, w->index,
+                           shared + n, to, (te_node *) r))
+        return true;
+    }
   if (!(te_writes_in_order (ctx, ws, w->index)
         || writes_rising (ctx, ws, w->index))
       || n < 0 || !te_index_monotone (ctx, r, n, loops))
