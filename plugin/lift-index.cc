@@ -83,6 +83,29 @@ fail_int_def (lifter *l, tree name, gimple *def)
   return fail (l, "index of this access is not affine in the loop counters");
 }
 
+/* Refuse, at LOC, a read of DECL, an array of static storage: a
+   constant table (file scope or a function's static const), or a global
+   the kernel would read without its gradient.  */
+void
+refuse_static (location_t loc, tree decl)
+{
+  bool local = DECL_CONTEXT (decl)
+               && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL;
+  if (TREE_READONLY (decl))
+    error_at (loc, "%s constant table %qD is not supported yet",
+              local ? "static" : "global", decl);
+  else
+    {
+      error_at (loc, "%s array %qD, which the kernel reads, cannot be "
+                     "differentiated",
+                local ? "static" : "global", decl);
+      inform (DECL_SOURCE_LOCATION (decl),
+              "pass %qD to the kernel as a parameter, so that its gradient "
+              "has somewhere to go",
+              decl);
+    }
+}
+
 /* ---- types -------------------------------------------------------------- */
 
 bool
@@ -586,10 +609,8 @@ address_base (lifter *l, tree inner, te_tensor **base, te_node **off)
     }
   if (VAR_P (inner) && (TREE_STATIC (inner) || DECL_EXTERNAL (inner)))
     {
-      if (!l->failed)
-        error_at (l->loc, "access to global variable %qD is not "
-                          "supported",
-                  inner);
+      if (!l->failed && !already_reported (l, l->loc))
+        refuse_static (l->loc, inner);
       l->failed = true;
       return false;
     }

@@ -65,6 +65,7 @@ te_node *fail (lifter *l, const char *msg);
 bool already_reported (lifter *l, location_t loc);
 bool reported_at (const lifter *l, location_t loc);
 bool expect_call_p (const gimple *g);
+void refuse_static (location_t loc, tree decl);
 bool float_te_type (tree type, te_type *out);
 bool int_te_type (tree type, te_type *out);
 const char *decl_name (tree decl);

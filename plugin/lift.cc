@@ -942,8 +942,8 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
               if (base && VAR_P (base)
                   && (TREE_STATIC (base) || DECL_EXTERNAL (base)))
                 {
-                  error_at (l.loc, "access to global variable %qD is not "
-                                   "supported",
+                  error_at (l.loc, "a store to %qD, which has static "
+                                   "storage, cannot be differentiated",
                             base);
                   l.failed = true;
                 }

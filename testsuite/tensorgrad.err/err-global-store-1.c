@@ -10,6 +10,6 @@ stash (int n, const double *x, double *y)
   for (int i = 0; i < n; i++)
     {
       y[i] = x[i] + 1.0;
-      g[i] = x[i]; /* { dg-error "access to global variable .g. is not supported" } */
+      g[i] = x[i]; /* { dg-error "a store to .g., which has static storage, cannot be differentiated" } */
     }
 }
