@@ -279,3 +279,33 @@ te_linearize (te_ctx *ctx, int nloops, const te_loop *loops, te_node **lin,
   *size = te_canon_int (ctx, *size);
   return true;
 }
+
+bool
+te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
+                        const te_stage *b)
+{
+  if (te_non_negative (ctx, n))
+    return true;
+  const te_stage *st[2] = { a, b };
+  /* There max (E, 0) is E.  */
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        te_node *e = st[i]->loops[k].extent;
+        te_node *m = te_canon_int (ctx, te_binary (ctx, TE_MAX, e,
+                                                   te_int (ctx, 0)));
+        n = te_replace (ctx, n, m, e);
+      }
+  if (te_non_negative (ctx, n))
+    return true;
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        /* N >= E - 1 >= 0.  */
+        if (te_non_negative (ctx, te_add (ctx, te_sub (ctx, n,
+                                                       st[i]->loops[k].extent),
+                                          te_int (ctx, 1))))
+          return true;
+      }
+  return false;
+}

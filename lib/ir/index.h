@@ -56,6 +56,10 @@ te_node *te_index_bound (te_ctx *ctx, te_node *index, int nloops,
    coefficient in its dependence on them?  */
 bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
                         const te_loop *loops);
+/* Is canonical N zero or more, where every loop of stages A and B runs
+   at least once (else one of them writes nothing, and cannot clash)?  */
+bool te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
+                                const te_stage *b);
 /* The iteration of NLOOPS LOOPS (outermost first) as one integer *LIN,
    row-major, and their number of iterations *SIZE: the index and size of
    a temporary with one element per iteration.  False when an extent uses

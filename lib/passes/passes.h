@@ -61,6 +61,10 @@ bool te_program_unroll_rolling (te_program *p, te_diag *diag);
    select (v == 0, seed, step) a stage of its own.  */
 bool te_program_peel (te_program *p, te_diag *diag);
 
+/* expand.c: give a local array that every iteration of an outer loop
+   writes and then reads one copy per iteration (noted in P's notes).  */
+bool te_program_expand (te_program *p, te_diag *diag);
+
 /* version.c: give the values of an array that a later loop nest
    overwrites an array of their own (noted in P's notes).  */
 bool te_program_version (te_program *p, te_diag *diag);

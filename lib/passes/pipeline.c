@@ -43,6 +43,9 @@ const te_pass te_passes[] = {
     "elements updated in place across a loop become reductions" },
   { "hoist", TE_PASS_FORWARD, false, te_program_hoist,
     "a reduction nested in another is computed into a local array" },
+  { "expand", TE_PASS_FORWARD, false, te_program_expand,
+    "a local array rewritten in every iteration of an outer loop gets one "
+    "copy per iteration" },
   { "version", TE_PASS_FORWARD, false, te_program_version,
     "an array a later nest overwrites gets one array per version" },
   { "siblings", TE_PASS_FORWARD, false, te_program_merge_siblings,

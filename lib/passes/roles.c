@@ -240,38 +240,6 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
   return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
 }
 
-/* Is canonical N zero or more, where every loop of stages A and B runs
-   at least once (else one of them writes nothing, and cannot clash)?  */
-static bool
-non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
-                        const te_stage *b)
-{
-  if (te_non_negative (ctx, n))
-    return true;
-  const te_stage *st[2] = { a, b };
-  /* There max (E, 0) is E.  */
-  for (int i = 0; i < 2; i++)
-    for (int k = 0; k < st[i]->nloops; k++)
-      {
-        te_node *e = st[i]->loops[k].extent;
-        te_node *m = te_canon_int (ctx, te_binary (ctx, TE_MAX, e,
-                                                   te_int (ctx, 0)));
-        n = te_replace (ctx, n, m, e);
-      }
-  if (te_non_negative (ctx, n))
-    return true;
-  for (int i = 0; i < 2; i++)
-    for (int k = 0; k < st[i]->nloops; k++)
-      {
-        /* N >= E - 1 >= 0.  */
-        if (te_non_negative (ctx, te_add (ctx, te_sub (ctx, n,
-                                                       st[i]->loops[k].extent),
-                                          te_int (ctx, 1))))
-          return true;
-      }
-  return false;
-}
-
 /* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
    counters whose coefficient is C, R what is left, its range in [0, C)
    where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
@@ -305,7 +273,8 @@ rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
   te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
                                                          te_int (ctx, 1)),
                                             *hi));
-  return !te_poly_negative (*lo) && non_negative_where_run (ctx, top, s, other);
+  return !te_poly_negative (*lo)
+         && te_non_negative_where_run (ctx, top, s, other);
 }
 
 /* Do writes WA (stage A) and WB (stage B) touch different columns of
@@ -441,8 +410,6 @@ shared_loops (const te_stage *a, const te_stage *b)
    W writes T in the order of its iterations (its index less its first
    element is their row-major number) and R reads no element above the
    last W writes at the same shared iteration.  */
-static bool non_negative_where_run (te_ctx *ctx, te_node *n,
-                                    const te_stage *a, const te_stage *b);
 
 /* Does INDEX, written by stage S, grow strictly from each iteration of S
    to the next: with every loop's inner loops at their last iteration,
@@ -466,7 +433,7 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
                                       inner, false);
       te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, lo, hi),
                                                 te_int (ctx, 1)));
-      if (!non_negative_where_run (ctx, gap, s, s))
+      if (!te_non_negative_where_run (ctx, gap, s, s))
         return false;
     }
   return true;
@@ -517,7 +484,7 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
                                      false);
   te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, wnext, rmax),
                                             te_int (ctx, 1)));
-  return non_negative_where_run (ctx, gap, ws, s);
+  return te_non_negative_where_run (ctx, gap, ws, s);
 }
 
 /* A read of T at stage S, after a first writer: no later stage may write

@@ -1,0 +1,266 @@
+/* expand.c -- a local array rewritten in every iteration of an outer loop
+   (per-iteration scratch) gets one copy per iteration.
+
+   Before:  stage 0: for b < B, j < H:  h[j] = tanh (sum_i W[j*D + i] x[b*D + i])
+            stage 1: for b < B:         y[b] = sum_j w[j] h[j]
+   After:   stage 0: for b < B, j < H:  h[b*16 + j] = tanh (...)
+            stage 1: for b < B:         y[b] = sum_j w[j] h[b*16 + j]
+
+   In the source each iteration of the outer loop b writes h before it
+   reads it; the gradient, which needs the h of every iteration, would
+   otherwise see only the last one (roles.c refuses such a local: "each
+   element of 'h' is written more than once").  With one copy per
+   iteration the program is single-assignment and the rest of the
+   pipeline treats h as any local array written by one nest and read by a
+   later one (DESIGN.md section 4b: expand the scratch by the counters of
+   the loop that rewrites it).
+
+   1. A candidate is a local array of known size whose accesses (writes
+      and reads) are all in stages of one source nest, which share their
+      outer loops (the same source loops, loop_ids); no access index uses
+      a counter of those shared loops, and their extents use no counter.
+   2. The first of those stages writes the array with one unguarded
+      statement T[w] = e, e not reading T, and w runs over a dense range
+      (every element between its first and last, in order); every later
+      read reads inside that range.  So each iteration reads only what
+      the same iteration wrote.
+   3. Every access T[x] in a stage whose shared counters are b1..bn
+      becomes T[lin (b) * size + x], lin the row-major number of the
+      shared iteration, and T's size is multiplied by their count.
+
+   Limits: arrays a call reads or writes, arrays also accessed outside
+   the nest or read before the first write of an iteration (a value
+   carried to the next iteration) are left alone, and refused later as
+   before.  The copies cost memory (the dump says how much); contracting
+   them back to one iteration in the gradient is future work.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <string.h>
+
+#define MAX_LOADS 16
+
+/* The number of outer loops stages A and B share (as roles.c).  */
+static int
+shared_loops (const te_stage *a, const te_stage *b)
+{
+  int n = 0;
+  while (n < a->nloops && n < b->nloops && a->loop_ids[n]
+         && a->loop_ids[n] == b->loop_ids[n])
+    n++;
+  return n;
+}
+
+/* Does stage S access T: a statement writes it, or a value or guard
+   reads it?  */
+static bool
+accesses (const te_stage *s, const te_tensor *t)
+{
+  if (s->call)
+    return te_call_passes (s, t, true) || te_call_passes (s, t, false);
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
+          || (st->guard && te_reads (st->guard, t)))
+        return true;
+    }
+  return false;
+}
+
+/* Do the accesses of T in stage S avoid the counters of its first N
+   loops?  False also when S has too many loads of T to rewrite.  */
+static bool
+free_of_shared (const te_stage *s, const te_tensor *t, int n)
+{
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      te_node *roots[3] = { st->value, st->index, st->guard };
+      for (int r = 0; r < 3; r++)
+        {
+          te_node *loads[MAX_LOADS];
+          int nl = roots[r] ? te_loads_of (roots[r], t, loads, MAX_LOADS)
+                            : 0;
+          if (nl < 0)
+            return false;
+          for (int i = 0; i < nl; i++)
+            for (int j = 0; j < n; j++)
+              if (te_uses_var (loads[i]->args[0], s->loops[j].var))
+                return false;
+        }
+      if (st->dst == t)
+        for (int j = 0; j < n; j++)
+          if (te_uses_var (st->index, s->loops[j].var))
+            return false;
+    }
+  return true;
+}
+
+/* Step 2: is the write of T in FIRST (stage index F) one unguarded
+   statement over a dense range, [*LO, *HI], that does not read T?  */
+static const te_stmt *
+dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
+              te_node **lo, te_node **hi)
+{
+  const te_stmt *w = NULL;
+  for (int k = 0; k < fs->nstmts; k++)
+    if (fs->stmts[k].dst == t)
+      {
+        if (w)
+          return NULL;
+        w = &fs->stmts[k];
+      }
+  if (!w || w->guard || w->op != TE_SET || te_reads (w->value, t))
+    return NULL;
+  /* Dense: the index less its first element numbers the iterations of
+     the loops inside the shared ones, row-major.  */
+  te_ctx *ctx = p->ctx;
+  te_node *lin, *count;
+  if (!te_linearize (ctx, fs->nloops - n, fs->loops + n, &lin, &count))
+    return NULL;
+  if (!te_index_range (ctx, w->index, fs->nloops - n, fs->loops + n, lo, hi))
+    return NULL;
+  if (te_canon_int (ctx, te_sub (ctx, w->index, *lo)) != lin)
+    return NULL;
+  return w;
+}
+
+/* Is every read of T in stage S, with the loops inside its N shared ones
+   and the reductions around each read, inside [LO, HI] (expressions of
+   the shared counters of the first stage FS)?  */
+static bool
+reads_inside (te_program *p, const te_stage *s, const te_tensor *t, int n,
+              const te_stage *fs, te_node *lo, te_node *hi)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *l = te_rename_counters (ctx, lo, n, fs->loops, s->loops);
+  te_node *h = te_rename_counters (ctx, hi, n, fs->loops, s->loops);
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      te_node *roots[3] = { st->value, st->index, st->guard };
+      for (int r = 0; r < 3; r++)
+        {
+          te_node *loads[MAX_LOADS];
+          int nl = roots[r] ? te_loads_of (roots[r], t, loads, MAX_LOADS)
+                            : 0;
+          if (nl < 0)
+            return false;
+          for (int i = 0; i < nl; i++)
+            {
+              te_loop loops[2 * TE_MAX_LOOPS];
+              int m = te_read_loops (p->nvars, s, n, st->value,
+                                     loads[i]->args[0], loops);
+              te_node *rlo, *rhi;
+              if (m < 0
+                  || !te_index_range (ctx, loads[i]->args[0], m, loops, &rlo,
+                                      &rhi)
+                  || !te_non_negative_where_run (
+                      ctx, te_canon_int (ctx, te_sub (ctx, rlo, l)), fs, s)
+                  || !te_non_negative_where_run (
+                      ctx, te_canon_int (ctx, te_sub (ctx, h, rhi)), fs, s))
+                return false;
+            }
+        }
+    }
+  return true;
+}
+
+/* N with every load of T at index X made a load at OFF + X.  */
+static te_node *
+shift_loads (te_ctx *ctx, te_node *n, const te_tensor *t, te_node *off)
+{
+  if (!n)
+    return NULL;
+  te_node *loads[MAX_LOADS];
+  int nl = te_loads_of (n, t, loads, MAX_LOADS);
+  for (int i = 0; i < nl; i++)
+    n = te_replace (
+        ctx, n, loads[i],
+        te_load (ctx, (te_tensor *) t,
+                 te_canon_int (ctx, te_add (ctx, off, loads[i]->args[0]))));
+  return n;
+}
+
+/* Steps 1 to 3 for local T.  */
+static bool
+expand_1 (te_program *p, te_tensor *t)
+{
+  te_ctx *ctx = p->ctx;
+  int first = -1, n = TE_MAX_LOOPS + 1;
+  for (int s = 0; s < p->nstages; s++)
+    if (accesses (&p->stages[s], t))
+      {
+        if (p->stages[s].call)
+          return false;
+        if (first < 0)
+          {
+            first = s;
+            n = p->stages[s].nloops;
+          }
+        else
+          {
+            int m = shared_loops (&p->stages[first], &p->stages[s]);
+            n = m < n ? m : n;
+          }
+      }
+  if (first < 0 || n == 0 || !t->size)
+    return false;
+  const te_stage *fs = &p->stages[first];
+  te_node *lin, *count;
+  if (!te_linearize (ctx, n, fs->loops, &lin, &count))
+    return false;
+  for (int k = 0; k < n; k++)
+    if (te_uses_var (t->size, fs->loops[k].var))
+      return false;
+  for (int s = first; s < p->nstages; s++)
+    if (accesses (&p->stages[s], t)
+        && !free_of_shared (&p->stages[s], t, n))
+      return false;
+  te_node *lo, *hi;
+  if (!dense_writer (p, fs, t, n, &lo, &hi))
+    return false;
+  for (int s = first + 1; s < p->nstages; s++)
+    if (accesses (&p->stages[s], t)
+        && !reads_inside (p, &p->stages[s], t, n, fs, lo, hi))
+      return false;
+
+  /* Step 3.  */
+  te_node *size = t->size;
+  for (int s = first; s < p->nstages; s++)
+    {
+      te_stage *st = &p->stages[s];
+      if (!accesses (st, t))
+        continue;
+      te_node *l = te_rename_counters (ctx, lin, n, fs->loops, st->loops);
+      te_node *off = te_canon_int (ctx, te_mul (ctx, l, size));
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          te_stmt *x = &st->stmts[k];
+          x->value = shift_loads (ctx, x->value, t, off);
+          x->guard = shift_loads (ctx, x->guard, t, off);
+          x->index = shift_loads (ctx, x->index, t, off);
+          if (x->dst == t)
+            x->index = te_canon_int (ctx, te_add (ctx, off, x->index));
+        }
+    }
+  t->size = te_canon_int (ctx, te_mul (ctx, count, size));
+  te_program_note (p, "expand: %s, rewritten in every iteration of the "
+                   "loops around it, gets one copy per iteration: %s "
+                   "elements",
+                   t->name, te_node_string (p, t->size));
+  return true;
+}
+
+bool
+te_program_expand (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->kind == TE_TK_LOCAL)
+      expand_1 (p, p->tensors[i]);
+  return true;
+}
