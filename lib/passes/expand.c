@@ -3,8 +3,8 @@
 
    Before:  stage 0: for b < B, j < H:  h[j] = tanh (sum_i W[j*D + i] x[b*D + i])
             stage 1: for b < B:         y[b] = sum_j w[j] h[j]
-   After:   stage 0: for b < B, j < H:  h[b*16 + j] = tanh (...)
-            stage 1: for b < B:         y[b] = sum_j w[j] h[b*16 + j]
+   After:   stage 0: for b < B, j < H:  h[b*H + j] = tanh (...)
+            stage 1: for b < B:         y[b] = sum_j w[j] h[b*H + j]
 
    In the source each iteration of the outer loop b writes h before it
    reads it; the gradient, which needs the h of every iteration, would
@@ -25,8 +25,10 @@
       read reads inside that range.  So each iteration reads only what
       the same iteration wrote.
    3. Every access T[x] in a stage whose shared counters are b1..bn
-      becomes T[lin (b) * size + x], lin the row-major number of the
-      shared iteration, and T's size is multiplied by their count.
+      becomes T[lin (b) * R + x], lin the row-major number of the shared
+      iteration and R one more than the last element the first stage
+      writes (the rows are dense: an LSTM's g[4*H] declared g[64] gets
+      rows of 4*H), and T gets their count times R elements.
 
    Limits: arrays a call reads or writes, arrays also accessed outside
    the nest or read before the first write of an iteration (a value
@@ -228,8 +230,12 @@ expand_1 (te_program *p, te_tensor *t)
         && !reads_inside (p, &p->stages[s], t, n, fs, lo, hi))
       return false;
 
-  /* Step 3.  */
-  te_node *size = t->size;
+  /* Step 3: rows of the elements up to the last one written, HI + 1
+     (no more than the array's size in a kernel within its bounds).  */
+  te_node *size = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
+  for (int k = 0; k < n; k++)
+    if (te_uses_var (size, fs->loops[k].var))
+      return false;
   for (int s = first; s < p->nstages; s++)
     {
       te_stage *st = &p->stages[s];
@@ -247,7 +253,8 @@ expand_1 (te_program *p, te_tensor *t)
             x->index = te_canon_int (ctx, te_add (ctx, off, x->index));
         }
     }
-  t->size = te_canon_int (ctx, te_mul (ctx, count, size));
+  t->size = te_canon_int (
+      ctx, te_mul (ctx, count, te_binary (ctx, TE_MAX, size, te_int (ctx, 0))));
   te_program_note (p, "expand: %s, rewritten in every iteration of the "
                    "loops around it, gets one copy per iteration: %s "
                    "elements",

@@ -3,7 +3,8 @@
 /* Scratch rewritten in every iteration of an outer loop: a small local
    array that each iteration writes, then reads in later inner loops.
    The gradient needs the values of every iteration, so the array gets
-   one copy per iteration (the dump says how many elements).
+   one copy per iteration, rows as long as what an iteration writes (H of
+   the 16 declared; the dump says how many elements).
    mlp:   per sample b, h[j] = tanh (W1[j] . x[b]) into double h[16], then
           y[b] = w2 . h:  d_w2[j] += sum_b d_y[b] h_b[j],
           d_W1[j][i] += sum_b d_y[b] w2[j] (1 - h_b[j]^2) x[b][i];
@@ -72,5 +73,5 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "expand: h, rewritten in every iteration of the loops around it, gets one copy per iteration: 16 \\* max \\(B, 0\\) elements" } } */
-/* { dg-final { scan-tensorgrad-dump "expand: e, rewritten in every iteration of the loops around it" } } */
+/* { dg-final { scan-tensorgrad-dump "expand: h, rewritten in every iteration of the loops around it, gets one copy per iteration: max \\(B, 0\\) \\* max \\(H, 0\\) elements" } } */
+/* { dg-final { scan-tensorgrad-dump "expand: e, rewritten in every iteration of the loops around it, gets one copy per iteration: max \\(R, 0\\) \\* max \\(m, 0\\) elements" } } */
