@@ -433,7 +433,37 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
                                       inner, false);
       te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, lo, hi),
                                                 te_int (ctx, 1)));
-      if (!te_non_negative_where_run (ctx, gap, s, s))
+      /* At the counters' values that make it smallest (a causal row's
+         gap T - t - 1 at t = T - 1).  */
+      te_node *glo, *ghi;
+      if (!te_non_negative_where_run (ctx, gap, s, s)
+          && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
+               && te_non_negative_where_run (ctx, glo, s, s)))
+        return false;
+    }
+  return true;
+}
+
+/* Is the read R, by an iteration of the NW loops TO, of the element the
+   write INDEX makes at the same point of the NW loops FROM, where each
+   loop of TO runs no further than its loop of FROM (a causal row read to
+   u <= t of a row written to u < T)?  */
+static bool
+inside_write (te_ctx *ctx, int nw, const te_loop *from, te_node *index,
+              const te_loop *to, const te_node *r)
+{
+  if (te_canon_int (ctx, te_rename_counters (ctx, index, nw, from, to))
+      != te_canon_int (ctx, (te_node *) r))
+    return false;
+  for (int k = 0; k < nw; k++)
+    {
+      te_node *ew = te_canon_int (ctx, te_rename_counters (
+                                           ctx, from[k].extent, nw, from, to));
+      te_node *lo, *hi;
+      if (ew != te_canon_int (ctx, to[k].extent)
+          && !(te_index_range (ctx, to[k].extent, k, to, &lo, &hi)
+               && te_index_range (ctx, ew, k, to, &lo, &lo)
+               && te_non_negative (ctx, te_sub (ctx, lo, hi))))
         return false;
     }
   return true;
@@ -452,14 +482,20 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
   /* The very element W wrote in this iteration of the shared loops, at
      the same point of inner loops of the same extents (p[i] /= z after
      p[i] = exp (x[i] - m) over one row).  */
-  if (n == ws->nloops - shared && n <= TE_MAX_LOOPS)
+  te_loop used[2 * TE_MAX_LOOPS]; /* the loops R's index uses */
+  int nu = 0;
+  for (int k = 0; k < n; k++)
+    if (te_uses_var (r, loops[k].var))
+      used[nu++] = loops[k];
+  if (n >= 0 && nu == ws->nloops - shared)
     {
       te_loop from[2 * TE_MAX_LOOPS], to[2 * TE_MAX_LOOPS];
       memcpy (from, ws->loops, ws->nloops * sizeof *from);
       memcpy (to, s->loops, shared * sizeof *to);
-      memcpy (to + shared, loops, n * sizeof *to);
+      memcpy (to + shared, used, nu * sizeof *to);
       if (te_same_element (ctx, ws->nloops, from, w->index, w->index,
-                           shared + n, to, (te_node *) r))
+                           shared + nu, to, (te_node *) r)
+          || inside_write (ctx, ws->nloops, from, w->index, to, r))
         return true;
     }
   if (!(te_writes_in_order (ctx, ws, w->index)

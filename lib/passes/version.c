@@ -158,6 +158,93 @@ same_elements (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
          && na == nb;
 }
 
+/* Is C, in stage B, the test that counter V is below E (v < E, v <= E - 1,
+   E > v, E - 1 >= v)?  */
+static bool
+below_test (te_ctx *ctx, const te_node *c, te_node *v, te_node *e)
+{
+  if (c->op != TE_LT && c->op != TE_LE && c->op != TE_GT && c->op != TE_GE)
+    return false;
+  bool flip = c->op == TE_GT || c->op == TE_GE;
+  te_node *x = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[flip]));
+  te_node *y = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[!flip]));
+  if (c->op == TE_LE || c->op == TE_GE)
+    y = te_canon_int (ctx, te_add (ctx, y, te_int (ctx, 1)));
+  return x == v && y == te_canon_int (ctx, e);
+}
+
+/* Is every load of T in N inside the true arm of a select testing V < E
+   (INSIDE: N itself is)?  */
+static bool
+loads_inside (te_ctx *ctx, const te_node *n, const te_tensor *t, te_node *v,
+              te_node *e, bool inside, te_memo *m)
+{
+  if (!n || inside || !te_reads (n, t))
+    return true;
+  if (n->op == TE_LOAD && n->u.tensor == t)
+    return false;
+  if (te_memo_get (m, n))
+    return true;
+  bool ok;
+  if (n->op == TE_SELECT)
+    ok = loads_inside (ctx, n->args[0], t, v, e, false, m)
+         && loads_inside (ctx, n->args[1], t, v, e,
+                          below_test (ctx, n->args[0], v, e), m)
+         && loads_inside (ctx, n->args[2], t, v, e, false, m);
+  else
+    {
+      ok = true;
+      for (int k = 0; k < 3 && ok; k++)
+        ok = loads_inside (ctx, n->args[k], t, v, e, false, m);
+    }
+  if (ok)
+    te_memo_put (m, n, TE_MEMO_TRUE);
+  return ok;
+}
+
+/* Does WB of stage B write every element WA of stage A writes, and more,
+   reading T only where A wrote it: the nests alike but for one loop,
+   longer in B, and B's reads of T behind the test that its counter is
+   within A's extent?  (Attention's p[u] = u <= t ? p[u] / z : 0 over
+   u < T, after p[u] = e over u <= t.)  */
+static bool
+covering (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
+          const te_stage *b, const te_stmt *wb, const te_tensor *t)
+{
+  if (a->nloops != b->nloops)
+    return false;
+  int k = -1;
+  for (int j = 0; j < a->nloops; j++)
+    {
+      te_node *ea = te_canon_int (ctx, te_rename_counters (
+                                           ctx, a->loops[j].extent, a->nloops,
+                                           a->loops, b->loops));
+      if (ea == te_canon_int (ctx, b->loops[j].extent))
+        continue;
+      if (k >= 0)
+        return false;
+      k = j;
+    }
+  if (k < 0
+      || te_canon_int (ctx, te_rename_counters (ctx, wa->index, a->nloops,
+                                                a->loops, b->loops))
+             != te_canon_int (ctx, wb->index))
+    return false;
+  te_node *ea = te_canon_int (ctx, te_rename_counters (
+                                       ctx, a->loops[k].extent, a->nloops,
+                                       a->loops, b->loops));
+  /* B's loop runs at least as far as A's does at its farthest.  */
+  te_node *lo, *hi;
+  if (!te_index_range (ctx, ea, k, b->loops, &lo, &hi)
+      || !te_non_negative (ctx, te_sub (ctx, b->loops[k].extent, hi)))
+    return false;
+  te_memo m = { 0 };
+  bool ok = loads_inside (ctx, wb->value, t, te_var (ctx, b->loops[k].var),
+                          ea, false, &m);
+  te_memo_free (&m);
+  return ok;
+}
+
 /* Split the version that stage S0 writes off T, which stage S1 writes
    next; false if the conditions at the top do not hold.  */
 static bool
@@ -168,7 +255,8 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
   te_stmt *wa = only_writer (a, t), *wb = only_writer (b, t);
   if (!wa || !wb || a->call || b->call || wa->guard || wb->guard
       || wa->op != TE_SET || wb->op != TE_SET || wa->ninner || wb->ninner
-      || !same_elements (ctx, a, wa, b, wb))
+      || !(same_elements (ctx, a, wa, b, wb)
+           || covering (ctx, a, wa, b, wb, t)))
     return false;
   other_read q = { t, wb->index, false };
   for (int k = 0; k < b->nstmts; k++)
