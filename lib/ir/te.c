@@ -1071,6 +1071,16 @@ te_stage_writes (const te_stage *s, const te_tensor *t)
   return te_call_passes (s, t, false);
 }
 
+int
+te_shared_loops (const te_stage *a, const te_stage *b)
+{
+  int n = 0;
+  while (n < a->nloops && n < b->nloops && a->loop_ids[n]
+         && a->loop_ids[n] == b->loop_ids[n])
+    n++;
+  return n;
+}
+
 bool
 te_stage_empty (const te_stage *s)
 {

@@ -497,6 +497,9 @@ te_node *te_replace_memo (te_ctx *ctx, te_node *n, te_node *from,
 bool te_stage_writes (const te_stage *s, const te_tensor *t);
 /* Does call stage S pass T, to be read (READ) or written (!READ)?  */
 bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
+/* The number of outer loops stages A and B share: loops of one source
+   nest, distributed by the lifter into stages of their own (loop_ids).  */
+int te_shared_loops (const te_stage *a, const te_stage *b);
 /* Is stage S empty: no statement and no call?  */
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */

@@ -44,17 +44,6 @@
 
 #define MAX_LOADS 16
 
-/* The number of outer loops stages A and B share (as roles.c).  */
-static int
-shared_loops (const te_stage *a, const te_stage *b)
-{
-  int n = 0;
-  while (n < a->nloops && n < b->nloops && a->loop_ids[n]
-         && a->loop_ids[n] == b->loop_ids[n])
-    n++;
-  return n;
-}
-
 /* Does stage S access T: a statement writes it, or a value or guard
    reads it?  */
 static bool
@@ -72,10 +61,13 @@ accesses (const te_stage *s, const te_tensor *t)
   return false;
 }
 
-/* Do the accesses of T in stage S avoid the counters of its first N
-   loops?  False also when S has too many loads of T to rewrite.  */
+/* Call FN on each load of T in the statements of stage S (values,
+   indices, guards) with the statement; false when FN is, or when a
+   statement has too many loads of T to rewrite.  */
 static bool
-free_of_shared (const te_stage *s, const te_tensor *t, int n)
+each_load (const te_stage *s, const te_tensor *t,
+           bool (*fn) (const te_stmt *st, te_node *load, void *data),
+           void *data)
 {
   for (int k = 0; k < s->nstmts; k++)
     {
@@ -89,15 +81,47 @@ free_of_shared (const te_stage *s, const te_tensor *t, int n)
           if (nl < 0)
             return false;
           for (int i = 0; i < nl; i++)
-            for (int j = 0; j < n; j++)
-              if (te_uses_var (loads[i]->args[0], s->loops[j].var))
-                return false;
+            if (!fn (st, loads[i], data))
+              return false;
         }
-      if (st->dst == t)
-        for (int j = 0; j < n; j++)
-          if (te_uses_var (st->index, s->loops[j].var))
-            return false;
     }
+  return true;
+}
+
+typedef struct shared_query
+{
+  const te_stage *s;
+  int n;
+} shared_query;
+
+/* Does INDEX avoid the counters of the first Q->n loops of Q->s?  */
+static bool
+free_index (const shared_query *q, const te_node *index)
+{
+  for (int j = 0; j < q->n; j++)
+    if (te_uses_var (index, q->s->loops[j].var))
+      return false;
+  return true;
+}
+
+static bool
+free_load (const te_stmt *st, te_node *load, void *data)
+{
+  (void) st;
+  return free_index (data, load->args[0]);
+}
+
+/* Do the accesses of T in stage S avoid the counters of its first N
+   loops?  False also when S has too many loads of T to rewrite.  */
+static bool
+free_of_shared (const te_stage *s, const te_tensor *t, int n)
+{
+  shared_query q = { s, n };
+  if (!each_load (s, t, free_load, &q))
+    return false;
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst == t && !free_index (&q, s->stmts[k].index))
+      return false;
   return true;
 }
 
@@ -130,6 +154,31 @@ dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
   return w;
 }
 
+typedef struct inside_query
+{
+  te_program *p;
+  const te_stage *s, *fs;
+  int n;
+  te_node *lo, *hi; /* in S's counters */
+} inside_query;
+
+static bool
+load_inside (const te_stmt *st, te_node *load, void *data)
+{
+  inside_query *q = data;
+  te_ctx *ctx = q->p->ctx;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int m = te_read_loops (q->p->nvars, q->s, q->n, st->value, load->args[0],
+                         loops);
+  te_node *rlo, *rhi;
+  return m >= 0
+         && te_index_range (ctx, load->args[0], m, loops, &rlo, &rhi)
+         && te_non_negative_where_run (
+             ctx, te_canon_int (ctx, te_sub (ctx, rlo, q->lo)), q->fs, q->s)
+         && te_non_negative_where_run (
+             ctx, te_canon_int (ctx, te_sub (ctx, q->hi, rhi)), q->fs, q->s);
+}
+
 /* Is every read of T in stage S, with the loops inside its N shared ones
    and the reductions around each read, inside [LO, HI] (expressions of
    the shared counters of the first stage FS)?  */
@@ -138,37 +187,10 @@ reads_inside (te_program *p, const te_stage *s, const te_tensor *t, int n,
               const te_stage *fs, te_node *lo, te_node *hi)
 {
   te_ctx *ctx = p->ctx;
-  te_node *l = te_rename_counters (ctx, lo, n, fs->loops, s->loops);
-  te_node *h = te_rename_counters (ctx, hi, n, fs->loops, s->loops);
-  for (int k = 0; k < s->nstmts; k++)
-    {
-      const te_stmt *st = &s->stmts[k];
-      te_node *roots[3] = { st->value, st->index, st->guard };
-      for (int r = 0; r < 3; r++)
-        {
-          te_node *loads[MAX_LOADS];
-          int nl = roots[r] ? te_loads_of (roots[r], t, loads, MAX_LOADS)
-                            : 0;
-          if (nl < 0)
-            return false;
-          for (int i = 0; i < nl; i++)
-            {
-              te_loop loops[2 * TE_MAX_LOOPS];
-              int m = te_read_loops (p->nvars, s, n, st->value,
-                                     loads[i]->args[0], loops);
-              te_node *rlo, *rhi;
-              if (m < 0
-                  || !te_index_range (ctx, loads[i]->args[0], m, loops, &rlo,
-                                      &rhi)
-                  || !te_non_negative_where_run (
-                      ctx, te_canon_int (ctx, te_sub (ctx, rlo, l)), fs, s)
-                  || !te_non_negative_where_run (
-                      ctx, te_canon_int (ctx, te_sub (ctx, h, rhi)), fs, s))
-                return false;
-            }
-        }
-    }
-  return true;
+  inside_query q = { p, s, fs, n,
+                     te_rename_counters (ctx, lo, n, fs->loops, s->loops),
+                     te_rename_counters (ctx, hi, n, fs->loops, s->loops) };
+  return each_load (s, t, load_inside, &q);
 }
 
 /* N with every load of T at index X made a load at OFF + X.  */
@@ -205,7 +227,7 @@ expand_1 (te_program *p, te_tensor *t)
           }
         else
           {
-            int m = shared_loops (&p->stages[first], &p->stages[s]);
+            int m = te_shared_loops (&p->stages[first], &p->stages[s]);
             n = m < n ? m : n;
           }
       }

@@ -391,18 +391,6 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
          || positive (te_canon_int (ctx, te_sub (ctx, rmin, wmax)));
 }
 
-/* The number of outer loops stages A and B share: loops of one source
-   nest, distributed by the lifter into stages of their own.  */
-static int
-shared_loops (const te_stage *a, const te_stage *b)
-{
-  int n = 0;
-  while (n < a->nloops && n < b->nloops && a->loop_ids[n]
-         && a->loop_ids[n] == b->loop_ids[n])
-    n++;
-  return n;
-}
-
 /* A read R (statement ST of stage S) of T that an earlier stage WS of the
    same nest writes with W: the read, at an iteration of the loops they
    share, must see only elements written at that iteration or before, as
@@ -474,7 +462,7 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
                      const te_node *r, const te_stage *ws, const te_stmt *w)
 {
   te_ctx *ctx = p->ctx;
-  int shared = shared_loops (s, ws);
+  int shared = te_shared_loops (s, ws);
   if (shared == 0)
     return true;
   te_loop loops[2 * TE_MAX_LOOPS];
