@@ -309,3 +309,18 @@ te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
       }
   return false;
 }
+
+bool
+te_loop_within (te_ctx *ctx, int nloops, const te_loop *a, const te_loop *b,
+                int k)
+{
+  te_node *ea = te_canon_int (
+      ctx, te_rename_counters (ctx, a[k].extent, nloops, a, b));
+  te_node *eb = te_canon_int (ctx, b[k].extent);
+  if (ea == eb)
+    return true;
+  te_node *lo, *hi;
+  return te_index_range (ctx, te_canon_int (ctx, te_sub (ctx, eb, ea)), k, b,
+                         &lo, &hi)
+         && te_non_negative (ctx, lo);
+}

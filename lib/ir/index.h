@@ -60,6 +60,11 @@ bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
    at least once (else one of them writes nothing, and cannot clash)?  */
 bool te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                                 const te_stage *b);
+/* Does loop K of the NLOOPS loops A run no further than loop K of B, at
+   every iteration of the loops outside it (A's counters named as B's):
+   B's extent less A's never negative there (u < t + 1 inside u < T)?  */
+bool te_loop_within (te_ctx *ctx, int nloops, const te_loop *a,
+                     const te_loop *b, int k);
 /* The iteration of NLOOPS LOOPS (outermost first) as one integer *LIN,
    row-major, and their number of iterations *SIZE: the index and size of
    a temporary with one element per iteration.  False when an extent uses

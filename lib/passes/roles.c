@@ -444,16 +444,8 @@ inside_write (te_ctx *ctx, int nw, const te_loop *from, te_node *index,
       != te_canon_int (ctx, (te_node *) r))
     return false;
   for (int k = 0; k < nw; k++)
-    {
-      te_node *ew = te_canon_int (ctx, te_rename_counters (
-                                           ctx, from[k].extent, nw, from, to));
-      te_node *lo, *hi;
-      if (ew != te_canon_int (ctx, to[k].extent)
-          && !(te_index_range (ctx, to[k].extent, k, to, &lo, &hi)
-               && te_index_range (ctx, ew, k, to, &lo, &lo)
-               && te_non_negative (ctx, te_sub (ctx, lo, hi))))
-        return false;
-    }
+    if (!te_loop_within (ctx, nw, to, from, k))
+      return false;
   return true;
 }
 

@@ -215,29 +215,23 @@ covering (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
     return false;
   int k = -1;
   for (int j = 0; j < a->nloops; j++)
-    {
-      te_node *ea = te_canon_int (ctx, te_rename_counters (
-                                           ctx, a->loops[j].extent, a->nloops,
-                                           a->loops, b->loops));
-      if (ea == te_canon_int (ctx, b->loops[j].extent))
-        continue;
-      if (k >= 0)
-        return false;
-      k = j;
-    }
+    if (te_canon_int (ctx, te_rename_counters (ctx, a->loops[j].extent,
+                                               a->nloops, a->loops, b->loops))
+        != te_canon_int (ctx, b->loops[j].extent))
+      {
+        if (k >= 0)
+          return false;
+        k = j;
+      }
   if (k < 0
       || te_canon_int (ctx, te_rename_counters (ctx, wa->index, a->nloops,
                                                 a->loops, b->loops))
-             != te_canon_int (ctx, wb->index))
+             != te_canon_int (ctx, wb->index)
+      || !te_loop_within (ctx, a->nloops, a->loops, b->loops, k))
     return false;
   te_node *ea = te_canon_int (ctx, te_rename_counters (
                                        ctx, a->loops[k].extent, a->nloops,
                                        a->loops, b->loops));
-  /* B's loop runs at least as far as A's does at its farthest.  */
-  te_node *lo, *hi;
-  if (!te_index_range (ctx, ea, k, b->loops, &lo, &hi)
-      || !te_non_negative (ctx, te_sub (ctx, b->loops[k].extent, hi)))
-    return false;
   te_memo m = { 0 };
   bool ok = loads_inside (ctx, wb->value, t, te_var (ctx, b->loops[k].var),
                           ea, false, &m);
