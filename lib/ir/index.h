@@ -65,6 +65,16 @@ bool te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
    B's extent less A's never negative there (u < t + 1 inside u < T)?  */
 bool te_loop_within (te_ctx *ctx, int nloops, const te_loop *a,
                      const te_loop *b, int k);
+/* Is N a polynomial in counters and parameters only (64-bit)?  */
+bool te_pure_poly (const te_node *n);
+/* The largest value integer N takes over the NLOOPS LOOPS, an expression
+   of the parameters; NULL when it cannot be told.  N is a polynomial in
+   counters, parameters and clamps (an index picked by a condition, as in
+   edge padding x[i > 0 ? i - 1 : 0], or by min and max), growing with
+   each clamp; a clamp's largest value is that of the arm it picks, each
+   arm bounded also by the condition under which it is picked.  */
+te_node *te_index_upper (te_ctx *ctx, te_node *n, int nloops,
+                         const te_loop *loops);
 /* The iteration of NLOOPS LOOPS (outermost first) as one integer *LIN,
    row-major, and their number of iterations *SIZE: the index and size of
    a temporary with one element per iteration.  False when an extent uses

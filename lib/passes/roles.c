@@ -795,30 +795,6 @@ tensor_role (te_program *p, te_tensor *t, te_diag *diag)
   return true;
 }
 
-/* Is N a polynomial in counters and parameters only?  */
-static bool
-pure_poly (const te_node *n)
-{
-  switch (n->op)
-    {
-    case TE_CONST:
-    case TE_VAR:
-    case TE_PARAM:
-      return true;
-    case TE_ADD:
-    case TE_SUB:
-    case TE_MUL:
-      return pure_poly (n->args[0]) && pure_poly (n->args[1]);
-    case TE_NEG:
-      return pure_poly (n->args[0]);
-    case TE_CAST:
-      return n->type == TE_I64 && n->args[0]->type == TE_I64
-             && pure_poly (n->args[0]);
-    default:
-      return false;
-    }
-}
-
 #define MAX_TOPS 64
 
 typedef struct extent_query
@@ -895,142 +871,6 @@ mark_always (always_marks *m, te_node *n)
     mark_always (m, n->args[k]);
 }
 
-/* ---- clamped indices ----------------------------------------------------
-
-   An index may pick one of two values (edge padding:
-   x[(i + 1 < n ? i + 1 : n - 1) * m + j], x[max (i - 1, 0)]): the clamp
-   is an atom of the index's polynomial.  Its largest value is that of
-   the arm it picks, where each arm is bounded also by the condition
-   under which it is picked (i + 1 <= n - 1 where n > i + 1).  */
-
-#define MAX_CLAMPS 4
-
-static te_node *upper_of (te_ctx *ctx, te_node *n, int nloops,
-                          const te_loop *loops, int depth);
-
-/* Is N an integer atom that picks one of two values?  */
-static bool
-clamp_p (const te_node *n)
-{
-  return (n->op == TE_MIN || n->op == TE_MAX || n->op == TE_SELECT)
-         && !te_type_is_float (n->type) && n->type != TE_BOOL;
-}
-
-/* The largest value of ARM where condition C (negated: NOT) holds: its
-   own bound, or, when C compares ARM less a constant K with R, R's bound
-   less one plus K.  */
-static te_node *
-upper_taken (te_ctx *ctx, te_node *arm, const te_node *c, bool neg,
-             int nloops, const te_loop *loops, int depth)
-{
-  te_node *u = upper_of (ctx, arm, nloops, loops, depth);
-  te_op op = c->op;
-  if (op != TE_LT && op != TE_LE && op != TE_GT && op != TE_GE)
-    return u;
-  te_node *a = te_cast (ctx, TE_I64, c->args[0]);
-  te_node *b = te_cast (ctx, TE_I64, c->args[1]);
-  if (neg)
-    op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT : op == TE_GT ? TE_LE : TE_LT;
-  /* As L < R.  */
-  te_node *one = te_int (ctx, 1);
-  te_node *l = op == TE_LT || op == TE_LE ? a : b;
-  te_node *r = op == TE_LT || op == TE_LE ? b : a;
-  if (op == TE_LE || op == TE_GE)
-    r = te_add (ctx, r, one);
-  te_node *k = te_canon_int (ctx, te_sub (ctx, te_cast (ctx, TE_I64, arm), l));
-  if (k->op != TE_CONST)
-    return u;
-  te_node *ur = upper_of (ctx, r, nloops, loops, depth);
-  if (!ur)
-    return u;
-  te_node *v = te_canon_int (ctx, te_add (ctx, te_sub (ctx, ur, one), k));
-  return u ? te_binary (ctx, TE_MIN, u, v) : v;
-}
-
-/* The largest value of clamp atom N.  */
-static te_node *
-upper_clamp (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops,
-             int depth)
-{
-  if (n->op == TE_SELECT)
-    {
-      te_node *x = upper_taken (ctx, n->args[1], n->args[0], false, nloops,
-                                loops, depth);
-      te_node *y = upper_taken (ctx, n->args[2], n->args[0], true, nloops,
-                                loops, depth);
-      return x && y ? te_binary (ctx, TE_MAX, x, y) : NULL;
-    }
-  te_node *a = upper_of (ctx, n->args[0], nloops, loops, depth);
-  te_node *b = upper_of (ctx, n->args[1], nloops, loops, depth);
-  if (n->op == TE_MAX)
-    return a && b ? te_binary (ctx, TE_MAX, a, b) : NULL;
-  return a && b ? te_binary (ctx, TE_MIN, a, b) : a ? a : b;
-}
-
-typedef struct clamp_scan
-{
-  te_node *found[MAX_CLAMPS];
-  int n;
-} clamp_scan;
-
-static void
-clamp_fn (te_node *n, void *data)
-{
-  clamp_scan *c = data;
-  if (!clamp_p (n))
-    return;
-  for (int k = 0; k < c->n; k++)
-    if (te_contains (n, c->found[k]))
-      return; /* the outer of nested clamps: bounded through the inner */
-  if (c->n < MAX_CLAMPS)
-    c->found[c->n++] = n;
-  else
-    c->n = MAX_CLAMPS + 1;
-}
-
-/* The largest value integer N takes over the NLOOPS LOOPS, an expression
-   of the parameters; NULL when it cannot be told.  N is a polynomial in
-   counters, parameters and clamps, growing with each clamp.  */
-static te_node *
-upper_of (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops,
-          int depth)
-{
-  n = te_canon_int (ctx, te_cast (ctx, TE_I64, n));
-  te_node *lo, *hi;
-  if (pure_poly (n))
-    return te_index_range (ctx, n, nloops, loops, &lo, &hi) ? hi : NULL;
-  if (depth == 2)
-    return NULL;
-  clamp_scan c = { { NULL }, 0 };
-  te_walk (n, clamp_fn, &c);
-  if (c.n == 0 || c.n > MAX_CLAMPS)
-    return NULL;
-  /* Each clamp a parameter of its own, at its largest value.  */
-  te_node *q[MAX_CLAMPS], *u[MAX_CLAMPS];
-  for (int k = 0; k < c.n; k++)
-    {
-      q[k] = te_param_ref (ctx, TE_I64, -3000 - 8 * depth - k);
-      u[k] = upper_clamp (ctx, c.found[k], nloops, loops, depth + 1);
-      if (!u[k])
-        return NULL;
-      n = te_replace (ctx, n, c.found[k], q[k]);
-      n = te_replace (ctx, n, te_cast (ctx, TE_I64, c.found[k]), q[k]);
-    }
-  n = te_canon_int (ctx, n);
-  if (!pure_poly (n) || !te_index_range (ctx, n, nloops, loops, &lo, &hi))
-    return NULL;
-  for (int k = 0; k < c.n; k++)
-    {
-      te_node *at0 = te_canon_int (ctx, te_replace (ctx, n, q[k],
-                                                    te_int (ctx, 0)));
-      if (te_poly_negative (te_canon_int (ctx, te_sub (ctx, n, at0))))
-        return NULL;
-    }
-  for (int k = 0; k < c.n; k++)
-    hi = te_replace (ctx, hi, q[k], u[k]);
-  return te_canon_int (ctx, hi);
-}
-
 /* Fold access INDEX of Q's tensor, in Q's statement, into Q's bound.  */
 static void
 extent_of_access (extent_query *q, te_node *index)
@@ -1039,14 +879,14 @@ extent_of_access (extent_query *q, te_node *index)
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
   index = te_canon_int (ctx, index);
-  te_node *hi = n < 0 ? NULL : upper_of (ctx, index, n, loops, 0);
+  te_node *hi = n < 0 ? NULL : te_index_upper (ctx, index, n, loops);
   if (!hi)
     {
       q->unknown = true;
       return;
     }
   for (int k = 0; k < n; k++)
-    if (!pure_poly (te_canon_int (ctx, loops[k].extent)))
+    if (!te_pure_poly (te_canon_int (ctx, loops[k].extent)))
       {
         q->unknown = true;
         return;
