@@ -665,6 +665,27 @@ precomputed (lifter *l, tree name, te_node *r, te_type type, int nouter)
   return v;
 }
 
+/* The rows of an array that holds a scalar's value in every iteration of
+   a loop of EXT iterations, and the one it enters with, for each
+   iteration of the NOUTER loops OUTER: E + 1 values per row, row number
+   the outer iteration's row-major number.  *BASE the row's first
+   element, *SIZE the array's.  False when an outer extent uses a
+   counter.  */
+static bool
+scalar_rows (te_ctx *ctx, int nouter, const te_loop *outer, te_node *ext,
+             te_node **base, te_node **size)
+{
+  te_node *lin, *count;
+  if (!te_linearize (ctx, nouter, outer, &lin, &count))
+    return false;
+  te_node *row = te_canon_int (
+      ctx, te_add (ctx, te_binary (ctx, TE_MAX, ext, te_int (ctx, 0)),
+                   te_int (ctx, 1)));
+  *base = te_canon_int (ctx, te_mul (ctx, lin, row));
+  *size = te_canon_int (ctx, te_mul (ctx, count, row));
+  return true;
+}
+
 /* PHI, a scalar the innermost loop of the current stage carries from one
    iteration to the next (s = a * s + x[i]; y[i] = s;), as an array with
    one element per iteration and one more, per iteration of the loops
@@ -688,17 +709,11 @@ expand_scalar (lifter *l, gphi *phi)
   for (int k = 0; k < d; k++)
     if (te_uses_var (ext, cs->loops[k].var))
       return NULL;
-  te_node *lin, *count;
-  if (!te_linearize (ctx, d - 1, cs->loops, &lin, &count))
+  te_node *base, *size;
+  if (!scalar_rows (ctx, d - 1, cs->loops, ext, &base, &size))
     return NULL;
-  /* Room for E + 1 values per iteration of the outer loops.  */
-  te_node *row = te_canon_int (
-      ctx, te_add (ctx, te_binary (ctx, TE_MAX, ext, te_int (ctx, 0)),
-                   te_int (ctx, 1)));
-  te_node *base = te_canon_int (ctx, te_mul (ctx, lin, row));
   te_node *k = te_var (ctx, cs->loops[d - 1].var);
-  te_tensor *t = local_for (l, name, type,
-                            te_canon_int (ctx, te_mul (ctx, count, row)));
+  te_tensor *t = local_for (l, name, type, size);
   te_node *init = lift_float (l, PHI_ARG_DEF_FROM_EDGE (
                                      phi, loop_preheader_edge (loop)));
   if (!init)
@@ -804,14 +819,10 @@ lift_tape (lifter *l, class loop *loop, te_node *ext)
   for (int k = 0; k < d; k++)
     if (te_uses_var (ext, cs->loops[k].var))
       return false;
-  te_node *lin, *count;
-  if (d + 1 > TE_MAX_LOOPS || !te_linearize (ctx, d, cs->loops, &lin, &count))
+  te_node *base, *size;
+  if (d + 1 > TE_MAX_LOOPS || !scalar_rows (ctx, d, cs->loops, ext, &base,
+                                            &size))
     return false;
-  te_node *row = te_canon_int (
-      ctx, te_add (ctx, te_binary (ctx, TE_MAX, ext, te_int (ctx, 0)),
-                   te_int (ctx, 1)));
-  te_node *base = te_canon_int (ctx, te_mul (ctx, lin, row));
-  te_node *size = te_canon_int (ctx, te_mul (ctx, count, row));
 
   te_tensor *tape[8];
   te_node *init[8];
@@ -821,6 +832,9 @@ lift_tape (lifter *l, class loop *loop, te_node *ext)
                                    phis[j], loop_preheader_edge (loop)));
       if (!init[j])
         return false;
+    }
+  for (int j = 0; j < n; j++)
+    {
       te_type type;
       tree name = gimple_phi_result (phis[j]);
       float_te_type (TREE_TYPE (name), &type);
