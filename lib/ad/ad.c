@@ -331,7 +331,7 @@ find_home (sweep *w, red_info *ri)
   for (int k = 0; k < fs->nloops; k++)
     if (te_uses_var_free (ri->r, fs->loops[k].var))
       ri->home[ri->nhome++] = fs->loops[k];
-  if (!te_linearize (ctx, ri->nhome, ri->home, &ri->lin, &ri->size))
+  if (!te_linearize_box (ctx, ri->nhome, ri->home, &ri->lin, &ri->size))
     return false;
   return true;
 }

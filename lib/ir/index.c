@@ -282,6 +282,34 @@ te_linearize (te_ctx *ctx, int nloops, const te_loop *loops, te_node **lin,
 }
 
 bool
+te_linearize_box (te_ctx *ctx, int nloops, const te_loop *loops,
+                  te_node **lin, te_node **size)
+{
+  te_loop box[2 * TE_MAX_LOOPS];
+  if (nloops > 2 * TE_MAX_LOOPS)
+    return false;
+  for (int k = 0; k < nloops; k++)
+    {
+      box[k] = loops[k];
+      bool uses = false;
+      te_walk (loops[k].extent, any_var_fn, &uses);
+      if (!uses)
+        continue;
+      /* Its largest value over the loops outside it, which must use no
+         other counter.  */
+      te_node *lo;
+      if (!te_index_range (ctx, loops[k].extent, k, loops, &lo,
+                           &box[k].extent))
+        return false;
+      uses = false;
+      te_walk (box[k].extent, any_var_fn, &uses);
+      if (uses)
+        return false;
+    }
+  return te_linearize (ctx, nloops, box, lin, size);
+}
+
+bool
 te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                         const te_stage *b)
 {
@@ -326,6 +354,68 @@ te_loop_within (te_ctx *ctx, int nloops, const te_loop *a, const te_loop *b,
          && te_non_negative (ctx, lo);
 }
 
+/* Is C the test that counter V is below E (v < E, v <= E - 1,
+   E > v, E - 1 >= v)?  */
+static bool
+below_test (te_ctx *ctx, const te_node *c, te_node *v, te_node *e)
+{
+  if (c->op != TE_LT && c->op != TE_LE && c->op != TE_GT && c->op != TE_GE)
+    return false;
+  bool flip = c->op == TE_GT || c->op == TE_GE;
+  te_node *x = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[flip]));
+  te_node *y = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[!flip]));
+  if (c->op == TE_LE || c->op == TE_GE)
+    y = te_canon_int (ctx, te_add (ctx, y, te_int (ctx, 1)));
+  return x == v && y == te_canon_int (ctx, e);
+}
+
+/* Is every load of T in N inside the true arm of a select testing V < E
+   (INSIDE: N itself is)?  */
+static bool
+loads_inside (te_ctx *ctx, const te_node *n, const te_tensor *t, te_node *v,
+              te_node *e, bool inside, te_memo *m)
+{
+  if (!n || inside || !te_reads (n, t))
+    return true;
+  if (n->op == TE_LOAD && n->u.tensor == t)
+    return false;
+  if (te_memo_get (m, n))
+    return true;
+  bool ok;
+  if (n->op == TE_SELECT)
+    ok = loads_inside (ctx, n->args[0], t, v, e, false, m)
+         && loads_inside (ctx, n->args[1], t, v, e,
+                          below_test (ctx, n->args[0], v, e), m)
+         && loads_inside (ctx, n->args[2], t, v, e, false, m);
+  else
+    {
+      ok = true;
+      for (int k = 0; k < 3 && ok; k++)
+        ok = loads_inside (ctx, n->args[k], t, v, e, false, m);
+    }
+  if (ok)
+    te_memo_put (m, n, TE_MEMO_TRUE);
+  return ok;
+}
+
+bool
+te_loads_below (te_ctx *ctx, const te_node *value, const te_tensor *t,
+                te_node *v, te_node *e)
+{
+  te_memo m = { 0 };
+  bool ok = loads_inside (ctx, value, t, v, e, false, &m);
+  te_memo_free (&m);
+  return ok;
+}
+
+static bool
+any_var (const te_node *n)
+{
+  bool uses = false;
+  te_walk ((te_node *) n, any_var_fn, &uses);
+  return uses;
+}
+
 bool
 te_pure_poly (const te_node *n)
 {
@@ -344,6 +434,13 @@ te_pure_poly (const te_node *n)
     case TE_CAST:
       return n->type == TE_I64 && n->args[0]->type == TE_I64
              && te_pure_poly (n->args[0]);
+    case TE_DIV:
+      /* A quotient of sizes (a head's width C / NH): an atom, not
+         negative, that no counter changes.  */
+      return n->type == TE_I64 && te_pure_poly (n->args[0])
+             && te_pure_poly (n->args[1]) && !any_var (n)
+             && !te_poly_negative (n->args[0])
+             && !te_poly_negative (n->args[1]);
     default:
       return false;
     }

@@ -60,12 +60,18 @@ bool te_index_monotone (te_ctx *ctx, const te_node *index, int nloops,
    at least once (else one of them writes nothing, and cannot clash)?  */
 bool te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                                 const te_stage *b);
+/* Is every load of T in VALUE inside the true arm of a select that tests
+   counter V below E (v < E, v <= E - 1, E > v, E - 1 >= v)?  A causal
+   row's p[u] = u <= t ? p[u] / z : 0 reads p only where u < t + 1.  */
+bool te_loads_below (te_ctx *ctx, const te_node *value, const te_tensor *t,
+                     te_node *v, te_node *e);
 /* Does loop K of the NLOOPS loops A run no further than loop K of B, at
    every iteration of the loops outside it (A's counters named as B's):
    B's extent less A's never negative there (u < t + 1 inside u < T)?  */
 bool te_loop_within (te_ctx *ctx, int nloops, const te_loop *a,
                      const te_loop *b, int k);
-/* Is N a polynomial in counters and parameters only (64-bit)?  */
+/* Is N a polynomial in counters and parameters only (64-bit), quotients
+   of non-negative polynomials in the parameters counting as parameters?  */
 bool te_pure_poly (const te_node *n);
 /* The largest value integer N takes over the NLOOPS LOOPS, an expression
    of the parameters; NULL when it cannot be told.  N is a polynomial in
@@ -81,6 +87,12 @@ te_node *te_index_upper (te_ctx *ctx, te_node *n, int nloops,
    a counter (a triangular domain has no such layout).  */
 bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
                    te_node **lin, te_node **size);
+/* te_linearize over the box around a triangular domain: an extent that
+   uses the counters of loops outside it (u < t + 1) is replaced by its
+   largest value (T), so each iteration has its own element and the
+   temporary has the box's size.  False when that value cannot be told.  */
+bool te_linearize_box (te_ctx *ctx, int nloops, const te_loop *loops,
+                       te_node **lin, te_node **size);
 /* VALUE, written at INDEX by an iteration of the NW loops W, as read at
    READ_INDEX by an iteration of the NR loops R: VALUE with W's counters
    renamed to R's, when both nests have the same extents and the read is

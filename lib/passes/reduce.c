@@ -338,7 +338,7 @@ hoist_one (te_program *p, int s, int k)
         loops[n++] = *bl;
       }
   te_node *lin, *size;
-  if (!te_linearize (ctx, n, loops, &lin, &size))
+  if (!te_linearize_box (ctx, n, loops, &lin, &size))
     return false;
   char name[32];
   snprintf (name, sizeof name, "t%d", p->ntensors);

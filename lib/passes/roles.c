@@ -449,6 +449,33 @@ inside_write (te_ctx *ctx, int nw, const te_loop *from, te_node *index,
   return true;
 }
 
+/* Or is R that element where one loop K of TO runs further than FROM's,
+   every read of T in VALUE sitting behind the test that K's counter is
+   within FROM's extent (attention's p[u] = u <= t ? p[u] / z : 0 over
+   u < T reads the p[u] = e of u <= t)?  */
+static bool
+guarded_inside (te_ctx *ctx, int nw, const te_loop *from, te_node *index,
+                const te_loop *to, const te_node *r, const te_node *value,
+                const te_tensor *t)
+{
+  if (te_canon_int (ctx, te_rename_counters (ctx, index, nw, from, to))
+      != te_canon_int (ctx, (te_node *) r))
+    return false;
+  int k = -1;
+  for (int j = 0; j < nw; j++)
+    if (!te_loop_within (ctx, nw, to, from, j))
+      {
+        if (k >= 0)
+          return false;
+        k = j;
+      }
+  if (k < 0)
+    return false;
+  te_node *e = te_canon_int (ctx, te_rename_counters (ctx, from[k].extent,
+                                                      nw, from, to));
+  return te_loads_below (ctx, value, t, te_var (ctx, to[k].var), e);
+}
+
 static bool
 read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
                      const te_node *r, const te_stage *ws, const te_stmt *w)
@@ -475,7 +502,9 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
       memcpy (to + shared, used, nu * sizeof *to);
       if (te_same_element (ctx, ws->nloops, from, w->index, w->index,
                            shared + nu, to, (te_node *) r)
-          || inside_write (ctx, ws->nloops, from, w->index, to, r))
+          || inside_write (ctx, ws->nloops, from, w->index, to, r)
+          || guarded_inside (ctx, ws->nloops, from, w->index, to, r,
+                             st->value, w->dst))
         return true;
     }
   if (!(te_writes_in_order (ctx, ws, w->index)

@@ -158,50 +158,6 @@ same_elements (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
          && na == nb;
 }
 
-/* Is C, in stage B, the test that counter V is below E (v < E, v <= E - 1,
-   E > v, E - 1 >= v)?  */
-static bool
-below_test (te_ctx *ctx, const te_node *c, te_node *v, te_node *e)
-{
-  if (c->op != TE_LT && c->op != TE_LE && c->op != TE_GT && c->op != TE_GE)
-    return false;
-  bool flip = c->op == TE_GT || c->op == TE_GE;
-  te_node *x = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[flip]));
-  te_node *y = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[!flip]));
-  if (c->op == TE_LE || c->op == TE_GE)
-    y = te_canon_int (ctx, te_add (ctx, y, te_int (ctx, 1)));
-  return x == v && y == te_canon_int (ctx, e);
-}
-
-/* Is every load of T in N inside the true arm of a select testing V < E
-   (INSIDE: N itself is)?  */
-static bool
-loads_inside (te_ctx *ctx, const te_node *n, const te_tensor *t, te_node *v,
-              te_node *e, bool inside, te_memo *m)
-{
-  if (!n || inside || !te_reads (n, t))
-    return true;
-  if (n->op == TE_LOAD && n->u.tensor == t)
-    return false;
-  if (te_memo_get (m, n))
-    return true;
-  bool ok;
-  if (n->op == TE_SELECT)
-    ok = loads_inside (ctx, n->args[0], t, v, e, false, m)
-         && loads_inside (ctx, n->args[1], t, v, e,
-                          below_test (ctx, n->args[0], v, e), m)
-         && loads_inside (ctx, n->args[2], t, v, e, false, m);
-  else
-    {
-      ok = true;
-      for (int k = 0; k < 3 && ok; k++)
-        ok = loads_inside (ctx, n->args[k], t, v, e, false, m);
-    }
-  if (ok)
-    te_memo_put (m, n, TE_MEMO_TRUE);
-  return ok;
-}
-
 /* Does WB of stage B write every element WA of stage A writes, and more,
    reading T only where A wrote it: the nests alike but for one loop,
    longer in B, and B's reads of T behind the test that its counter is
@@ -232,11 +188,8 @@ covering (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
   te_node *ea = te_canon_int (ctx, te_rename_counters (
                                        ctx, a->loops[k].extent, a->nloops,
                                        a->loops, b->loops));
-  te_memo m = { 0 };
-  bool ok = loads_inside (ctx, wb->value, t, te_var (ctx, b->loops[k].var),
-                          ea, false, &m);
-  te_memo_free (&m);
-  return ok;
+  return te_loads_below (ctx, wb->value, t, te_var (ctx, b->loops[k].var),
+                         ea);
 }
 
 /* Split the version that stage S0 writes off T, which stage S1 writes
