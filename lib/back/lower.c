@@ -530,6 +530,22 @@ lower_call (lw *w, const te_call *c)
   return s;
 }
 
+/* Does a statement of S read what another of S writes (a stage of
+   rows.c, where a row's statistics are computed before they are read)?
+   Then the statements cannot share locals computed before them all.  */
+static bool
+reads_own_writes (const te_stage *s)
+{
+  for (int a = 0; a < s->nstmts; a++)
+    for (int b = 0; b < s->nstmts; b++)
+      if (a != b
+          && (te_reads (s->stmts[b].value, s->stmts[a].dst)
+              || (s->stmts[b].guard
+                  && te_reads (s->stmts[b].guard, s->stmts[a].dst))))
+        return true;
+  return false;
+}
+
 /* Stage S into L (step 1).  */
 static void
 lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
@@ -544,7 +560,8 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
   bool inner = false;
   for (int k = 0; k < s->nstmts; k++)
     inner |= s->stmts[k].ninner > 0;
-  if (s->fused && !s->reversed && !s->recurrent && !inner && s->nstmts)
+  if (s->fused && !s->reversed && !s->recurrent && !inner && s->nstmts
+      && !reads_own_writes (s))
     {
       l->shape = TE_LW_SHARED;
       nullable_set all = { { 0 }, 0 };

@@ -1331,6 +1331,26 @@ replace_1 (te_ctx *ctx, te_node *n, te_node *from, te_node *to, te_memo *m)
       args[i] = replace_1 (ctx, n->args[i], from, to, m);
       changed |= args[i] != n->args[i];
     }
+  if (n->op == TE_REDUCE)
+    {
+      /* The extents too (u < t + 1 inside a loop over t), as te_walk
+         visits them.  */
+      te_loop loops[TE_MAX_LOOPS];
+      bool moved = false;
+      for (int k = 0; k < n->u.red.nloops; k++)
+        {
+          loops[k] = n->u.red.loops[k];
+          loops[k].extent = replace_1 (ctx, loops[k].extent, from, to, m);
+          moved |= loops[k].extent != n->u.red.loops[k].extent;
+        }
+      if (moved)
+        {
+          r = te_reduce_node (ctx, n->u.red.kind, n->u.red.nloops, loops,
+                              args[0], args[1]);
+          te_memo_put (m, n, r);
+          return r;
+        }
+    }
   r = changed ? te_rebuild (ctx, n, args) : n;
   te_memo_put (m, n, r);
   return r;

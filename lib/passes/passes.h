@@ -85,6 +85,10 @@ bool te_program_materialize (te_program *p, te_diag *diag);
    nest, with the loop most accesses walk with unit stride innermost.  */
 bool te_program_schedule (te_program *p, te_diag *diag);
 
+/* rows.c: run consecutive stages of backward program P that share their
+   outer loops, and exchange data only within one iteration of them, as
+   one stage over those loops (the gradient works row by row).  */
+bool te_program_rows (te_program *p, te_diag *diag);
 /* shrink.c: give a temporary of backward program P that lives for one
    iteration of a fused stage one element, and one that a recurrence
    reads one step after writing it two steps.  */

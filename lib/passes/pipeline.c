@@ -62,6 +62,9 @@ const te_pass te_passes[] = {
     "subexpressions of fewer counters are computed once into temporaries" },
   { "schedule", TE_PASS_BACKWARD, true, te_program_schedule,
     "each adjoint statement gets its own loop nest, unit stride inside" },
+  { "rows", TE_PASS_BACKWARD, true, te_program_rows,
+    "consecutive nests that share outer loops and exchange data only "
+    "within one iteration of them run as one: row by row" },
   { "shrink", TE_PASS_BACKWARD, true, te_program_shrink,
     "temporaries that live for one iteration shrink to it" },
 };
