@@ -26,7 +26,8 @@ CC=${CC:-gcc}
 OBJDUMP=${OBJDUMP:-objdump}
 NM=${NM:-nm}
 levels=${BENCH_LEVELS:-"O2 O3"}
-kernels="dense conv2d softmax layernorm batchnorm tanhchain mlp rnn"
+kernels="dense conv2d softmax layernorm batchnorm tanhchain mlp rnn attention
+         crossent_padded"
 # The flags every kernel gets besides -O2/-O3: no -march (reproducible),
 # no -ffast-math, no OpenMP.  Printed in the table.
 common="-std=gnu11"

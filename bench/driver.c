@@ -61,6 +61,12 @@ typedef void (*fn_t) (void);
 #define RNN_G (int, int, int, const float *, const float *, const float *, \
 	       const float *, const float *, float *, float *, float *,	\
 	       float *, float *, float *, float *)
+#define ATT_P (int, int, int, int, const float *, float *, float *, float *)
+#define ATT_G (int, int, int, int, const float *, float *, float *, float *, \
+	       float *, float *, float *, float *)
+#define XENT_P (int, int, int, const float *, const int *, float *, float *)
+#define XENT_G (int, int, int, const float *, const int *, float *, float *, \
+		float *, float *, float *)
 
 #define DECL_ALL(L)					\
   DECL (dense, L, void, DENSE_P, DENSE_G)		\
@@ -70,7 +76,9 @@ typedef void (*fn_t) (void);
   DECL (batchnorm, L, void, NORM_P, NORM_G)		\
   DECL (tanhchain, L, void, TANH_P, TANH_G)		\
   DECL (mlp, L, double, MLP_P, MLP_G)			\
-  DECL (rnn, L, void, RNN_P, RNN_G)
+  DECL (rnn, L, void, RNN_P, RNN_G)			\
+  DECL (attention, L, void, ATT_P, ATT_G)		\
+  DECL (crossent_padded, L, void, XENT_P, XENT_G)
 
 DECL_ALL (O2)
 DECL_ALL (O3)
@@ -100,7 +108,7 @@ struct inst
   int ns;
   const char *sname[MAXS];
   float s[MAXS], ds[MAXS];
-  int *idx;			/* mlp's labels */
+  int *idx;			/* mlp's labels, crossent_padded's targets */
   size_t nidx;
   int idxmax;
   int has_ret;
@@ -306,6 +314,57 @@ rnn_grad (fn_t f, struct inst *s)
 			G (5));
 }
 
+/* attention: B, T, C, NH; qkv packed (B, T, 3C), the caches preatt and
+   att (B, NH, T, T) and out (B, T, C) outputs.  */
+static void
+att_setup (struct inst *s, int small)
+{
+  int b = small ? 2 : 4, t = small ? 5 : 64, c = small ? 6 : 768,
+    nh = small ? 2 : 12;
+  s->dim[0] = b, s->dim[1] = t, s->dim[2] = c, s->dim[3] = nh;
+  add_arr (s, "qkv", (size_t) b * t * 3 * c, IN, -1, 1);
+  add_arr (s, "preatt", (size_t) b * nh * t * t, OUT, 0, 0);
+  add_arr (s, "att", (size_t) b * nh * t * t, OUT, 0, 0);
+  add_arr (s, "out", (size_t) b * t * c, OUT, 0, 0);
+}
+static void
+att_fwd (fn_t f, struct inst *s)
+{
+  ((void (*) ATT_P) f) (D (0), D (1), D (2), D (3), A (0), A (1), A (2),
+			A (3));
+}
+static void
+att_grad (fn_t f, struct inst *s)
+{
+  ((void (*) ATT_G) f) (D (0), D (1), D (2), D (3), A (0), A (1), A (2),
+			A (3), G (0), G (1), G (2), G (3));
+}
+
+/* crossent_padded: N rows of Vp logits, V of them real; targets in
+   [0, V).  */
+static void
+xent_setup (struct inst *s, int small)
+{
+  int n = small ? 3 : 32, v = small ? 7 : 50257, vp = small ? 9 : 50304;
+  s->dim[0] = n, s->dim[1] = v, s->dim[2] = vp;
+  add_arr (s, "logits", (size_t) n * vp, IN, -3, 3);
+  add_arr (s, "probs", (size_t) n * vp, OUT, 0, 0);
+  add_arr (s, "losses", n, OUT, 0, 0);
+  s->nidx = n;
+  s->idxmax = v;
+}
+static void
+xent_fwd (fn_t f, struct inst *s)
+{
+  ((void (*) XENT_P) f) (D (0), D (1), D (2), A (0), s->idx, A (1), A (2));
+}
+static void
+xent_grad (fn_t f, struct inst *s)
+{
+  ((void (*) XENT_G) f) (D (0), D (1), D (2), A (0), s->idx, A (1), A (2),
+			 G (0), G (1), G (2));
+}
+
 /* ---- The table of kernels.  ---- */
 
 enum { V_FWD, V_REF, V_GEN, V_NOOPT, NV };
@@ -338,6 +397,8 @@ static const struct kernel kernels[] = {
   KERNEL (tanhchain, "1<<20", tanh),
   KERNEL (mlp, "256x512-256-10", mlp),
   KERNEL (rnn, "T64 H256 D128", rnn),
+  KERNEL (attention, "B4 T64 C768 NH12", att),
+  KERNEL (crossent_padded, "32x50304 (V 50257)", xent),
 };
 #define NK (sizeof kernels / sizeof kernels[0])
 
@@ -601,7 +662,7 @@ static void
 print_rule (void)
 {
   printf ("---------------------------------------------------------------"
-	  "-------------------------------------------\n");
+	  "------------------------------------------------\n");
 }
 
 /* Temporary memory: the gradients allocate their temporaries with calloc
@@ -736,7 +797,7 @@ run_table (const char *flags, const char *plugin)
   printf ("\n");
 
   print_rule ();
-  printf ("%-10s %-3s %9s %9s %9s %8s %8s %9s %8s\n", "kernel", "-O",
+  printf ("%-15s %-3s %9s %9s %9s %8s %8s %9s %8s\n", "kernel", "-O",
 	  "fwd ms", "hand ms", "gen ms", "gen/hand", "gen/fwd", "no-opt ms",
 	  "reldiff");
   print_rule ();
@@ -777,7 +838,7 @@ run_table (const char *flags, const char *plugin)
 	char a[32], b[32], c[32], d[32];
 	fmt_ms (a, sizeof a, tf, of);
 	fmt_ms (b, sizeof b, th, oh);
-	printf ("%-10s %-3s %9s %9s ", k->name, level_name[l], a, b);
+	printf ("%-15s %-3s %9s %9s ", k->name, level_name[l], a, b);
 	if (tg >= 0)
 	  {
 	    fmt_ms (c, sizeof c, tg, og);
@@ -792,11 +853,11 @@ run_table (const char *flags, const char *plugin)
 	  printf ("%s\n", gcell);
 	if (tn < 0 && strcmp (ncell, "n/a") != 0
 	    && !(tg < 0 && strcmp (ncell, gcell) == 0))
-	  printf ("%-10s %-3s %19s no-opt: %s\n", "", "", "", ncell);
+	  printf ("%-15s %-3s %19s no-opt: %s\n", "", "", "", ncell);
 	else if (tn >= 0 && tg < 0)
 	  {
 	    fmt_ms (d, sizeof d, tn, on);
-	    printf ("%-10s %-3s %19s no-opt: %s ms\n", "", "", "", d);
+	    printf ("%-15s %-3s %19s no-opt: %s ms\n", "", "", "", d);
 	  }
 	fflush (stdout);
 	for (int i = 0; i < s.na; i++)
@@ -821,7 +882,7 @@ run_table (const char *flags, const char *plugin)
 	  "Sites, not calls per element: a site in a loop runs once per "
 	  "iteration, and -O3 may duplicate sites.\n\n");
   print_rule ();
-  printf ("%-10s %-3s %-22s %-22s %-22s %s\n", "kernel", "-O", "forward",
+  printf ("%-15s %-3s %-22s %-22s %-22s %s\n", "kernel", "-O", "forward",
 	  "hand-written bwd", "generated bwd", "no-opt bwd");
   print_rule ();
   for (size_t ki = 0; ki < NK; ki++)
@@ -844,7 +905,7 @@ run_table (const char *flags, const char *plugin)
 	else
 	  snprintf (n, sizeof n, "%s",
 		    strcmp (st, "n/a") == 0 ? "n/a" : "(not built)");
-	printf ("%-10s %-3s %-22s %-22s %-22s %s\n", k->name,
+	printf ("%-15s %-3s %-22s %-22s %-22s %s\n", k->name,
 		level_name[l], f, r, g, n);
       }
   print_rule ();
@@ -855,7 +916,7 @@ run_table (const char *flags, const char *plugin)
 	  "forward's local arrays; 0 for a kernel\nthat only returns a "
 	  "value, like mlp).\n\n");
   print_rule ();
-  printf ("%-10s %-3s %14s %22s %22s\n", "kernel", "-O", "fwd bytes",
+  printf ("%-15s %-3s %14s %22s %22s\n", "kernel", "-O", "fwd bytes",
 	  "generated bwd", "no-opt bwd");
   print_rule ();
   for (size_t ki = 0; ki < NK; ki++)
@@ -866,7 +927,7 @@ run_table (const char *flags, const char *plugin)
 	long long bn = temp_bytes[ki][l][V_NOOPT];
 	snprintf (g, sizeof g, bg >= 0 ? "%lld" : "-", bg);
 	snprintf (n, sizeof n, bn >= 0 ? "%lld" : "-", bn);
-	printf ("%-10s %-3s %14lld %22s %22s\n", kernels[ki].name,
+	printf ("%-15s %-3s %14lld %22s %22s\n", kernels[ki].name,
 		level_name[l], fwd_bytes[ki], g, n);
       }
   print_rule ();
