@@ -1418,7 +1418,11 @@ te_program_add_tensor (te_program *p, const char *name, te_type type,
                        te_tensor_kind kind, int param, te_loc loc)
 {
   te_tensor *t = te_alloc (p->ctx, sizeof *t);
-  t->id = p->ntensors;
+  /* Above every id in use: a pass may have dropped a tensor before.  */
+  t->id = 0;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->id >= t->id)
+      t->id = p->tensors[i]->id + 1;
   t->name = te_strdup (p->ctx, name);
   t->type = type;
   t->kind = kind;

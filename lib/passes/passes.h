@@ -85,6 +85,9 @@ bool te_program_materialize (te_program *p, te_diag *diag);
    nest, with the loop most accesses walk with unit stride innermost.  */
 bool te_program_schedule (te_program *p, te_diag *diag);
 
+/* dedupe.c: a stage of P that computes a local array again, the same
+   way, goes; its readers read the first.  */
+bool te_program_dedupe (te_program *p, te_diag *diag);
 /* rows.c: run consecutive stages of backward program P that share their
    outer loops, and exchange data only within one iteration of them, as
    one stage over those loops (the gradient works row by row).  */

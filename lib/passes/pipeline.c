@@ -43,6 +43,8 @@ const te_pass te_passes[] = {
     "elements updated in place across a loop become reductions" },
   { "hoist", TE_PASS_FORWARD, false, te_program_hoist,
     "a reduction nested in another is computed into a local array" },
+  { "dedupe", TE_PASS_FORWARD, false, te_program_dedupe,
+    "a local array computed again the same way is read from the first" },
   { "expand", TE_PASS_FORWARD, false, te_program_expand,
     "a local array rewritten in every iteration of an outer loop gets one "
     "copy per iteration" },

@@ -1,0 +1,282 @@
+/* dedupe.c -- a local array computed twice the same way is computed once.
+
+   Before:  stage 0: for t < T:  mx[t] = max (u < 1 + t; -1e30; s[T*t + u]);
+            stage 1: for t < T, u < 1 + t:  p[T*t + u] = exp (s[T*t + u] - mx[t]);
+            stage 2: for t < T:  mx'[t] = max (u' < 1 + t; -1e30; s[T*t + u']);
+            stage 3: for t < T:  z[t] = sum (u < 1 + t; 0; exp (s[T*t + u] - mx'[t]));
+   After:   stage 2 goes; stage 3 reads mx[t].
+
+   The lifter lifts a scalar that a loop reduces once for every stage that
+   uses it after the loop (each stage names its counters anew), so a row's
+   maximum that two later loops of the source read is computed twice, in
+   the forward program and in the gradient that recomputes it.
+
+   1. Stage B copies an earlier stage A when each is one statement that
+      sets (=), unguarded, a local array (TA, TB), over loops of the same
+      extents, at the same index, with the same value, B's counters and
+      the counters of B's reductions named as A's.
+   2. TB's values are TA's where B leaves them when nothing else writes
+      TA or TB, and no stage between A and B writes what A reads.
+   3. Every read of TB becomes a read of TA at the same index; B and TB
+      go.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <string.h>
+
+#define MAX_REDS 16
+
+typedef struct red_list
+{
+  te_loop loops[MAX_REDS * TE_MAX_LOOPS];
+  int n;
+  bool full;
+} red_list;
+
+static void
+red_fn (te_node *n, void *data)
+{
+  red_list *r = data;
+  if (n->op != TE_REDUCE)
+    return;
+  for (int k = 0; k < n->u.red.nloops; k++)
+    if (r->n < MAX_REDS * TE_MAX_LOOPS)
+      r->loops[r->n++] = n->u.red.loops[k];
+    else
+      r->full = true;
+}
+
+/* Is S one unguarded statement setting a local array?  */
+static const te_stmt *
+single_set (const te_stage *s)
+{
+  if (s->call || s->nstmts != 1 || s->reversed || s->recurrent)
+    return NULL;
+  const te_stmt *st = &s->stmts[0];
+  if (st->op != TE_SET || st->guard || st->ninner
+      || st->dst->kind != TE_TK_LOCAL)
+    return NULL;
+  return st;
+}
+
+typedef struct var_map
+{
+  int n;
+  const te_loop *from, *to;
+  te_memo memo;
+} var_map;
+
+static int
+map_var (const var_map *m, int var)
+{
+  for (int k = 0; k < m->n; k++)
+    if (m->from[k].var == var)
+      return m->to[k].var;
+  return var;
+}
+
+/* N with its counters, free and bound by its reductions, renamed by M.  */
+static te_node *
+rename_all (te_ctx *ctx, te_node *n, var_map *m)
+{
+  if (!n)
+    return NULL;
+  if (n->op == TE_VAR)
+    return te_var (ctx, map_var (m, n->u.index));
+  te_node *done = te_memo_get (&m->memo, n);
+  if (done)
+    return done;
+  te_node *args[3];
+  for (int i = 0; i < 3; i++)
+    args[i] = rename_all (ctx, n->args[i], m);
+  te_node *r;
+  if (n->op == TE_REDUCE)
+    {
+      te_loop loops[TE_MAX_LOOPS];
+      for (int k = 0; k < n->u.red.nloops; k++)
+        {
+          loops[k].var = map_var (m, n->u.red.loops[k].var);
+          loops[k].extent = rename_all (ctx, n->u.red.loops[k].extent, m);
+        }
+      r = te_reduce_node (ctx, n->u.red.kind, n->u.red.nloops, loops,
+                          args[0], args[1]);
+    }
+  else
+    r = te_rebuild (ctx, n, args);
+  te_memo_put (&m->memo, n, r);
+  return r;
+}
+
+/* Step 1: does stage B compute what stage A does?  */
+static bool
+same_stage (te_ctx *ctx, const te_stage *a, const te_stage *b)
+{
+  const te_stmt *x = single_set (a), *y = single_set (b);
+  if (!x || !y || x->dst == y->dst || a->nloops != b->nloops
+      || x->dst->type != y->dst->type)
+    return false;
+  for (int k = 0; k < a->nloops; k++)
+    if (te_canon_int (ctx, te_rename_counters (ctx, b->loops[k].extent, k,
+                                               b->loops, a->loops))
+        != te_canon_int (ctx, a->loops[k].extent))
+      return false;
+  red_list ra = { { { 0 } }, 0, false }, rb = { { { 0 } }, 0, false };
+  te_walk (x->value, red_fn, &ra);
+  te_walk (y->value, red_fn, &rb);
+  if (ra.full || rb.full || ra.n != rb.n
+      || a->nloops + ra.n > MAX_REDS * TE_MAX_LOOPS)
+    return false;
+  te_loop from[(MAX_REDS + 1) * TE_MAX_LOOPS], to[(MAX_REDS + 1) * TE_MAX_LOOPS];
+  int n = 0;
+  for (int k = 0; k < a->nloops; k++)
+    {
+      from[n] = b->loops[k];
+      to[n++] = a->loops[k];
+    }
+  for (int k = 0; k < rb.n; k++)
+    {
+      from[n] = rb.loops[k];
+      to[n++] = ra.loops[k];
+    }
+  if (te_canon_int (ctx, te_rename_counters (ctx, y->index, n, from, to))
+      != te_canon_int (ctx, x->index))
+    return false;
+  var_map m = { n, from, to, { 0 } };
+  te_node *yv = rename_all (ctx, y->value, &m);
+  te_memo_free (&m.memo);
+  return te_canon_loads (ctx, yv) == te_canon_loads (ctx, x->value);
+}
+
+/* Does a stage of P other than S write T?  */
+static bool
+written_elsewhere (const te_program *p, int s, const te_tensor *t)
+{
+  for (int i = 0; i < p->nstages; i++)
+    {
+      if (i == s)
+        continue;
+      if (p->stages[i].call && te_call_passes (&p->stages[i], t, false))
+        return true;
+      for (int k = 0; k < p->stages[i].nstmts; k++)
+        if (p->stages[i].stmts[k].dst == t)
+          return true;
+    }
+  return false;
+}
+
+/* Step 2 for stages A < B.  */
+static bool
+still_valid (const te_program *p, int a, int b)
+{
+  const te_stmt *x = &p->stages[a].stmts[0];
+  if (written_elsewhere (p, a, x->dst)
+      || written_elsewhere (p, b, p->stages[b].stmts[0].dst))
+    return false;
+  for (int s = a + 1; s < b; s++)
+    {
+      if (p->stages[s].call)
+        return false;
+      for (int k = 0; k < p->stages[s].nstmts; k++)
+        if (te_reads (x->value, p->stages[s].stmts[k].dst))
+          return false;
+    }
+  return true;
+}
+
+typedef struct redirect
+{
+  te_ctx *ctx;
+  te_tensor *from, *to;
+  te_memo memo;
+} redirect;
+
+static te_node *
+redirect_1 (redirect *r, te_node *n)
+{
+  if (!n || !te_reads (n, r->from))
+    return n;
+  te_node *done = te_memo_get (&r->memo, n);
+  if (done)
+    return done;
+  te_node *args[3];
+  for (int i = 0; i < 3; i++)
+    args[i] = redirect_1 (r, n->args[i]);
+  te_node *out = n->op == TE_LOAD && n->u.tensor == r->from
+                     ? te_load (r->ctx, r->to, args[0])
+                     : te_rebuild (r->ctx, n, args);
+  te_memo_put (&r->memo, n, out);
+  return out;
+}
+
+/* Step 3: every read of FROM in P becomes one of TO.  */
+static void
+redirect_reads (te_program *p, te_tensor *from, te_tensor *to)
+{
+  redirect r = { p->ctx, from, to, { 0 } };
+  for (int s = 0; s < p->nstages; s++)
+    {
+      te_stage *st = &p->stages[s];
+      for (int k = 0; k < st->nloops; k++)
+        st->loops[k].extent = redirect_1 (&r, st->loops[k].extent);
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          te_stmt *x = &st->stmts[k];
+          x->value = redirect_1 (&r, x->value);
+          x->index = redirect_1 (&r, x->index);
+          if (x->guard)
+            x->guard = redirect_1 (&r, x->guard);
+          for (int i = 0; i < x->ninner; i++)
+            x->inner[i].extent = redirect_1 (&r, x->inner[i].extent);
+        }
+    }
+  te_memo_free (&r.memo);
+}
+
+/* Is T read by a call, an extent or a tensor's size, which step 3 does not
+   rewrite?  */
+static bool
+read_aside (const te_program *p, const te_tensor *t)
+{
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return true;
+  for (int s = 0; s < p->nstages; s++)
+    if (p->stages[s].call && te_call_passes (&p->stages[s], t, true))
+      return true;
+  return false;
+}
+
+bool
+te_program_dedupe (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  for (int b = 1; b < p->nstages; b++)
+    for (int a = 0; a < b; a++)
+      {
+        if (!same_stage (p->ctx, &p->stages[a], &p->stages[b])
+            || !still_valid (p, a, b))
+          continue;
+        te_tensor *ta = p->stages[a].stmts[0].dst;
+        te_tensor *tb = p->stages[b].stmts[0].dst;
+        if (read_aside (p, tb))
+          continue;
+        p->stages[b].nstmts = 0;
+        redirect_reads (p, tb, ta);
+        for (int i = 0; i < p->ntensors; i++)
+          if (p->tensors[i] == tb)
+            {
+              memmove (&p->tensors[i], &p->tensors[i + 1],
+                       (p->ntensors - i - 1) * sizeof *p->tensors);
+              p->ntensors--;
+              break;
+            }
+        te_program_note (p, "dedupe: %s, computed again the same way, is "
+                            "read from %s",
+                         tb->name, ta->name);
+        break;
+      }
+  te_program_drop_empty (p);
+  return true;
+}
