@@ -19,7 +19,8 @@
    2. Build the three trampolines as functions of the translation unit:
       forward (args, ret), backward (args, shadows, d_return), and
       extents (args, count), whose counts come from the forward program
-      (te_tensor_extent).
+      (te_tensor_extent); an array the kernel tests against NULL
+      (te_tensor.optional) covers none when the caller passes NULL.
    3. Define the parameter table and <name>_gradcheck, with the kernel's
       linkage.
 
@@ -257,6 +258,16 @@ extents_trampoline (tree kernel, te_program *fwd)
         {
           ok = false;
           break;
+        }
+      /* An array the kernel tests against NULL covers nothing when it
+         is NULL.  */
+      if (q->tensor->optional)
+        {
+          tree s = slot (parms[0], i);
+          x = fold_build3 (COND_EXPR, TREE_TYPE (x),
+                           build2 (NE_EXPR, boolean_type_node, s,
+                                   build_zero_cst (TREE_TYPE (s))),
+                           x, build_zero_cst (TREE_TYPE (x)));
         }
       tree dst = build_fold_indirect_ref (fold_build_pointer_plus (
           parms[1], size_int (i * tree_to_shwi (TYPE_SIZE_UNIT (

@@ -310,6 +310,8 @@ expr (emitter *e, const te_node *n)
         }
       return build_int_cst (type, n->u.i);
     case TE_PARAM:
+      if (te_is_nonnull (n))
+        return fold_convert (type, nonnull (e->parms[n->u.index]));
       return fold_convert (type, e->parms[n->u.index]);
     case TE_VAR:
       return loop_var_decl (e, n->u.index);

@@ -369,6 +369,48 @@ compare_op (enum tree_code code)
     }
 }
 
+/* A pointer compared with NULL (`bias != NULL', `if (bias)', `!bias'):
+   the pointer must be a parameter of the kernel, which becomes optional
+   (te_tensor.optional), and the test its te_nonnull predicate.  */
+static te_node *
+lift_null_test (lifter *l, enum tree_code code, tree a, tree b)
+{
+  if (integer_zerop (a))
+    std::swap (a, b);
+  if ((code != EQ_EXPR && code != NE_EXPR) || !integer_zerop (b))
+    {
+      if (!l->failed)
+        {
+          error_at (l->loc, "a pointer compared with anything but NULL "
+                            "cannot be differentiated");
+          inform (l->loc, "compare indices, or test a pointer parameter "
+                          "against NULL only");
+        }
+      l->failed = true;
+      return NULL;
+    }
+  tree var = TREE_CODE (a) == SSA_NAME && SSA_NAME_IS_DEFAULT_DEF (a)
+                 ? SSA_NAME_VAR (a)
+                 : NULL_TREE;
+  int index = var && TREE_CODE (var) == PARM_DECL ? param_index (l, var) : -1;
+  te_param_kind kind = index >= 0 ? l->p->params[index].kind : TE_PK_INT;
+  if (kind != TE_PK_PTR_FLOAT && kind != TE_PK_PTR_INT)
+    {
+      if (!l->failed)
+        {
+          error_at (l->loc, "only a pointer parameter of the kernel can be "
+                            "tested against NULL");
+          inform (l->loc, "test the parameter itself, as in "
+                          "%<bias != NULL ? bias[o] : 0%>");
+        }
+      l->failed = true;
+      return NULL;
+    }
+  param_tensor (l, var)->optional = true;
+  te_node *n = te_nonnull (l->ctx, index);
+  return code == NE_EXPR ? n : te_not (l->ctx, n);
+}
+
 /* Lift comparison CODE of A and B, integer or floating.  */
 te_node *
 lift_compare (lifter *l, enum tree_code code, tree a, tree b)
@@ -379,6 +421,8 @@ lift_compare (lifter *l, enum tree_code code, tree a, tree b)
   if (l->nonnull && POINTER_TYPE_P (TREE_TYPE (a)) && integer_zerop (b)
       && (code == EQ_EXPR || code == NE_EXPR))
     return te_bool (l->ctx, code == NE_EXPR);
+  if (POINTER_TYPE_P (TREE_TYPE (a)) || POINTER_TYPE_P (TREE_TYPE (b)))
+    return lift_null_test (l, code, a, b);
   bool fl = SCALAR_FLOAT_TYPE_P (TREE_TYPE (a));
   te_node *x = fl ? lift_float (l, a) : lift_int (l, a);
   te_node *y = fl ? lift_float (l, b) : lift_int (l, b);

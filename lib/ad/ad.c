@@ -775,7 +775,11 @@ make_shadows (te_program *fwd, te_program *b, te_tensor **scalar_shadow)
       if (q->kind == TE_PK_FLOAT)
         scalar_shadow[i] = s;
       else if (q->tensor)
-        q->tensor->shadow = s;
+        {
+          q->tensor->shadow = s;
+          if (q->tensor->optional)
+            s->primal = q->tensor;
+        }
     }
   if (fwd->ret)
     {

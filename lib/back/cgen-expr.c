@@ -153,6 +153,8 @@ leaf (cgen *g, const te_node *n)
         if (k < 0 || k >= g->p->nparams)
           return cg_fail (g, "reference to a parameter", "?");
         g->used[k] = true;
+        if (te_is_nonnull (n)) /* a pointer's test against NULL */
+          return cx_make (P_EQ, TE_BOOL, "%s != NULL", g->pname[k]);
         cx e = cx_make (P_PRIMARY, cg_param_ctype (g, k), "%s", g->pname[k]);
         cx_conform (&e, n->type, true);
         return e;

@@ -157,6 +157,14 @@ ip_param_value (run *r, const te_node *n, int q, mpfr_ptr f, int64_t *iv,
   const param_val *v = &r->env->params[q];
   const char *name = r->p->params[q].name;
   te_param_kind k = r->p->params[q].kind;
+  if (k != TE_PK_INT && k != TE_PK_FLOAT && te_is_nonnull (n) && iv)
+    {
+      /* Its test against NULL: whether the caller gave its elements;
+         a probe takes every optional array as passed.  */
+      const te_tensor *t = te_param_tensor (r->p, q);
+      *iv = r->probe || (t && ip_find_storage (r->env, t) != NULL);
+      return true;
+    }
   if (k != TE_PK_INT && k != TE_PK_FLOAT)
     return ip_fail (r, TE_DIAG_INTERNAL, "pointer parameter '%s' read as a "
                     "value", name);
@@ -881,8 +889,11 @@ run_stage (run *r, const te_stage *s)
     {
       const te_stmt *st = &s->stmts[i];
       null_query q = { r->env, st,
-                       st->dst->nullable
-                           && !ip_find_storage (r->env, st->dst) };
+                       (st->dst->nullable
+                        && !ip_find_storage (r->env, st->dst))
+                           || (st->dst->primal
+                               && !ip_find_storage (r->env,
+                                                    st->dst->primal)) };
       te_walk (st->value, null_read_fn, &q);
       if (st->guard)
         te_walk (st->guard, null_read_fn, &q);

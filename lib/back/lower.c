@@ -18,7 +18,11 @@
       overwrite).
    2. NULL shadows (te_lower_skips): a statement is skipped when its
       destination is NULL or, for +=, when its value vanishes with a NULL
-      shadow it reads; the other NULL-able shadows it reads are 0.
+      shadow it reads; the other NULL-able shadows it reads are 0.  A
+      statement that writes the shadow of an optional input (one the
+      kernel tests against NULL, te_tensor.primal) is skipped when that
+      input is NULL too: its loads of the input sit behind their tests
+      (te_optional_unguarded), and its shadow is not touched.
    3. Scopes.  The TE value is a DAG; a node used more than once is
       computed once into a local.  Where matters: a select's arm may hold
       a load that is out of bounds where its condition is false (a padded
@@ -423,7 +427,7 @@ te_lw_find_select (const te_lw_scope *s, const te_node *n)
 bool
 te_lower_skips (const te_stmt *st, const te_tensor *t)
 {
-  return t == st->dst
+  return t == st->dst || t == st->dst->primal
          || (st->op == TE_ADD_TO && te_zero_if_null (st->value, t));
 }
 
@@ -450,12 +454,15 @@ collect_nullable (te_node *n, void *data)
     add_nullable (data, n->u.tensor);
 }
 
-/* The NULL-able shadows statement ST writes or reads.  */
+/* The NULL-able shadows statement ST writes or reads, and the optional
+   input whose shadow it writes.  */
 static void
 stmt_nullable (const te_stmt *st, nullable_set *s)
 {
   if (st->dst->nullable)
     add_nullable (s, st->dst);
+  if (st->dst->primal)
+    add_nullable (s, st->dst->primal);
   te_walk (st->value, collect_nullable, s);
   if (st->guard)
     te_walk (st->guard, collect_nullable, s);

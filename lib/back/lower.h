@@ -138,7 +138,8 @@ void te_lowered_free (te_lowered *l);
 void te_lowered_dump (FILE *f, const te_lowered *l);
 
 /* Is statement ST skipped when the NULL-able tensor T is NULL: T is its
-   destination, or ST adds a value that is zero when T reads as zero?  */
+   destination or the optional input whose shadow that is, or ST adds a
+   value that is zero when T reads as zero?  */
 bool te_lower_skips (const te_stmt *st, const te_tensor *t);
 
 /* The select of scope S for node N, or NULL.  */

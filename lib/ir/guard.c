@@ -12,7 +12,10 @@
       (absorption), and merge two terms that differ only in the polarity
       of one literal (x && c || x && !c == x).
    3. Rebuild the OR of ANDs.  Too large a form falls back to a plain OR,
-      which is correct, only less simple.  */
+      which is correct, only less simple.
+
+   Second, te_optional_unguarded: whether every load of a pointer the
+   kernel tests against NULL runs only where its test holds (below).  */
 
 #include "ir/te.h"
 
@@ -194,4 +197,161 @@ te_guard_or (te_ctx *ctx, te_node *a, te_node *b)
     }
   free (d);
   return r;
+}
+
+/* ---- loads of optional tensors behind their tests -----------------------
+
+   te_optional_unguarded walks each statement with the set of tests
+   known to hold (a bit per pointer parameter below 64; a test of a later
+   one is never known, so its loads are refused): nothing for a guard
+   and the loops' extents, the guard's facts for the value and the index.
+   A select adds its condition's facts to its first arm and its negation's
+   to its second; && and || add their left operand's (or its negation's)
+   to their right one, which they evaluate only then (the interpreter and
+   the back ends evaluate && and || left to right).  A node is visited
+   once per set of known tests.  */
+
+/* The tests that hold where C is POSITIVE.  */
+static uint64_t
+facts (const te_node *c, bool positive)
+{
+  if (!c)
+    return 0;
+  if (te_is_nonnull (c))
+    return positive && c->u.index < 64 ? (uint64_t) 1 << c->u.index : 0;
+  switch (c->op)
+    {
+    case TE_NOT:
+      return facts (c->args[0], !positive);
+    case TE_AND:
+      return positive ? facts (c->args[0], true) | facts (c->args[1], true)
+                      : facts (c->args[0], false) & facts (c->args[1], false);
+    case TE_OR:
+      return positive ? facts (c->args[0], true) & facts (c->args[1], true)
+                      : facts (c->args[0], false) | facts (c->args[1], false);
+    default:
+      return 0;
+    }
+}
+
+typedef struct known_memo
+{
+  uint64_t known;
+  te_memo m;
+} known_memo;
+
+typedef struct unguarded
+{
+  known_memo *memos;
+  int nmemos;
+  const te_tensor *bad;
+} unguarded;
+
+static te_memo *
+memo_for (unguarded *u, uint64_t known)
+{
+  for (int i = 0; i < u->nmemos; i++)
+    if (u->memos[i].known == known)
+      return &u->memos[i].m;
+  known_memo *m = realloc (u->memos, (u->nmemos + 1) * sizeof *m);
+  if (!m)
+    return NULL;
+  u->memos = m;
+  memset (&m[u->nmemos], 0, sizeof *m);
+  m[u->nmemos].known = known;
+  return &m[u->nmemos++].m;
+}
+
+static bool
+optional_read_ok (const te_tensor *t, uint64_t known)
+{
+  return !t->optional
+         || (t->param >= 0 && t->param < 64
+             && (known >> t->param & 1));
+}
+
+static void
+visit (unguarded *u, const te_node *n, uint64_t known)
+{
+  if (!n || u->bad)
+    return;
+  if (n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return;
+  te_memo *m = memo_for (u, known);
+  if (m)
+    {
+      if (te_memo_get (m, n))
+        return;
+      te_memo_put (m, n, TE_MEMO_TRUE);
+    }
+  te_walk_count (n->ctx, TE_WALK_QUERY, 1);
+  switch (n->op)
+    {
+    case TE_LOAD:
+      if (!optional_read_ok (n->u.tensor, known))
+        u->bad = n->u.tensor;
+      visit (u, n->args[0], known);
+      return;
+    case TE_SELECT:
+      visit (u, n->args[0], known);
+      visit (u, n->args[1], known | facts (n->args[0], true));
+      visit (u, n->args[2], known | facts (n->args[0], false));
+      return;
+    case TE_AND:
+    case TE_OR:
+      visit (u, n->args[0], known);
+      visit (u, n->args[1],
+             known | facts (n->args[0], n->op == TE_AND));
+      return;
+    case TE_REDUCE:
+      for (int i = 0; i < n->u.red.nloops; i++)
+        visit (u, n->u.red.loops[i].extent, known);
+      break;
+    default:
+      break;
+    }
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    visit (u, n->args[k], known);
+}
+
+const te_tensor *
+te_optional_unguarded (const te_program *p, te_loc *loc)
+{
+  bool any = false;
+  for (int i = 0; i < p->ntensors; i++)
+    any |= p->tensors[i]->optional;
+  if (!any)
+    return NULL;
+  unguarded u = { NULL, 0, NULL };
+  for (int s = 0; s < p->nstages && !u.bad; s++)
+    {
+      const te_stage *st = &p->stages[s];
+      *loc = st->loc;
+      for (int i = 0; i < st->nloops; i++)
+        visit (&u, st->loops[i].extent, 0);
+      if (st->call)
+        for (int i = 0; i < st->call->nargs && !u.bad; i++)
+          {
+            const te_call_arg *a = &st->call->args[i];
+            if (a->tensor && a->tensor->optional)
+              u.bad = a->tensor;
+            visit (&u, a->value, 0);
+            visit (&u, a->offset, 0);
+          }
+      for (int k = 0; k < st->nstmts && !u.bad; k++)
+        {
+          const te_stmt *x = &st->stmts[k];
+          *loc = x->loc;
+          for (int i = 0; i < x->ninner; i++)
+            visit (&u, x->inner[i].extent, 0);
+          visit (&u, x->guard, 0);
+          uint64_t known = facts (x->guard, true);
+          visit (&u, x->value, known);
+          visit (&u, x->index, known);
+        }
+    }
+  for (int i = 0; i < u.nmemos; i++)
+    te_memo_free (&u.memos[i].m);
+  free (u.memos);
+  return u.bad;
 }

@@ -149,7 +149,8 @@ print_node_1 (FILE *f, const te_program *p, const te_node *n)
       return;
     case TE_PARAM:
       if (p && n->u.index >= 0 && n->u.index < p->nparams)
-        fprintf (f, "%s", p->params[n->u.index].name);
+        fprintf (f, te_is_nonnull (n) ? "nonnull (%s)" : "%s",
+                 p->params[n->u.index].name);
       else
         fprintf (f, "param%d", n->u.index);
       return;

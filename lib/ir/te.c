@@ -424,6 +424,29 @@ te_param_ref (te_ctx *ctx, te_type type, int param)
   return te_make (ctx, &proto);
 }
 
+te_tensor *
+te_param_tensor (const te_program *p, int q)
+{
+  if (q >= 0 && q < p->nparams && p->params[q].tensor)
+    return p->params[q].tensor;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->kind == TE_TK_PARAM && p->tensors[i]->param == q)
+      return p->tensors[i];
+  return NULL;
+}
+
+te_node *
+te_nonnull (te_ctx *ctx, int param)
+{
+  return te_param_ref (ctx, TE_BOOL, param);
+}
+
+bool
+te_is_nonnull (const te_node *n)
+{
+  return n && n->op == TE_PARAM && n->type == TE_BOOL;
+}
+
 te_node *
 te_var (te_ctx *ctx, int var)
 {

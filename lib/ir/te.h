@@ -46,7 +46,8 @@ typedef enum te_type
 /* Every operation: NAME, printed spelling, number of operands.  */
 #define TE_OPS(X)                                                           \
   X (CONST, "const", 0)    /* u.i or u.f */                                 \
-  X (PARAM, "param", 0)    /* scalar parameter number u.index */           \
+  X (PARAM, "param", 0)    /* scalar parameter number u.index; TE_BOOL \
+                              of a pointer parameter: it is not NULL */   \
   X (VAR, "var", 0)        /* loop counter number u.index */               \
   X (LOAD, "load", 1)      /* u.tensor[arg0] */                            \
   X (NEG, "-", 1)                                                           \
@@ -223,6 +224,13 @@ struct te_tensor
   bool read_back;    /* an output that later stages read */
   te_tensor *accum;  /* in a forward program: where the adjoints of reads
                         of it accumulate, if not in ->shadow */
+  bool optional;     /* a pointer parameter the kernel tests against NULL
+                        (te_nonnull): read only where the test holds, and
+                        when it is NULL its shadow is neither read nor
+                        written */
+  te_tensor *primal; /* in a backward program: the optional tensor whose
+                        shadow this is (a statement that writes it is
+                        skipped when that tensor is NULL), else NULL */
 };
 
 typedef enum te_param_kind
@@ -439,6 +447,11 @@ te_node *te_int (te_ctx *ctx, int64_t v);
 te_node *te_bool (te_ctx *ctx, bool v);
 te_node *te_float (te_ctx *ctx, te_type type, double v);
 te_node *te_param_ref (te_ctx *ctx, te_type type, int param);
+/* The test that pointer parameter PARAM is not NULL (a TE_BOOL PARAM):
+   a loop-invariant predicate, never differentiated.  */
+te_node *te_nonnull (te_ctx *ctx, int param);
+/* Is N such a test?  */
+bool te_is_nonnull (const te_node *n);
 te_node *te_var (te_ctx *ctx, int var);
 te_node *te_load (te_ctx *ctx, te_tensor *t, te_node *index);
 te_node *te_unary (te_ctx *ctx, te_op op, te_node *a);
@@ -458,6 +471,17 @@ te_node *te_reduce_node (te_ctx *ctx, te_red_kind kind, int nloops,
 /* guard.c: A || B for path conditions, simplified so that the conditions
    of structured if/else code collapse ((g && c) || (g && !c) is g).  */
 te_node *te_guard_or (te_ctx *ctx, te_node *a, te_node *b);
+
+/* guard.c: the optional tensors (te_tensor.optional) of P read where
+   their tests may not hold.  A load of an optional tensor T must lie in
+   an arm of a select, behind the left operand of && or ||, or in a
+   statement's value or index under its guard, such that its test
+   (te_nonnull of T's parameter) holds there; a call stage may not pass
+   T.  Returns the first tensor read elsewhere, with the location of the
+   statement or call in *LOC, or NULL if there is none.  The verifier
+   checks this of every program; the pipeline refuses a lifted kernel
+   that breaks it.  */
+const te_tensor *te_optional_unguarded (const te_program *p, te_loc *loc);
 
 /* ---- queries ----------------------------------------------------------- */
 
@@ -493,6 +517,8 @@ te_node *te_replace (te_ctx *ctx, te_node *n, te_node *from, te_node *to);
 te_node *te_replace_memo (te_ctx *ctx, te_node *n, te_node *from,
                           te_node *to, te_memo *m);
 
+/* The tensor of P that pointer parameter Q points to, or NULL.  */
+te_tensor *te_param_tensor (const te_program *p, int q);
 /* Does stage S write T (a statement, or the call of a call stage)?  */
 bool te_stage_writes (const te_stage *s, const te_tensor *t);
 /* Does call stage S pass T, to be read (READ) or written (!READ)?  */

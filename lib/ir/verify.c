@@ -38,6 +38,9 @@
       the gradient its shadow number says; it writes no tensor of the forward's parameters, never the shadow
       of an output (f_grad leaves an output's adjoint unchanged), and
       only adds (+=) to the shadow of an input.
+   6. A load of a tensor the kernel tests against NULL (te_tensor.optional)
+      runs only where its test holds (te_optional_unguarded): no pass may
+      move it out from under its select or guard.
 
    Limits: the checks are structural; whether a pass preserved the
    kernel's meaning is the fuzzer's and the testsuite's business.  */
@@ -76,6 +79,14 @@ fail (verifier *v, te_loc loc, const char *fmt, const char *a,
       snprintf (v->diag->where, sizeof v->diag->where, "%s", v->where);
     }
   return false;
+}
+
+/* Is pointer parameter Q of P that of an optional tensor?  */
+static bool
+optional_param (const te_program *p, int q)
+{
+  const te_tensor *t = te_param_tensor (p, q);
+  return t && t->optional;
 }
 
 static bool
@@ -310,6 +321,15 @@ check_types (verifier *v, const te_node *n)
           return fail (v, 0, "a parameter outside the program's list (%s)",
                        "", NULL);
         te_param_kind k = p->params[q].kind;
+        bool ptr = k == TE_PK_PTR_FLOAT || k == TE_PK_PTR_INT;
+        if (ptr != (t == TE_BOOL))
+          return fail (v, 0, ptr ? "pointer parameter '%s' read as %s, "
+                                   "not as its test against NULL"
+                                 : "parameter '%s' read as %s",
+                       p->params[q].name, te_type_name (t));
+        if (ptr && !optional_param (p, q))
+          return fail (v, 0, "pointer parameter '%s' tested against NULL "
+                       "but not optional", p->params[q].name, NULL);
         if (k == TE_PK_FLOAT ? !te_type_is_float (t) : te_type_is_float (t))
           return fail (v, 0, "parameter '%s' read as %s",
                        p->params[q].name, te_type_name (t));
@@ -714,6 +734,26 @@ check_shadows (verifier *v)
   return true;
 }
 
+/* 6. Every load of an optional tensor runs only where its test holds;
+   only the shadow of an optional input has a primal.  */
+static bool
+check_optional (verifier *v)
+{
+  te_loc loc = 0;
+  const te_tensor *t = te_optional_unguarded (v->p, &loc);
+  if (t)
+    return fail (v, loc, "a load of '%s', which may be NULL, where its "
+                 "test against NULL may not hold", t->name, NULL);
+  for (int i = 0; i < v->p->ntensors; i++)
+    {
+      const te_tensor *s = v->p->tensors[i];
+      if (s->primal && (!s->primal->optional || s->primal->shadow != s))
+        return fail (v, 0, "'%s' is no shadow of optional '%s'", s->name,
+                     s->primal->name);
+    }
+  return true;
+}
+
 static bool
 check_stages (verifier *v)
 {
@@ -777,7 +817,7 @@ te_program_verify (const te_program *p, const te_program *fwd, bool roles,
   if (!v.seen || !v.degree || !v.free_vars || !v.red_vars)
     abort ();
   bool ok = check_params (&v, roles) && check_tensors (&v)
-            && check_stages (&v);
+            && check_stages (&v) && check_optional (&v);
   for (int i = 0; i < v.nids; i++)
     {
       free (v.free_vars[i]);

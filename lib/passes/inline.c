@@ -71,6 +71,25 @@ translate_1 (inliner *in, const te_node *n)
     case TE_PARAM:
       if (in->copy)
         return te_param_ref (ctx, n->type, n->u.index);
+      if (te_is_nonnull (n))
+        {
+          /* The callee tests a pointer: the caller's array passed for it
+             is optional in the caller too, and a local array never NULL.  */
+          for (int i = 0; i < in->src->ntensors; i++)
+            {
+              const te_tensor *t = in->src->tensors[i];
+              if (t->kind != TE_TK_PARAM || t->param != n->u.index)
+                continue;
+              te_tensor *d = in->tensors[t->id];
+              if (d && d->kind == TE_TK_PARAM)
+                {
+                  d->optional = true;
+                  return te_nonnull (ctx, d->param);
+                }
+              return te_bool (ctx, d != NULL);
+            }
+          return te_bool (ctx, false);
+        }
       return te_cast (ctx, n->type, in->params[n->u.index]);
     case TE_VAR:
       return te_var (ctx, in->vars[n->u.index]);
@@ -335,6 +354,7 @@ te_program_copy (const te_program *src)
       d->role = t->role;
       d->nullable = t->nullable;
       d->read_back = t->read_back;
+      d->optional = t->optional;
       in.tensors[t->id] = d;
     }
   for (int i = 0; i < src->ntensors; i++)

@@ -109,7 +109,8 @@ bool te_program_roles (te_program *p, te_diag *diag);
    once; a max over all accesses), or NULL when it cannot be told (a
    gather, an index that is not a polynomial growing with the counters,
    an access behind a condition that may reach further than every access
-   that always runs: x[i + 1] behind i + 1 < n).  */
+   that always runs: x[i + 1] behind i + 1 < n).  An optional T (one the
+   kernel tests against NULL) is taken to be there: its test holds.  */
 te_node *te_tensor_extent (te_program *p, const te_tensor *t);
 
 #endif /* TG_PASSES_H */

@@ -20,6 +20,8 @@
    pass's name, when the pass changed it, with the decisions it noted, and
    at the end the gradient once more, headed "backward program".
 
+   Before the first pass, a kernel that reads a pointer it tests against
+   NULL where the test may not hold is refused (te_optional_unguarded).
    With no-opt the passes marked as optimizations do not run, and the
    reverse pass reads no forward result back (ad_reverse's OPT).  */
 
@@ -141,6 +143,23 @@ verify (te_pipeline *pl, const te_pass *pass, const te_program *p,
   return te_program_verify (p, backward ? pl->fwd : NULL, roles, what, diag);
 }
 
+/* Refuse LIFTED if it reads a pointer it tests against NULL where the
+   test may not hold (what the verifier then checks of every pass).  */
+static bool
+optional_guarded (const te_program *lifted, te_diag *diag)
+{
+  te_loc loc = 0;
+  const te_tensor *t = te_optional_unguarded (lifted, &loc);
+  if (!t)
+    return true;
+  te_diag_set (diag, TE_DIAG_USER, loc, "'%s' is tested against NULL but "
+               "read where the test may not hold", t->name);
+  te_diag_note (diag, "read '%s' only behind its test ('%s ? %s[i] : 0', "
+                "'if (%s) ...'), or do not test it", t->name, t->name,
+                t->name, t->name);
+  return false;
+}
+
 bool
 te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
 {
@@ -149,7 +168,8 @@ te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
   pl->bwd = NULL;
   char *fwd_text = NULL, *bwd_text = NULL;
   bool roles = false;
-  bool ok = verify (pl, NULL, lifted, false, diag);
+  bool ok = optional_guarded (lifted, diag)
+            && verify (pl, NULL, lifted, false, diag);
   dump_after (pl, NULL, lifted, &fwd_text, 0);
   for (int i = 0; ok && i < te_npasses; i++)
     {

@@ -836,6 +836,7 @@ typedef struct extent_query
   bool unknown;
   unsigned char *always; /* node id -> evaluated whatever the data */
   bool guarded;          /* the access being folded may not run */
+  te_node *present;      /* T's test against NULL, if it is optional */
   te_node *tops[MAX_TOPS]; /* the bounds of accesses that always run */
   int ntops;
   te_node *guarded_tops[MAX_TOPS];
@@ -849,6 +850,7 @@ typedef struct always_marks
   unsigned char *always;
   int *reach;
   int stamp;
+  te_node *present;      /* a test against NULL taken to hold, or NULL */
 } always_marks;
 
 /* Stamp every node of N with STAMP in M->reach; with BOTH, the nodes
@@ -885,6 +887,18 @@ mark_always (always_marks *m, te_node *n)
   if (n->op == TE_AND || n->op == TE_OR)
     {
       mark_always (m, n->args[0]);
+      if (m->present && n->args[0] == m->present && n->op == TE_AND)
+        mark_always (m, n->args[1]);
+      return;
+    }
+  /* The arm that the test of the tensor whose extent is asked picks:
+     when the caller passes the tensor, it runs.  */
+  if (n->op == TE_SELECT && m->present
+      && (n->args[0] == m->present
+          || (n->args[0]->op == TE_NOT && n->args[0]->args[0] == m->present)))
+    {
+      mark_always (m, n->args[0]);
+      mark_always (m, n->args[n->args[0] == m->present ? 1 : 2]);
       return;
     }
   if (n->op == TE_SELECT)
@@ -943,7 +957,8 @@ extent_of_load (te_node *n, void *data)
   extent_query *q = data;
   if (n->op == TE_LOAD && n->u.tensor == q->t)
     {
-      q->guarded = q->st->guard || !q->always[n->id];
+      q->guarded = (q->st->guard && q->st->guard != q->present)
+                   || !q->always[n->id];
       extent_of_access (q, n->args[0]);
     }
 }
@@ -972,12 +987,17 @@ te_tensor_extent (te_program *p, const te_tensor *t)
   q.p = p;
   q.t = t;
   q.bound = te_int (p->ctx, 0);
+  q.present = t->optional ? te_nonnull (p->ctx, t->param) : NULL;
   for (int s = 0; s < p->nstages; s++)
     if (te_call_passes (&p->stages[s], t, true)
         || te_call_passes (&p->stages[s], t, false))
       return NULL; /* a call does not say which elements it touches */
   int nids = te_ctx_ids (p->ctx) + 1;
-  always_marks m = { calloc (nids, 1), calloc (nids, sizeof (int)), 0 };
+  /* An optional tensor is asked for as the caller passes it: its test
+     holds (the descriptor gives it no elements when it is NULL).  */
+  te_node *present = q.present;
+  always_marks m = { calloc (nids, 1), calloc (nids, sizeof (int)), 0,
+                     present };
   if (!m.always || !m.reach)
     {
       free (m.always);
@@ -989,7 +1009,8 @@ te_tensor_extent (te_program *p, const te_tensor *t)
     for (int k = 0; k < p->stages[s].nstmts; k++)
       {
         const te_stmt *st = &p->stages[s].stmts[k];
-        mark_always (&m, st->guard ? st->guard : st->value);
+        mark_always (&m, st->guard && st->guard != present ? st->guard
+                                                           : st->value);
       }
   for (int s = 0; s < p->nstages && !q.unknown; s++)
     for (int k = 0; k < p->stages[s].nstmts && !q.unknown; k++)
@@ -1033,6 +1054,12 @@ te_program_roles (te_program *p, te_diag *diag)
       te_tensor *t = p->tensors[i];
       if (!tensor_role (p, t, diag))
         return false;
+      if (t->optional && t->role != TE_ROLE_INPUT
+          && t->role != TE_ROLE_UNUSED)
+        return te_diag_set (diag, TE_DIAG_USER, t->loc, "'%s', which the "
+                            "kernel tests against NULL, is written: an "
+                            "optional output is not supported yet",
+                            t->name);
     }
   int next = p->nparams;
   for (int i = 0; i < p->nparams; i++)

@@ -13,7 +13,8 @@
    1. Validate the descriptor; ask its extents function how many elements
       each floating pointer covers.
    2. Copy every floating array and scalar (its entry values); integers
-      and index arrays pass through.  The kernel only ever sees the
+      and index arrays pass through, and so does a NULL array that covers
+      no elements (an optional input: its shadow is NULL too).  The kernel only ever sees the
       copies ("work"), so the caller's arrays are never written.
    3. The base evaluation: reset the work copies from the entry values,
       run the forward, check it wrote no input; keep the state it left
@@ -323,6 +324,13 @@ gc_alloc (gc_ctx *ctx)
       size_t bytes;
       if (sl->role == TG_UNUSED)
 	continue; /* the caller's pointer passes through; NULL shadow */
+      if (!ctx->args[sl->param])
+	{
+	  /* Covers nothing (gc_extents): an optional array passed as
+	     NULL stays NULL, and so does its shadow.  */
+	  sl->out0 = nout;
+	  continue;
+	}
       bytes = (size_t) (sl->n > 0 ? sl->n : 1) * gc_esize (sl->is_float);
       sl->entry = malloc (bytes);
       sl->work = malloc (bytes);

@@ -10,7 +10,8 @@
    of the wrong type, a loop extent using its own counter, a reduction
    rebinding a stage counter, and three breaks of the gradient ABI (the
    gradient writing an input, the adjoint of an output, and setting an
-   input's adjoint instead of adding to it).  */
+   input's adjoint instead of adding to it), and a load of an optional
+   input outside its test against NULL.  */
 
 #include <string.h>
 
@@ -192,6 +193,33 @@ main (void)
   p = kernel ();
   stmt0 (p)->index = te_param_ref (ctx, TE_I64, pa);
   expect_fail ("a as index", p, NULL, false, "parameter 'a' read as");
+  te_ctx_free (ctx);
+
+  /* An optional x (tested against NULL): read behind its test it
+     passes; the same load outside the select, as a pass that hoisted it
+     would leave it, fails.  */
+  p = kernel ();
+  x->optional = true;
+  {
+    te_node *i = te_var (ctx, vi);
+    te_node *t = te_nonnull (ctx, px);
+    te_node *xi = te_load (ctx, x, i);
+    stmt0 (p)->value = te_select (ctx, t, te_unary (ctx, TE_TANH, xi),
+                                  te_float (ctx, TE_F64, 0));
+    te_diag diag;
+    memset (&diag, 0, sizeof diag);
+    CHECK (te_program_verify (p, NULL, false, "as lifted", &diag));
+    stmt0 (p)->value = te_mul (ctx, xi, stmt0 (p)->value);
+    expect_fail ("x outside its test", p, NULL, false,
+                 "a load of 'x', which may be NULL");
+    /* Behind the statement's guard it is read where the test holds.  */
+    stmt0 (p)->guard = t;
+    memset (&diag, 0, sizeof diag);
+    CHECK (te_program_verify (p, NULL, false, "as lifted", &diag));
+    /* A test of a parameter that is not optional.  */
+    x->optional = false;
+    expect_fail ("test of x", p, NULL, false, "but not optional");
+  }
   te_ctx_free (ctx);
 
   return tg_exit ();
