@@ -1511,3 +1511,109 @@ te_stage_add_loop (te_stage *s, int var, te_node *extent)
   s->loops[s->nloops].extent = extent;
   s->nloops++;
 }
+
+/* ---- retargeting --------------------------------------------------------- */
+
+typedef struct retarget
+{
+  te_ctx *ctx;
+  te_tensor *from, *to;
+  te_memo memo;
+} retarget;
+
+static te_node *
+retarget_1 (retarget *r, te_node *n)
+{
+  if (!n || !te_reads (n, r->from))
+    return n;
+  te_node *done = te_memo_get (&r->memo, n);
+  if (done)
+    return done;
+  te_node *args[3];
+  for (int i = 0; i < 3; i++)
+    args[i] = retarget_1 (r, n->args[i]);
+  te_node *out;
+  if (n->op == TE_LOAD && n->u.tensor == r->from)
+    out = te_load (r->ctx, r->to, args[0]);
+  else if (n->op == TE_REDUCE)
+    {
+      te_loop loops[TE_MAX_LOOPS];
+      for (int k = 0; k < n->u.red.nloops; k++)
+        {
+          loops[k] = n->u.red.loops[k];
+          loops[k].extent = retarget_1 (r, loops[k].extent);
+        }
+      out = te_reduce_node (r->ctx, n->u.red.kind, n->u.red.nloops, loops,
+                            args[0], args[1]);
+    }
+  else
+    out = te_rebuild (r->ctx, n, args);
+  te_memo_put (&r->memo, n, out);
+  return out;
+}
+
+void
+te_program_retarget (te_program *p, te_tensor *from, te_tensor *to)
+{
+  retarget r = { p->ctx, from, to, { 0 } };
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size)
+      p->tensors[i]->size = retarget_1 (&r, p->tensors[i]->size);
+  for (int s = 0; s < p->nstages; s++)
+    {
+      te_stage *st = &p->stages[s];
+      for (int k = 0; k < st->nloops; k++)
+        st->loops[k].extent = retarget_1 (&r, st->loops[k].extent);
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          te_stmt *x = &st->stmts[k];
+          if (x->dst == from)
+            x->dst = to;
+          x->value = retarget_1 (&r, x->value);
+          x->index = retarget_1 (&r, x->index);
+          if (x->guard)
+            x->guard = retarget_1 (&r, x->guard);
+          for (int i = 0; i < x->ninner; i++)
+            x->inner[i].extent = retarget_1 (&r, x->inner[i].extent);
+        }
+      if (st->call)
+        {
+          te_call *c = st->call;
+          for (int a = 0; a < c->nargs; a++)
+            {
+              te_call_arg *g = &c->args[a];
+              if (g->tensor == from)
+                g->tensor = to;
+              if (g->adj == from)
+                g->adj = to;
+              g->value = retarget_1 (&r, g->value);
+              g->offset = retarget_1 (&r, g->offset);
+            }
+          if (c->ret == from)
+            c->ret = to;
+          c->d_return = retarget_1 (&r, c->d_return);
+        }
+    }
+  te_memo_free (&r.memo);
+}
+
+te_tensor *
+te_program_own_copy (te_program *p, te_tensor *t)
+{
+  int at = -1;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i] == t)
+      at = i;
+  if (at < 0)
+    return t;
+  te_tensor *c = te_program_add_tensor (p, t->name, t->type, t->kind,
+                                        t->param, t->loc);
+  int id = c->id;
+  *c = *t;
+  c->id = id;
+  /* In T's place in the list.  */
+  p->ntensors--;
+  p->tensors[at] = c;
+  te_program_retarget (p, t, c);
+  return c;
+}

@@ -530,6 +530,13 @@ int te_shared_loops (const te_stage *a, const te_stage *b);
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */
 void te_program_drop_empty (te_program *p);
+/* Every access of FROM in P (loads, stores, sizes, extents, calls)
+   becomes one of TO.  */
+void te_program_retarget (te_program *p, te_tensor *from, te_tensor *to);
+/* A copy of T, which P lists, that P alone names from now on: a pass that
+   changes a tensor of a backward program that the forward program shares
+   (a local array the gradient recomputes) changes the copy.  */
+te_tensor *te_program_own_copy (te_program *p, te_tensor *t);
 
 /* Call FN on each distinct node of N, operands first (post-order).  */
 void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);

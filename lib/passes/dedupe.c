@@ -17,8 +17,8 @@
       the counters of B's reductions named as A's.
    2. TB's values are TA's where B leaves them when nothing else writes
       TA or TB, and no stage between A and B writes what A reads.
-   3. Every read of TB becomes a read of TA at the same index; B and TB
-      go.  */
+   3. Every read of TB becomes a read of TA at the same index
+      (te_program_retarget); B and TB go.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -185,55 +185,6 @@ still_valid (const te_program *p, int a, int b)
   return true;
 }
 
-typedef struct redirect
-{
-  te_ctx *ctx;
-  te_tensor *from, *to;
-  te_memo memo;
-} redirect;
-
-static te_node *
-redirect_1 (redirect *r, te_node *n)
-{
-  if (!n || !te_reads (n, r->from))
-    return n;
-  te_node *done = te_memo_get (&r->memo, n);
-  if (done)
-    return done;
-  te_node *args[3];
-  for (int i = 0; i < 3; i++)
-    args[i] = redirect_1 (r, n->args[i]);
-  te_node *out = n->op == TE_LOAD && n->u.tensor == r->from
-                     ? te_load (r->ctx, r->to, args[0])
-                     : te_rebuild (r->ctx, n, args);
-  te_memo_put (&r->memo, n, out);
-  return out;
-}
-
-/* Step 3: every read of FROM in P becomes one of TO.  */
-static void
-redirect_reads (te_program *p, te_tensor *from, te_tensor *to)
-{
-  redirect r = { p->ctx, from, to, { 0 } };
-  for (int s = 0; s < p->nstages; s++)
-    {
-      te_stage *st = &p->stages[s];
-      for (int k = 0; k < st->nloops; k++)
-        st->loops[k].extent = redirect_1 (&r, st->loops[k].extent);
-      for (int k = 0; k < st->nstmts; k++)
-        {
-          te_stmt *x = &st->stmts[k];
-          x->value = redirect_1 (&r, x->value);
-          x->index = redirect_1 (&r, x->index);
-          if (x->guard)
-            x->guard = redirect_1 (&r, x->guard);
-          for (int i = 0; i < x->ninner; i++)
-            x->inner[i].extent = redirect_1 (&r, x->inner[i].extent);
-        }
-    }
-  te_memo_free (&r.memo);
-}
-
 /* Is T read by a call, an extent or a tensor's size, which step 3 does not
    rewrite?  */
 static bool
@@ -263,7 +214,7 @@ te_program_dedupe (te_program *p, te_diag *diag)
         if (read_aside (p, tb))
           continue;
         p->stages[b].nstmts = 0;
-        redirect_reads (p, tb, ta);
+        te_program_retarget (p, tb, ta);
         for (int i = 0; i < p->ntensors; i++)
           if (p->tensors[i] == tb)
             {

@@ -455,6 +455,9 @@ te_program_shrink (te_program *p, te_diag *diag)
       int s = home_stage (p, t);
       if (s >= 0)
         {
+          /* The forward's local array, if the gradient recomputes it,
+             keeps its size there.  */
+          t = te_program_own_copy (p, t);
           scalarize (p, &p->stages[s], t);
           te_program_note (p, "shrink: %s to one element, which lives for "
                               "one iteration of a fused loop nest",
