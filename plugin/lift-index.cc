@@ -74,9 +74,14 @@ fail_int_def (lifter *l, tree name, gimple *def)
       && !DECL_IGNORED_P (var))
     {
       if (!l->failed && !already_reported (l, l->loc))
-        error_at (l->loc, "integer %qD is changed inside a loop and is not "
-                          "its counter; such integers are not supported yet",
-                  var);
+        {
+          error_at (l->loc, "integer %qD is changed inside a loop and read "
+                            "in it, and is not its counter; such integers "
+                            "are not supported yet",
+                    var);
+          inform (l->loc, "an integer a loop counts (%<c++%>, %<c += "
+                          "m[i]%>) may be used after the loop");
+        }
       l->failed = true;
       return NULL;
     }
@@ -338,6 +343,9 @@ lift_int_ssa (lifter *l, tree name)
                    && gimple_bb (def) != dl->header)
             r = convert_int (l, TREE_TYPE (name),
                              lift_join (l, as_a<gphi *> (def)));
+          else if (gimple_code (def) == GIMPLE_PHI && !in_context (l, dl)
+                   && in_context (l, loop_outer (dl)))
+            r = lift_count (l, as_a<gphi *> (def));
           else if (!l->failed)
             return fail_int_def (l, name, def);
         }

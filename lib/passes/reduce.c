@@ -31,6 +31,18 @@
 te_node *
 te_red_identity (te_ctx *ctx, te_red_kind kind, te_type type)
 {
+  if (!te_type_is_float (type))
+    switch (kind)
+      {
+      case TE_RED_SUM: /* a count */
+        return te_cast (ctx, type, te_int (ctx, 0));
+      case TE_RED_PROD:
+        return te_cast (ctx, type, te_int (ctx, 1));
+      case TE_RED_MAX:
+        return te_cast (ctx, type, te_int (ctx, INT64_MIN));
+      case TE_RED_MIN:
+        return te_cast (ctx, type, te_int (ctx, INT64_MAX));
+      }
   switch (kind)
     {
     case TE_RED_SUM:
