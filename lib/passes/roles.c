@@ -237,7 +237,13 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
   if (!te_index_range (ctx, wa->index, a->nloops, a->loops, &amin, &amax)
       || !te_index_range (ctx, wb->index, b->nloops, b->loops, &bmin, &bmax))
     return false;
-  return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
+  te_node *gap = te_canon_int (ctx, te_sub (ctx, bmin, amax));
+  /* Where both run, max (E, 0) of an extent E is E: a remainder loop
+     starts where a loop stepped by hand left its counter.  */
+  return positive (gap)
+         || te_non_negative_where_run (
+             ctx, te_canon_int (ctx, te_sub (ctx, gap, te_int (ctx, 1))), a,
+             b);
 }
 
 /* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
@@ -886,7 +892,7 @@ extent_of_access (extent_query *q, te_node *index)
       return;
     }
   for (int k = 0; k < n; k++)
-    if (!te_pure_poly (te_canon_int (ctx, loops[k].extent)))
+    if (!te_param_poly (te_canon_int (ctx, loops[k].extent)))
       {
         q->unknown = true;
         return;
