@@ -614,10 +614,17 @@ write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
       return false;
     }
   if (same_stage && !distinct_constant_writes (&p->stages[s], t))
-    return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                        "'%s' is written by more than one statement "
-                        "of a loop nest; not supported yet",
-                        t->name);
+    {
+      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                   "'%s' is written by more than one statement of a loop "
+                   "nest; not supported yet",
+                   t->name);
+      te_diag_note (diag, "write the elements one iteration stores in a "
+                          "loop of their own (for (r = 0; r < 4; r++) "
+                          "%s[i + r] = ...)",
+                    t->name);
+      return false;
+    }
   if (!te_type_is_float (t->type))
     return te_diag_set (diag, TE_DIAG_USER, st->loc,
                         "integer array '%s' is written; a "
