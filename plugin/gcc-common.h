@@ -28,6 +28,7 @@
 #include "cfgloop.h"
 #include "tree-ssa-loop.h"
 #include "tree-ssa-loop-niter.h"
+#include "tree-ssa-loop-ivopts.h"
 #include "tree-scalar-evolution.h"
 #include "tree-chrec.h"
 #include "dominance.h"

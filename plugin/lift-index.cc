@@ -74,9 +74,14 @@ fail_int_def (lifter *l, tree name, gimple *def)
       && !DECL_IGNORED_P (var))
     {
       if (!l->failed && !already_reported (l, l->loc))
-        error_at (l->loc, "integer %qD is changed inside a loop and is not "
-                          "its counter; such integers are not supported yet",
-                  var);
+        {
+          error_at (l->loc, "integer %qD is changed inside a loop and read "
+                            "in it, and is not its counter; such integers "
+                            "are not supported yet",
+                    var);
+          inform (l->loc, "an integer a loop counts (%<c++%>, %<c += "
+                          "m[i]%>) may be used after the loop");
+        }
       l->failed = true;
       return NULL;
     }
@@ -272,6 +277,50 @@ convert_int (lifter *l, tree type, te_node *n)
   return te_cast (l->ctx, tt, n);
 }
 
+/* The value after its loop of PHI, an integer the loop steps by an
+   amount that does not change in it (a counter stepped by hand,
+   for (; i + 8 <= M; i += 8), whose value a remainder loop starts from):
+   SCEV's evolution {B, +, S} gives B + S * N, N the number of times the
+   body ran (the loop's extent as a stage has it, at least 0).  NULL,
+   reporting nothing, when PHI is no such evolution or the loop does not
+   test its exit first.  */
+static te_node *
+exit_value (lifter *l, gphi *phi)
+{
+  class loop *loop = gimple_bb (phi)->loop_father;
+  tree name = gimple_phi_result (phi);
+  edge exit = single_exit (loop);
+  if (!exit || exit->src != loop->header)
+    return NULL;
+  tree ev = analyze_scalar_evolution (loop, name);
+  if (TREE_CODE (ev) != POLYNOMIAL_CHREC
+      || CHREC_VARIABLE (ev) != (unsigned) loop->num
+      || chrec_contains_undetermined (ev)
+      || tree_contains_chrecs (CHREC_RIGHT (ev), NULL)
+      || !INTEGRAL_TYPE_P (TREE_TYPE (CHREC_RIGHT (ev)))
+      || !expr_invariant_in_loop_p (loop, CHREC_RIGHT (ev)))
+    return NULL;
+  te_ctx *ctx = l->ctx;
+  /* E - B for for (i = B; i < E; i++), which may be negative; else GCC's
+     count of latch executions, never negative: the node the loop's stage
+     has as its extent, so that index ranges compare.  */
+  te_node *runs = counted_extent (l, loop, exit);
+  if (runs)
+    runs = te_binary (ctx, TE_MAX, runs, te_int (ctx, 0));
+  else if (!l->failed)
+    runs = loop_extent (l, loop, loop->latch);
+  if (!runs)
+    return NULL;
+  runs = te_canon_int (ctx, te_exact_index (ctx, runs));
+  te_node *base = lift_int (l, CHREC_LEFT (ev));
+  te_node *step = base ? lift_int (l, CHREC_RIGHT (ev)) : NULL;
+  if (!step)
+    return NULL;
+  te_node *v = te_add (ctx, te_cast (ctx, TE_I64, base),
+                       te_mul (ctx, te_cast (ctx, TE_I64, step), runs));
+  return convert_int (l, TREE_TYPE (name), te_canon_int (ctx, v));
+}
+
 /* Integer SSA name NAME: through SCEV when it is defined in the nest and
    SCEV knows it, else through its definition.  */
 te_node *
@@ -338,6 +387,17 @@ lift_int_ssa (lifter *l, tree name)
                    && gimple_bb (def) != dl->header)
             r = convert_int (l, TREE_TYPE (name),
                              lift_join (l, as_a<gphi *> (def)));
+          else if (gimple_code (def) == GIMPLE_PHI && !in_context (l, dl)
+                   && in_context (l, loop_outer (dl)))
+            {
+              /* Not remembered: inside the loop, where a later reduction
+                 over it lifts its body, NAME is the counter's value in
+                 each iteration.  */
+              r = exit_value (l, as_a<gphi *> (def));
+              if (!r && !l->failed)
+                r = lift_count (l, as_a<gphi *> (def));
+              return r;
+            }
           else if (!l->failed)
             return fail_int_def (l, name, def);
         }
@@ -436,6 +496,60 @@ lift_compare (lifter *l, enum tree_code code, tree a, tree b)
   return te_binary (l->ctx, op, x, y);
 }
 
+/* X / D rounded down, D a power of two, for X of integer TYPE: what
+   X >> k is, and what X & -D (a multiple of D, M - M % 8 as GCC folds it
+   for unsigned M) divides by D.  An unsigned X is never negative, so
+   C's truncating division is it; a signed one is rounded toward minus
+   infinity by hand.  */
+static te_node *
+floor_div (lifter *l, tree type, tree x, int64_t d)
+{
+  te_ctx *ctx = l->ctx;
+  te_node *a = convert_int (l, type, lift_int (l, x));
+  if (!a)
+    return NULL;
+  te_node *dd = te_cast (ctx, a->type, te_int (ctx, d));
+  if (TYPE_UNSIGNED (type))
+    return te_div (ctx, a, dd);
+  te_node *below = te_div (ctx, te_sub (ctx, a, te_cast (ctx, a->type,
+                                                         te_int (ctx, d - 1))),
+                           dd);
+  return te_select (ctx, te_binary (ctx, TE_GE, a, te_cast (ctx, a->type,
+                                                            te_int (ctx, 0))),
+                    te_div (ctx, a, dd), below);
+}
+
+/* X & C for T, a BIT_AND_EXPR of integers with a constant C that keeps
+   the high bits (C = -D, D a power of two: X rounded down to a multiple
+   of D) or the low ones (C = D - 1: X's remainder modulo D, never
+   negative); NULL, reporting nothing, for any other mask.  */
+static te_node *
+lift_mask (lifter *l, tree t)
+{
+  tree type = TREE_TYPE (t);
+  tree x = TREE_OPERAND (t, 0), c = TREE_OPERAND (t, 1);
+  if (TREE_CODE (c) != INTEGER_CST)
+    std::swap (x, c);
+  if (TREE_CODE (c) != INTEGER_CST || TYPE_PRECISION (type) > 64)
+    return NULL;
+  /* C sign-extended from TYPE's precision.  */
+  wide_int w = wi::sext (wi::to_wide (c), TYPE_PRECISION (type));
+  int64_t v = w.to_shwi ();
+  bool high = v < 0 && ((-v) & (-v - 1)) == 0 && v != INT64_MIN;
+  bool low = v > 0 && ((v + 1) & v) == 0;
+  if (!high && !low)
+    return NULL;
+  int64_t d = high ? -v : v + 1;
+  te_ctx *ctx = l->ctx;
+  te_node *q = floor_div (l, type, x, d);
+  if (!q)
+    return NULL;
+  te_node *down = te_mul (ctx, q, te_cast (ctx, q->type, te_int (ctx, d)));
+  if (high)
+    return down;
+  return te_sub (ctx, convert_int (l, type, lift_int (l, x)), down);
+}
+
 /* Integer (or boolean) expression T: GENERIC, chrec or SSA name.  */
 te_node *
 lift_int (lifter *l, tree t)
@@ -505,6 +619,15 @@ lift_int (lifter *l, tree t)
                                                      TREE_OPERAND (t, 1)))));
       return fail (l, "index of this access is not affine in the loop "
                       "counters");
+    case RSHIFT_EXPR:
+      if (TREE_CODE (type) != BOOLEAN_TYPE
+          && tree_fits_shwi_p (TREE_OPERAND (t, 1))
+          && tree_to_shwi (TREE_OPERAND (t, 1)) >= 0
+          && tree_to_shwi (TREE_OPERAND (t, 1)) < 32)
+        return floor_div (l, type, TREE_OPERAND (t, 0),
+                          (int64_t) 1 << tree_to_shwi (TREE_OPERAND (t, 1)));
+      return fail (l, "index of this access is not affine in the loop "
+                      "counters");
     case NEGATE_EXPR:
       return convert_int (l, type,
                           te_neg (ctx, lift_int (l, TREE_OPERAND (t, 0))));
@@ -531,6 +654,12 @@ lift_int (lifter *l, tree t)
     case BIT_AND_EXPR:
     case BIT_IOR_EXPR:
       {
+        if (code == BIT_AND_EXPR && TREE_CODE (type) != BOOLEAN_TYPE)
+          {
+            te_node *m = lift_mask (l, t);
+            if (m || l->failed)
+              return m;
+          }
         if (TREE_CODE (type) != BOOLEAN_TYPE
             && (code == BIT_AND_EXPR || code == BIT_IOR_EXPR))
           return fail (l, "bitwise operations on indices are not supported");

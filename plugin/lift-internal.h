@@ -99,6 +99,10 @@ te_node *lift_float_assign (lifter *l, gassign *def);
 te_node *lift_float (lifter *l, tree t);
 void purge_memo (lifter *l, class loop *loop);
 te_node *lift_reduction (lifter *l, gphi *phi, te_type type);
+/* The header PHI of a loop that ran before, an integer it counts
+   (c++, c += m[i], maybe under conditions) whose value after it is used:
+   an integer sum over its counter, which has no adjoint.  */
+te_node *lift_count (lifter *l, gphi *phi);
 te_node *precomputed (lifter *l, tree name, te_node *r, te_type type,
                       int nouter);
 te_node *edge_condition (lifter *l, edge e);

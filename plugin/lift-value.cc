@@ -429,6 +429,7 @@ reduction_counter (lifter *l, class loop *loop)
 }
 
 static bool coupled (class loop *loop, gphi *phi);
+static te_node *fail_count (lifter *l, tree result);
 static bool lift_tape (lifter *l, class loop *loop, te_node *ext);
 
 /* The header PHI of LOOP, an accumulator whose value after the loop is
@@ -466,7 +467,8 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
   te_node *ext = loop_extent (l, loop, gimple_bb (SSA_NAME_DEF_STMT (latch)));
   if (!ext)
     return NULL;
-  if (coupled (loop, phi) && lift_tape (l, loop, ext))
+  bool count = !te_type_is_float (type);
+  if (!count && coupled (loop, phi) && lift_tape (l, loop, ext))
     {
       l->loc = saved;
       return *l->tapes->get (result);
@@ -500,15 +502,17 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
     }
   else if (!te_match_update (l->ctx, v, acc, &kind, &body))
     body = NULL;
-  if ((!body || te_contains (body, acc)) && lift_tape (l, loop, ext))
+  if (!count && (!body || te_contains (body, acc)) && lift_tape (l, loop, ext))
     {
       l->loc = saved;
       return *l->tapes->get (result);
     }
-  if (!body || te_contains (body, acc))
+  if (!body || te_contains (body, acc) || (count && kind != TE_RED_SUM))
     {
       l->loc = saved;
       tree var = SSA_NAME_VAR (result);
+      if (count)
+        return fail_count (l, result);
       if (v->op == TE_SELECT && var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD is updated by different "
                           "operations in the branches of a condition; a "
@@ -528,6 +532,54 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
     }
   l->loc = saved;
   return te_reduce_node (l->ctx, kind, nloops, loops, init, body);
+}
+
+/* Refuse RESULT, an integer a loop changes that is no count.  */
+static te_node *
+fail_count (lifter *l, tree result)
+{
+  tree var = SSA_NAME_VAR (result);
+  if (!l->failed && !already_reported (l, l->loc))
+    {
+      if (var && DECL_NAME (var) && !DECL_IGNORED_P (var))
+        error_at (l->loc, "integer %qD is changed inside a loop and is not "
+                          "its counter nor a count; such integers are not "
+                          "supported yet",
+                  var);
+      else
+        error_at (l->loc, "an integer is changed inside a loop and is not "
+                          "its counter nor a count; such integers are not "
+                          "supported yet");
+      inform (l->loc, "an integer a loop counts (%<c++%>, %<c += m[i]%>, "
+                      "under conditions on integers or values) may be used "
+                      "after the loop");
+    }
+  l->failed = true;
+  return NULL;
+}
+
+te_node *
+lift_count (lifter *l, gphi *phi)
+{
+  tree result = gimple_phi_result (phi);
+  te_type type;
+  if (!int_te_type (TREE_TYPE (result), &type) || type == TE_BOOL)
+    return fail_count (l, result);
+  class loop *loop = gimple_bb (phi)->loop_father;
+  if (coupled (loop, phi))
+    {
+      /* c += s > 0 with s a sum the loop carries: the count needs the
+         running sum, which no reduction has.  */
+      tree var = SSA_NAME_VAR (result);
+      if (!l->failed && !already_reported (l, l->loc))
+        error_at (l->loc, "integer %qE counts under a condition on a "
+                          "floating value the loop carries from one "
+                          "iteration to the next; not supported yet",
+                  var && DECL_NAME (var) ? DECL_NAME (var) : result);
+      l->failed = true;
+      return NULL;
+    }
+  return lift_reduction (l, phi, type);
 }
 
 /* ---- control flow: guards ----------------------------------------------- */

@@ -12,12 +12,16 @@
    2. Each store is a statement of the stage of its innermost loop (a new
       stage whenever the previous one belongs to another loop).  Each loop
       of the nest is a counter k running from 0 to its trip count: E - B
-      for for (i = B; i < E; i++), else from number_of_latch_executions
-      (plus one when the exit test comes after the store).
+      for for (i = B; i < E; i++), (E - B + S - 1) / S for a step S,
+      else from number_of_latch_executions (plus one when the exit test
+      comes after the store).
    3. An address (lift-index.cc) is the source's own arithmetic, with SCEV
       for what the source does not spell out (counters, pointer
       increments: {base, +, step}_loop becomes base + step * k); gathers
-      through index arrays are loads in the index.  The base names the
+      through index arrays are loads in the index.  A counter read after
+      its loop (stepped by hand, i += 8, where a remainder loop goes on)
+      is base + step * N, N its loop's trip count; an integer a loop
+      counts (cnt++ under a condition) is an integer sum over it.  The base names the
       tensor (a parameter, a local array); the byte offset divided by the
       element size is the index, in canonical form, affine in the
       counters.
@@ -34,7 +38,9 @@
       the call; a call of a kernel whose gradient is a function of its
       own (hand-written, or of another file) is a call stage.
 
-   Limits: loop-carried scalars other than reductions, switch statements,
+   Limits: loop-carried scalars other than reductions and tapes, integers
+   a loop changes other than its counter that are read inside it (a
+   compaction y[cnt++]) or that are no count, switch statements,
    inline assembly, OpenMP regions are refused, and so are calls under a
    condition, and inside loops calls stages or values returned, and loops
    with more than one exit (refused at the break, goto or return that
@@ -77,9 +83,10 @@ loop_location (class loop *loop)
 }
 
 /* For a loop in the form for (i = B; i < E; i++) (or <=, or counting
-   down with > and >=), whose exit test at its header comes first, the
-   number of times its body runs: E - B (+ 1), which is zero or negative
-   exactly when the body never runs.  NULL for any other form.  */
+   down with > and >=, or stepped by a constant S: i += 8), whose exit
+   test at its header comes first, the number of times its body runs:
+   E - B (+ 1), (E - B + S - 1) / S, which is zero or negative exactly
+   when the body never runs.  NULL for any other form.  */
 te_node *
 counted_extent (lifter *l, class loop *loop, edge exit)
 {
@@ -126,6 +133,17 @@ counted_extent (lifter *l, class loop *loop, edge exit)
     n = te_sub (ctx, base, bound);
   else if (step == -1 && code == GE_EXPR)
     n = te_add (ctx, te_sub (ctx, base, bound), te_int (ctx, 1));
+  else if (step > 1 && (code == LT_EXPR || code == LE_EXPR))
+    /* for (i = B; i < E; i += S): ceil ((E - B) / S) when E > B, and
+       not positive otherwise, with C's truncating division; (E - B) / S
+       + 1 for <=.  */
+    n = te_div (ctx, te_add (ctx, te_sub (ctx, bound, base),
+                             te_int (ctx, code == LT_EXPR ? step - 1 : step)),
+                te_int (ctx, step));
+  else if (step < -1 && (code == GT_EXPR || code == GE_EXPR))
+    n = te_div (ctx, te_add (ctx, te_sub (ctx, base, bound),
+                             te_int (ctx, code == GT_EXPR ? -step - 1 : -step)),
+                te_int (ctx, -step));
   else
     return NULL;
   return te_canon_int (ctx, n);

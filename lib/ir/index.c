@@ -446,6 +446,67 @@ te_pure_poly (const te_node *n)
     }
 }
 
+/* Is N an integer expression of the parameters alone: no counter, no
+   load, no reduction, no floating operand?  */
+static bool
+of_params (const te_node *n)
+{
+  if (te_type_is_float (n->type))
+    return false;
+  if (n->op == TE_CONST || n->op == TE_PARAM)
+    return true;
+  if (n->op == TE_VAR || n->op == TE_LOAD || n->op == TE_REDUCE)
+    return false;
+  for (int k = 0; k < te_op_arity (n->op); k++)
+    if (!of_params (n->args[k]))
+      return false;
+  return true;
+}
+
+bool
+te_param_poly (const te_node *n)
+{
+  switch (n->op)
+    {
+    case TE_CONST:
+    case TE_VAR:
+    case TE_PARAM:
+      return true;
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+      return te_param_poly (n->args[0]) && te_param_poly (n->args[1]);
+    case TE_NEG:
+      return te_param_poly (n->args[0]);
+    case TE_CAST:
+      if (n->type == TE_I64 && n->args[0]->type == TE_I64
+          && te_param_poly (n->args[0]))
+        return true;
+      return of_params (n);
+    case TE_DIV:
+    case TE_MOD:
+    case TE_MIN:
+    case TE_MAX:
+    case TE_SELECT:
+      return of_params (n);
+    case TE_LOAD:
+    case TE_LT:
+    case TE_LE:
+    case TE_GT:
+    case TE_GE:
+    case TE_EQ:
+    case TE_NE:
+    case TE_AND:
+    case TE_OR:
+    case TE_NOT:
+    case TE_REDUCE:
+    TE_CASE_MATH:
+    case TE_NUM_OPS:
+      return false;
+    }
+  return false;
+}
+
 /* ---- clamped indices ----------------------------------------------------
 
    An index may pick one of two values (edge padding:
@@ -545,7 +606,7 @@ upper_of (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops,
 {
   n = te_canon_int (ctx, te_cast (ctx, TE_I64, n));
   te_node *lo, *hi;
-  if (te_pure_poly (n))
+  if (te_param_poly (n))
     return te_index_range (ctx, n, nloops, loops, &lo, &hi) ? hi : NULL;
   if (depth == 2)
     return NULL;

@@ -73,6 +73,10 @@ bool te_loop_within (te_ctx *ctx, int nloops, const te_loop *a,
 /* Is N a polynomial in counters and parameters only (64-bit), quotients
    of non-negative polynomials in the parameters counting as parameters?  */
 bool te_pure_poly (const te_node *n);
+/* Is N such a polynomial where an integer expression of the parameters
+   alone (a tiled loop's count, M >= 0 ? M / 8 : 0) stands for one more
+   parameter: an atom the loops do not change?  */
+bool te_param_poly (const te_node *n);
 /* The largest value integer N takes over the NLOOPS LOOPS, an expression
    of the parameters; NULL when it cannot be told.  N is a polynomial in
    counters, parameters and clamps (an index picked by a condition, as in

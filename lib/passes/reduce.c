@@ -18,6 +18,12 @@
       iteration, after renaming its counters), that value becomes the
       init and its statement goes: T is then an output, not in-out.
 
+   Loops the stage shares with another stage of its source nest that
+   accesses T (scratch reset in every iteration of an outer loop:
+   for (i) { acc[r] = 0; for (k) acc[r] += ...; c[i][r] = acc[r]; })
+   stay loops of the stage: the update restarts in each of their
+   iterations (expand.c then gives T a copy per iteration).
+
    Limits: only a stage holding nothing but the update is rewritten, and
    the init is looked for in the stage just before.  */
 
@@ -31,6 +37,18 @@
 te_node *
 te_red_identity (te_ctx *ctx, te_red_kind kind, te_type type)
 {
+  if (!te_type_is_float (type))
+    switch (kind)
+      {
+      case TE_RED_SUM: /* a count */
+        return te_cast (ctx, type, te_int (ctx, 0));
+      case TE_RED_PROD:
+        return te_cast (ctx, type, te_int (ctx, 1));
+      case TE_RED_MAX:
+        return te_cast (ctx, type, te_int (ctx, INT64_MIN));
+      case TE_RED_MIN:
+        return te_cast (ctx, type, te_int (ctx, INT64_MAX));
+      }
   switch (kind)
     {
     case TE_RED_SUM:
@@ -209,6 +227,32 @@ take_init (te_program *p, te_stage *prev, const te_stage *next,
   return NULL;
 }
 
+/* The number of outer loops stage S of P shares with another stage that
+   accesses T (per-iteration scratch: acc[r] = 0 in every iteration of
+   i and j, then acc[r] += ... over k, then read): an update of T inside
+   them restarts in each of their iterations, so it is a reduction over
+   the inner loops only.  */
+static int
+shared_with_access (const te_program *p, int s, const te_tensor *t)
+{
+  int n = 0;
+  for (int o = 0; o < p->nstages; o++)
+    {
+      const te_stage *x = &p->stages[o];
+      if (o == s || x->call)
+        continue;
+      bool touches = false;
+      for (int k = 0; k < x->nstmts && !touches; k++)
+        touches = x->stmts[k].dst == t || te_reads (x->stmts[k].value, t)
+                  || te_reads (x->stmts[k].index, t)
+                  || (x->stmts[k].guard && te_reads (x->stmts[k].guard, t));
+      int shared = touches ? te_shared_loops (&p->stages[s], x) : 0;
+      if (shared > n)
+        n = shared;
+    }
+  return n;
+}
+
 /* Step 1 for stage S of P; S is rewritten in place.  */
 static void
 rewrite_stage (te_program *p, int s)
@@ -226,11 +270,16 @@ rewrite_stage (te_program *p, int s)
       || (u->guard && te_reads (u->guard, u->dst)))
     return;
   te_loop keep[TE_MAX_LOOPS], red[TE_MAX_LOOPS];
+  int keep_ids[TE_MAX_LOOPS];
   int nkeep = 0, nred = 0;
+  int outer = shared_with_access (p, s, u->dst);
   for (int k = 0; k < st->nloops; k++)
     {
-      if (te_uses_var (u->index, st->loops[k].var))
-        keep[nkeep++] = st->loops[k];
+      if (k < outer || te_uses_var (u->index, st->loops[k].var))
+        {
+          keep_ids[nkeep] = st->loop_ids[k];
+          keep[nkeep++] = st->loops[k];
+        }
       else
         red[nred++] = st->loops[k];
     }
@@ -245,6 +294,8 @@ rewrite_stage (te_program *p, int s)
                                                            u->dst->type));
   st->nloops = nkeep;
   memcpy (st->loops, keep, sizeof keep);
+  memset (st->loop_ids, 0, sizeof st->loop_ids);
+  memcpy (st->loop_ids, keep_ids, nkeep * sizeof keep_ids[0]);
   te_node *init = acc;
   if (s > 0)
     {

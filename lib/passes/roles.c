@@ -237,7 +237,13 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
   if (!te_index_range (ctx, wa->index, a->nloops, a->loops, &amin, &amax)
       || !te_index_range (ctx, wb->index, b->nloops, b->loops, &bmin, &bmax))
     return false;
-  return positive (te_canon_int (ctx, te_sub (ctx, bmin, amax)));
+  te_node *gap = te_canon_int (ctx, te_sub (ctx, bmin, amax));
+  /* Where both run, max (E, 0) of an extent E is E: a remainder loop
+     starts where a loop stepped by hand left its counter.  */
+  return positive (gap)
+         || te_non_negative_where_run (
+             ctx, te_canon_int (ctx, te_sub (ctx, gap, te_int (ctx, 1))), a,
+             b);
 }
 
 /* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
@@ -637,10 +643,17 @@ write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
       return false;
     }
   if (same_stage && !distinct_constant_writes (&p->stages[s], t))
-    return te_diag_set (diag, TE_DIAG_USER, st->loc,
-                        "'%s' is written by more than one statement "
-                        "of a loop nest; not supported yet",
-                        t->name);
+    {
+      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                   "'%s' is written by more than one statement of a loop "
+                   "nest; not supported yet",
+                   t->name);
+      te_diag_note (diag, "write the elements one iteration stores in a "
+                          "loop of their own (for (r = 0; r < 4; r++) "
+                          "%s[i + r] = ...)",
+                    t->name);
+      return false;
+    }
   if (!te_type_is_float (t->type))
     return te_diag_set (diag, TE_DIAG_USER, st->loc,
                         "integer array '%s' is written; a "
@@ -929,7 +942,7 @@ extent_of_access (extent_query *q, te_node *index)
       return;
     }
   for (int k = 0; k < n; k++)
-    if (!te_pure_poly (te_canon_int (ctx, loops[k].extent)))
+    if (!te_param_poly (te_canon_int (ctx, loops[k].extent)))
       {
         q->unknown = true;
         return;
