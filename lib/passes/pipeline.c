@@ -43,6 +43,8 @@ const te_pass te_passes[] = {
     "elements updated in place across a loop become reductions" },
   { "hoist", TE_PASS_FORWARD, false, te_program_hoist,
     "a reduction nested in another is computed into a local array" },
+  { "carry", TE_PASS_FORWARD, false, te_program_carry,
+    "an array a time loop updates in place gets one row per step" },
   { "expand", TE_PASS_FORWARD, false, te_program_expand,
     "a local array rewritten in every iteration of an outer loop gets one "
     "copy per iteration" },
