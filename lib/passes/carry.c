@@ -79,6 +79,14 @@ accesses (const te_stage *s, const te_tensor *t)
   return false;
 }
 
+/* Does statement X read T?  */
+static bool
+stmt_reads (const te_stmt *x, const te_tensor *t)
+{
+  return te_reads (x->value, t) || te_reads (x->index, t)
+         || (x->guard && te_reads (x->guard, t));
+}
+
 /* What the analysis of one candidate found.  */
 typedef struct carry
 {
@@ -182,13 +190,29 @@ find_update (carry *c)
           c->windex = x->index;
         }
     }
-  return c->u >= 0 && dense_update (c, &p->stages[c->u], c->w);
+  return c->u >= 0;
 }
 
-/* Step 2: the nest around the update, contiguous, and what it does with
-   C->s.  */
+/* Is C->s carried at all (before any analysis that makes nodes, which
+   would renumber the dump's expressions of kernels this pass leaves
+   alone): read by a stage of the nest no later than the update, and, for
+   a local array, written before the nest?  */
 static bool
-check_nest (carry *c)
+carried (carry *c)
+{
+  te_program *p = c->p;
+  bool read = false, init = c->s->kind != TE_TK_LOCAL;
+  for (int s = c->first; s <= c->u; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      read |= stmt_reads (&p->stages[s].stmts[k], c->s);
+  for (int s = 0; s < c->first; s++)
+    init |= te_stage_writes (&p->stages[s], c->s);
+  return read && init;
+}
+
+/* The stages around the update that share its outermost loop.  */
+static void
+find_nest (carry *c)
 {
   te_program *p = c->p;
   const te_stage *us = &p->stages[c->u];
@@ -198,6 +222,15 @@ check_nest (carry *c)
   while (c->last + 1 < p->nstages
          && te_shared_loops (&p->stages[c->last + 1], us))
     c->last++;
+}
+
+/* Step 2: the nest around the update, contiguous, and what it does with
+   C->s.  */
+static bool
+check_nest (carry *c)
+{
+  te_program *p = c->p;
+  const te_stage *us = &p->stages[c->u];
   for (int s = 0; s < p->nstages; s++)
     if ((s < c->first || s > c->last)
         && te_shared_loops (&p->stages[s], us))
@@ -228,14 +261,6 @@ check_nest (carry *c)
         }
     }
   return true;
-}
-
-/* Does statement X read T?  */
-static bool
-stmt_reads (const te_stmt *x, const te_tensor *t)
-{
-  return te_reads (x->value, t) || te_reads (x->index, t)
-         || (x->guard && te_reads (x->guard, t));
 }
 
 /* Step 3: the initial state, and the stages between it and the nest,
@@ -585,7 +610,11 @@ carry_1 (carry *c)
   te_tensor *s = c->s;
   if ((s->kind == TE_TK_LOCAL && !s->size)
       || (s->kind != TE_TK_LOCAL && s->kind != TE_TK_PARAM)
-      || !te_type_is_float (s->type) || !find_update (c) || !check_nest (c)
+      || !te_type_is_float (s->type) || !find_update (c))
+    return false;
+  find_nest (c);
+  if (!carried (c) || !dense_update (c, &p->stages[c->u], c->w)
+      || !check_nest (c)
       || !check_before (c) || !after_nest (c, false))
     return false;
   const te_stage *us = &p->stages[c->u];
