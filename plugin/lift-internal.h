@@ -94,7 +94,9 @@ te_node *lift_call (lifter *l, gcall *call);
    returns an expression of its scalar parameters), with its arguments
    lifted in the current stage; NULL for any other call.  */
 te_node *lift_helper_call (lifter *l, gcall *call);
-te_node *lift_load (lifter *l, tree ref, unsigned uid);
+/* The value loaded by REF at program order UID inside source loop
+   LOOP_ID.  */
+te_node *lift_load (lifter *l, tree ref, unsigned uid, int loop_id);
 te_node *lift_float_assign (lifter *l, gassign *def);
 te_node *lift_float (lifter *l, tree t);
 void purge_memo (lifter *l, class loop *loop);

@@ -214,7 +214,7 @@ lift_call (lifter *l, gcall *call)
 
 /* Load REF: forward a value stored earlier in this iteration.  */
 te_node *
-lift_load (lifter *l, tree ref, unsigned uid)
+lift_load (lifter *l, tree ref, unsigned uid, int loop_id)
 {
   te_tensor *t;
   te_node *index;
@@ -226,6 +226,12 @@ lift_load (lifter *l, tree ref, unsigned uid)
       if (s->stmts[k].dst == t && s->stmts[k].index == index
           && l->cur->store_uid[k] < uid && !s->stmts[k].guard)
         return s->stmts[k].value;
+  /* Inside a reduction the stage is outside of (a loss summed over the
+     steps of a time loop): say where in the loop's body the load is, so
+     that carry.c can tell which step of an array the loop carries it
+     reads.  */
+  for (int i = 0; i < l->nred; i++)
+    te_program_add_timed_read (l->p, t, l->red_vars[i], uid, loop_id);
   return te_load (l->ctx, t, index);
 }
 
@@ -239,7 +245,8 @@ lift_float_assign (lifter *l, gassign *def)
   tree a = gimple_assign_rhs1 (def);
   te_type type;
   if (gimple_assign_load_p (def))
-    return lift_load (l, a, gimple_uid (def));
+    return lift_load (l, a, gimple_uid (def),
+                      gimple_bb (def)->loop_father->num);
   if (!float_te_type (TREE_TYPE (lhs), &type))
     return fail (l, "values of this type cannot be differentiated");
   switch (code)
@@ -425,7 +432,9 @@ reduction_counter (lifter *l, class loop *loop)
           && DECL_NAME (SSA_NAME_VAR (r)))
         name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
     }
-  return te_program_new_var (l->p, name);
+  int var = te_program_new_var (l->p, name);
+  te_program_set_var_loop (l->p, var, loop->num);
+  return var;
 }
 
 static bool coupled (class loop *loop, gphi *phi);

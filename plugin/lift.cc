@@ -236,6 +236,7 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
       if (iv)
         name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (iv)));
       s->vars[i] = te_program_new_var (l->p, name);
+      te_program_set_var_loop (l->p, s->vars[i], s->chain[i]->num);
     }
   for (int i = 0; i < s->depth; i++)
     {
@@ -299,6 +300,7 @@ add_store (lifter *l, te_tensor *t, te_node *index, te_node *value,
           old->guard = NULL;
         l->cur->store_uid[k] = l->uid;
         old->loc = l->loc;
+        old->pos = l->uid;
         return;
       }
   if (s->nstmts == 64)
@@ -307,7 +309,8 @@ add_store (lifter *l, te_tensor *t, te_node *index, te_node *value,
       return;
     }
   l->cur->store_uid[s->nstmts] = l->uid;
-  te_stage_add_stmt (l->p, s, t, index, TE_SET, value, guard, l->loc);
+  te_stage_add_stmt (l->p, s, t, index, TE_SET, value, guard, l->loc)->pos
+      = l->uid;
 }
 
 void

@@ -1093,6 +1093,87 @@ remove_dead_temps (te_program *p)
   te_program_drop_empty (p);
 }
 
+/* Is local T of the forward FWD computed, in the stages the gradient's
+   prologue runs again, from the entry value of an in-out array that a
+   stage at or after the reading one overwrites (directly, or through
+   another such local)?  The prologue would compute it from the value the
+   forward left.  Sets *LOC to the statement that reads it and *NAME to
+   the array.  */
+static bool
+stale_local (const te_program *fwd, const te_tensor *t, int depth,
+             te_loc *loc, const char **name)
+{
+  if (depth > 8)
+    return false;
+  for (int s = 0; s < fwd->nstages; s++)
+    for (int k = 0; k < fwd->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &fwd->stages[s].stmts[k];
+        if (st->dst != t)
+          continue;
+        for (int i = 0; i < fwd->ntensors; i++)
+          {
+            const te_tensor *x = fwd->tensors[i];
+            if (x == t || !te_reads (st->value, x))
+              continue;
+            if (x->role == TE_ROLE_INOUT)
+              for (int w = s; w < fwd->nstages; w++)
+                if (te_stage_writes (&fwd->stages[w], x))
+                  {
+                    *loc = st->loc;
+                    *name = x->name;
+                    return true;
+                  }
+            if (x->kind == TE_TK_LOCAL
+                && stale_local (fwd, x, depth + 1, loc, name))
+              return true;
+          }
+      }
+  return false;
+}
+
+/* Refuse a gradient B of FWD whose adjoint statements (those that write
+   no local array of the forward: not the prologue) read a local array
+   the prologue computes from an overwritten entry value (stale_local):
+   an Euler step whose state enters in an in-out array, whose gradient
+   needs every step's state.  */
+static bool
+check_stale (const te_program *fwd, const te_program *b, te_diag *diag)
+{
+  for (int i = 0; i < fwd->ntensors; i++)
+    {
+      const te_tensor *t = fwd->tensors[i];
+      te_loc loc;
+      const char *name;
+      if (t->kind != TE_TK_LOCAL || !stale_local (fwd, t, 0, &loc, &name))
+        continue;
+      for (int s = 0; s < b->nstages; s++)
+        for (int k = 0; k < b->stages[s].nstmts; k++)
+          {
+            const te_stmt *st = &b->stages[s].stmts[k];
+            bool prologue = false;
+            for (int j = 0; j < fwd->ntensors; j++)
+              prologue |= st->dst == fwd->tensors[j]
+                          && fwd->tensors[j]->kind == TE_TK_LOCAL;
+            if (prologue
+                || !(te_reads (st->value, t)
+                     || (st->guard && te_reads (st->guard, t))))
+              continue;
+            te_diag_set (diag, TE_DIAG_USER, loc,
+                         "the gradient needs the entry value of '%s', "
+                         "which a later statement overwrites",
+                         name);
+            te_diag_note (diag, "the gradient needs the states that "
+                                "follow from it; pass the initial state "
+                                "in an array of its own that the kernel "
+                                "only reads, not in '%s'",
+                          name);
+            return false;
+          }
+    }
+  return true;
+}
+
 te_program *
 ad_reverse (te_program *fwd, bool opt, te_diag *diag)
 {
@@ -1133,7 +1214,8 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
     }
   forget_rewrites (&w);
   remove_dead_temps (b);
-  if (!te_ctx_within_budget (ctx, fwd->name, diag))
+  if (!te_ctx_within_budget (ctx, fwd->name, diag)
+      || !check_stale (fwd, b, diag))
     return NULL;
   for (int i = 0; i < w.npoisoned; i++)
     for (int k = 0; k < b->ntensors; k++)

@@ -1472,7 +1472,35 @@ te_program_new_var (te_program *p, const char *name)
   p->var_names = append (p->ctx, p->var_names, p->nvars,
                          sizeof *p->var_names);
   p->var_names[p->nvars] = te_strdup (p->ctx, name);
+  p->var_loops = append (p->ctx, p->var_loops, p->nvars,
+                         sizeof *p->var_loops);
+  p->var_loops[p->nvars] = 0;
   return p->nvars++;
+}
+
+void
+te_program_set_var_loop (te_program *p, int var, int loop_id)
+{
+  if (var >= 0 && var < p->nvars && p->var_loops)
+    p->var_loops[var] = loop_id;
+}
+
+int
+te_program_var_loop (const te_program *p, int var)
+{
+  return var >= 0 && var < p->nvars && p->var_loops ? p->var_loops[var] : 0;
+}
+
+void
+te_program_add_timed_read (te_program *p, const te_tensor *t, int var,
+                           unsigned pos, int loop_id)
+{
+  for (int i = 0; i < p->ntimed; i++)
+    if (p->timed[i].tensor == t && p->timed[i].var == var
+        && p->timed[i].pos == pos)
+      return;
+  p->timed = append (p->ctx, p->timed, p->ntimed, sizeof *p->timed);
+  p->timed[p->ntimed++] = (te_timed_read){ t, var, pos, loop_id };
 }
 
 te_stage *

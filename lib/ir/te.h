@@ -268,6 +268,9 @@ typedef struct te_stmt
   int ninner;     /* loops of its own inside the stage's */
   te_loop *inner;
   te_loc loc;
+  unsigned pos;   /* the lifter's program order of the store (GIMPLE
+                     uids in an order where a loop's body comes before
+                     what follows it); 0 for statements a pass made */
 } te_stmt;
 
 /* An argument of a call stage, as the callee's parameter takes it.  */
@@ -322,6 +325,19 @@ typedef struct te_stage
   te_loc loc;
 } te_stage;
 
+/* A load the lifter read inside a reduction over a source loop that the
+   reduction was moved out of (a loss summed over the steps of a time
+   loop, lifted after the loop): where in the loop's body it read.
+   carry.c tells from it which step of an array the loop carries such a
+   load sees.  */
+typedef struct te_timed_read
+{
+  const te_tensor *tensor;
+  int var;      /* the counter of the reduction's loop */
+  unsigned pos; /* the load's program order (te_stmt's pos) */
+  int loop_id;  /* the innermost source loop around the load */
+} te_timed_read;
+
 typedef struct te_program
 {
   te_ctx *ctx;
@@ -336,6 +352,11 @@ typedef struct te_program
   te_stage *stages;
   int nvars;
   const char **var_names; /* for printing; may hold NULLs */
+  int *var_loops;         /* the source loop of each counter (positive;
+                             the lifter's stage loops and reductions),
+                             or 0 */
+  int ntimed;
+  te_timed_read *timed;   /* the lifter's (te_program_add_timed_read) */
   int nnotes;
   const char **notes;     /* the optimizer's decisions, for the dump */
 } te_program;
@@ -431,6 +452,14 @@ te_tensor *te_program_add_tensor (te_program *p, const char *name,
 void te_program_share_tensor (te_program *p, te_tensor *t);
 /* A new loop counter named NAME (may be NULL); returns its number.  */
 int te_program_new_var (te_program *p, const char *name);
+/* Record that counter VAR of P runs source loop LOOP_ID (var_loops).  */
+void te_program_set_var_loop (te_program *p, int var, int loop_id);
+/* The source loop of counter VAR, or 0.  */
+int te_program_var_loop (const te_program *p, int var);
+/* Record a load of T inside a reduction over counter VAR at program
+   order POS, inside source loop LOOP_ID (te_timed_read).  */
+void te_program_add_timed_read (te_program *p, const te_tensor *t, int var,
+                                unsigned pos, int loop_id);
 te_stage *te_program_add_stage (te_program *p, te_loc loc);
 te_stmt *te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
                             te_node *index, te_store op, te_node *value,

@@ -61,6 +61,9 @@ bool te_program_unroll_rolling (te_program *p, te_diag *diag);
    select (v == 0, seed, step) a stage of its own.  */
 bool te_program_peel (te_program *p, te_diag *diag);
 
+/* carry.c: give an array that a time loop updates in place in every
+   step (an RNN's state) one row per step, a tape (noted in P's notes).  */
+bool te_program_carry (te_program *p, te_diag *diag);
 /* expand.c: give a local array that every iteration of an outer loop
    writes and then reads one copy per iteration (noted in P's notes).  */
 bool te_program_expand (te_program *p, te_diag *diag);

@@ -47,6 +47,8 @@ const te_pass te_passes[] = {
     "a reduction nested in another is computed into a local array" },
   { "dedupe", TE_PASS_FORWARD, false, te_program_dedupe,
     "a local array computed again the same way is read from the first" },
+  { "carry", TE_PASS_FORWARD, false, te_program_carry,
+    "an array a time loop updates in place gets one row per step" },
   { "expand", TE_PASS_FORWARD, false, te_program_expand,
     "a local array rewritten in every iteration of an outer loop gets one "
     "copy per iteration" },

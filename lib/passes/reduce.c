@@ -25,7 +25,9 @@
    iterations (expand.c then gives T a copy per iteration).
 
    Limits: only a stage holding nothing but the update is rewritten, and
-   the init is looked for in the stage just before.  */
+   the init is looked for in the stage just before.  A loop that other
+   stages of the nest share, writing what the terms read or touching T,
+   is no reduction (carried_with_others).  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -253,6 +255,39 @@ shared_with_access (const te_program *p, int s, const te_tensor *t)
   return n;
 }
 
+/* Does another stage of P that runs inside loop K of stage S (a stage
+   of the same source nest sharing it) write what BODY or GUARD reads, or
+   access DST?  Then the loop carries more than the update: the terms of
+   its iterations differ by what the other stage wrote (an Euler step's
+   v[i] += dt * f (x[i]) beside x[i] += dt * v[i]), or the other stage
+   reads the partial results (a running sum stored at every step), and
+   the update is no reduction (carry.c keeps it on a tape).  */
+static bool
+carried_with_others (const te_program *p, int s, int k, const te_tensor *dst,
+                     const te_node *body, const te_node *guard)
+{
+  const te_stage *st = &p->stages[s];
+  for (int o = 0; o < p->nstages; o++)
+    {
+      const te_stage *os = &p->stages[o];
+      if (o == s || te_shared_loops (st, os) <= k)
+        continue;
+      if (os->call)
+        return true;
+      for (int j = 0; j < os->nstmts; j++)
+        {
+          const te_stmt *x = &os->stmts[j];
+          if (x->dst == dst || te_reads (x->value, dst)
+              || te_reads (x->index, dst)
+              || (x->guard && te_reads (x->guard, dst))
+              || te_reads (body, x->dst)
+              || (guard && te_reads (guard, x->dst)))
+            return true;
+        }
+    }
+  return false;
+}
+
 /* Step 1 for stage S of P; S is rewritten in place.  */
 static void
 rewrite_stage (te_program *p, int s)
@@ -280,6 +315,8 @@ rewrite_stage (te_program *p, int s)
           keep_ids[nkeep] = st->loop_ids[k];
           keep[nkeep++] = st->loops[k];
         }
+      else if (carried_with_others (p, s, k, u->dst, body, u->guard))
+        return;
       else
         red[nred++] = st->loops[k];
     }

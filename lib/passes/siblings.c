@@ -36,6 +36,10 @@
 
 #include <string.h>
 
+/* The largest constant by which a loop is split to match its sibling's
+   (four gates of an LSTM, three of a GRU).  */
+#define MAX_SPLIT 8
+
 /* The largest element read R of statement READER in stage S reaches at
    an iteration of S's outermost loop: the other loops of S and the
    reductions binding R's other counters at their last values.  NULL if
@@ -75,6 +79,9 @@ typedef struct load_scan
   const te_stmt *w;      /* ... its statement */
   te_node *same;         /* a load of the element W writes in the same
                             iteration, which is fine (substituted) */
+  const te_stage *same_in; /* or of the element any statement of this
+                              stage writes (another block of a split
+                              loop writing the same array) */
   bool ok;
 } load_scan;
 
@@ -86,6 +93,12 @@ scan_fn (te_node *n, void *data)
     return;
   if (q->same && n == q->same)
     return;
+  for (int k = 0; q->same_in && k < q->same_in->nstmts; k++)
+    {
+      const te_stmt *y = &q->same_in->stmts[k];
+      if (y->dst == n->u.tensor && n->args[0] == y->index)
+        return;
+    }
   te_ctx *ctx = q->p->ctx;
   te_node *top = read_top (q->p, q->s, q->reader, n->args[0]);
   te_node *prev = written_by_previous (q->p, q->ws, q->w);
@@ -137,7 +150,8 @@ merge (te_program *p, te_stage *a, te_stage *b)
   for (int i = 0; i < a->nstmts; i++)
     for (int j = 0; j < b->nstmts; j++)
       {
-        load_scan q = { p, a, &a->stmts[i], b, &b->stmts[j], NULL, true };
+        load_scan q = { p, a, &a->stmts[i], b, &b->stmts[j], NULL, NULL,
+                       true };
         te_walk (a->stmts[i].value, scan_fn, &q);
         te_walk (a->stmts[i].index, scan_fn, &q);
         if (!q.ok)
@@ -155,7 +169,7 @@ merge (te_program *p, te_stage *a, te_stage *b)
         {
           te_stmt *w = &a->stmts[i];
           te_node *same = te_load (ctx, w->dst, w->index);
-          load_scan q = { p, a, &renamed[j], a, w, same, true };
+          load_scan q = { p, a, &renamed[j], a, w, same, a, true };
           te_walk (renamed[j].value, scan_fn, &q);
           te_walk (renamed[j].index, scan_fn, &q);
           if (!q.ok)
@@ -178,6 +192,151 @@ merge (te_program *p, te_stage *a, te_stage *b)
   return true;
 }
 
+/* The constant C, 2 to MAX_SPLIT, by which A's loop K runs C times as
+   far as B's, all other extents being equal; 0 if there is none.  */
+static int
+split_factor (te_program *p, const te_stage *a, const te_stage *b, int *k)
+{
+  te_ctx *ctx = p->ctx;
+  if (a->nest < 0 || a->nest != b->nest || a->call || b->call
+      || a->nloops != b->nloops || a->nloops < 2)
+    return 0;
+  int c = 0;
+  for (int j = 0; j < a->nloops; j++)
+    {
+      te_node *ea = te_canon_int (ctx, a->loops[j].extent);
+      te_node *eb = te_canon_int (ctx, to_counters_of (ctx, b->loops[j].extent,
+                                                       b, a));
+      if (ea == eb)
+        continue;
+      if (c || j == 0)
+        return 0;
+      for (int f = 2; f <= MAX_SPLIT && !c; f++)
+        if (te_canon_int (ctx, te_mul (ctx, te_int (ctx, f), eb)) == ea)
+          c = f;
+      if (!c)
+        return 0;
+      *k = j;
+    }
+  /* The loops inside K must not depend on its counter, and A's
+     statements must not read what A writes: their order changes.  */
+  for (int j = *k + 1; j < a->nloops; j++)
+    if (te_uses_var (a->loops[j].extent, a->loops[*k].var))
+      return 0;
+  for (int i = 0; i < a->nstmts; i++)
+    for (int j = 0; j < a->nstmts; j++)
+      {
+        const te_stmt *x = &a->stmts[i];
+        if (x->guard || x->ninner || te_reads (x->value, a->stmts[j].dst)
+            || te_reads (x->index, a->stmts[j].dst))
+          return 0;
+      }
+  return c;
+}
+
+/* Split A's loop K, C times as far as B's (split_factor), into C
+   statements per statement of A, the Q-th at r = Q * E + j over j < E,
+   E being B's extent (an LSTM's gates g[r] over r < 4*H, before the
+   loop over its states j < H, which reads g[j], g[H + j], ...).  The
+   stage's iterations then run the C blocks side by side.  */
+static void
+split (te_program *p, te_stage *a, const te_stage *b, int k, int c)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *e = te_canon_int (ctx, to_counters_of (ctx, b->loops[k].extent,
+                                                  b, a));
+  te_node *v = te_var (ctx, a->loops[k].var);
+  te_stage tmp;
+  memset (&tmp, 0, sizeof tmp);
+  for (int q = 0; q < c; q++)
+    for (int i = 0; i < a->nstmts; i++)
+      {
+        const te_stmt *x = &a->stmts[i];
+        te_node *r = te_add (ctx, te_mul (ctx, te_int (ctx, q), e), v);
+        te_stmt *y = te_stage_add_stmt (
+            p, &tmp, x->dst, te_canon_int (ctx, te_replace (ctx, x->index, v, r)),
+            x->op, te_canon_loads (ctx, te_replace (ctx, x->value, v, r)),
+            NULL, x->loc);
+        y->pos = x->pos;
+      }
+  a->stmts = tmp.stmts;
+  a->nstmts = tmp.nstmts;
+  a->loops[k].extent = e;
+}
+
+/* Is T read anywhere in P: by a statement, a call, an extent or a
+   size?  */
+static bool
+read_in (const te_program *p, const te_tensor *t)
+{
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_stage *st = &p->stages[s];
+      if (te_call_passes (st, t, true))
+        return true;
+      for (int k = 0; k < st->nloops; k++)
+        if (te_reads (st->loops[k].extent, t))
+          return true;
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          const te_stmt *x = &st->stmts[k];
+          if (te_reads (x->value, t) || te_reads (x->index, t)
+              || (x->guard && te_reads (x->guard, t)))
+            return true;
+        }
+    }
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return true;
+  return false;
+}
+
+/* Drop the statements of A that write a local array nothing reads any
+   more: the blocks of a split loop, whose values the merge substituted
+   into the statements that read them.  */
+static void
+drop_dead_blocks (te_program *p, te_stage *a)
+{
+  int out = 0;
+  for (int k = 0; k < a->nstmts; k++)
+    {
+      te_tensor *t = a->stmts[k].dst;
+      if (t->kind == TE_TK_LOCAL && !read_in (p, t))
+        continue;
+      a->stmts[out++] = a->stmts[k];
+    }
+  a->nstmts = out;
+}
+
+/* Merge B into A (merge), splitting A's loop first when it runs a
+   constant times as far as B's (split); A is left as it was if the
+   merge fails.  */
+static bool
+split_and_merge (te_program *p, te_stage *a, te_stage *b)
+{
+  if (merge (p, a, b))
+    return true;
+  int k = -1;
+  int c = split_factor (p, a, b, &k);
+  if (!c)
+    return false;
+  te_stage saved = *a;
+  const char *name = a->stmts[0].dst->name;
+  te_node *ext = a->loops[k].extent;
+  split (p, a, b, k, c);
+  if (!merge (p, a, b))
+    {
+      *a = saved;
+      return false;
+    }
+  te_program_note (p, "split: the loop writing %s, over %s, runs as %d "
+                      "statements over %s",
+                   name, te_node_string (p, ext), c,
+                   te_node_string (p, a->loops[k].extent));
+  drop_dead_blocks (p, a);
+  return true;
+}
+
 bool
 te_program_merge_siblings (te_program *p, te_diag *diag)
 {
@@ -189,7 +348,8 @@ te_program_merge_siblings (te_program *p, te_diag *diag)
       int n = s + 1;
       while (n < p->nstages && te_stage_empty (&p->stages[n]))
         n++;
-      if (n < p->nstages && merge (p, &p->stages[s], &p->stages[n]))
+      if (n < p->nstages
+          && split_and_merge (p, &p->stages[s], &p->stages[n]))
         {
           any = true;
           s--; /* a third sibling may follow */

@@ -1,0 +1,681 @@
+/* carry.c -- arrays a time loop carries: one row per step (the tape).
+
+   Before:  double h[H];   for j: h[j] = 0;
+            for t { for j: hn[j] = tanh (U h + ...); for j: h[j] = hn[j]; }
+            stage 0: for j < H:         h[j] = 0;
+            stage 1: for t < T, j < H:  hn[j] = tanh (sum (k < H; ..; U[j*H + k] * h[k]));
+            stage 2: for t < T, j < H:  h[j] = hn[j];
+            stage 3: for ():            return[0] = sum (t < T, j < H; 0; h[j] * h[j]);
+   After:   stage 0: for j < H:         h[j] = 0;
+            stage 1: for t < T, j < H:  hn[j] = tanh (sum (k < H; ..; U[j*H + k] * h[H*t + k]));
+            stage 2: for t < T, j < H:  h[H + H*t + j] = hn[j];
+            stage 3: for ():            return[0] = sum (t < T, j < H; 0; h[H + H*t + j] * ...);
+
+   State arrays (an RNN's h, an LSTM's h and c, the positions and
+   velocities of an Euler integrator) are written before a time loop and
+   updated in place in every step; step t + 1 reads what step t wrote.
+   The gradient needs every step's state, so the state becomes a
+   recurrence with one row per step (DESIGN.md section 4b: state a loop
+   carries becomes a tape), as the lifter does for carried scalars.
+
+   1. A candidate S is a local array of known size or an array parameter.
+      Its update U is the one stage inside a source loop L (U's outermost
+      loop, the time loop) that writes S: one unguarded statement
+      S[w] = e whose index uses no counter of L and runs densely over
+      U's inner loops, from LO to HI (free of counters).
+   2. The nest: the stages sharing L with U.  They read S at indices
+      free of their counter of L, inside [LO, HI]; U reads S only at the
+      element it writes (the lifter substituted what U stored, so a load
+      there is the element's value before the step).  No other stage of
+      the nest writes S.
+   3. Before the nest one statement writes S, unguarded and densely over
+      [LO, HI]: the initial state; reads between it and the nest read
+      it.  A parameter that nothing writes first enters with its state
+      (in-out); a stage before the nest copies it into the tape.
+   4. After the nest nothing writes S; reads read the last step, except
+      reads inside a reduction over a counter of L (a loss summed over
+      the steps, which the lifter moved after the loop): they read the
+      step of the place of their load in the loop's body (the lifter's
+      te_timed_read), before U's store the step's input, after it its
+      result.  A read whose place cannot be told is refused.
+   5. Rewrite: rows of R = HI + 1 elements, max (T, 0) + 1 of them, T
+      the count of L: row 0 the initial state, row t + 1 the state after
+      step t.  The nest reads row t before U and in U, row t + 1 after
+      it; U writes row t + 1.  A local S is its own tape; for a
+      parameter, a local array S.tape is, and a stage after the nest
+      copies the last row into S.  The dump notes each tape and its
+      size.
+
+   Limits: L must be the outermost loop of its nest (a time loop inside a
+   batch loop keeps its state per sample, which is not done yet); S is
+   updated by one statement of one stage per step and read within the
+   range it writes; no call passes S.  An array this pass leaves alone is
+   refused later as before ("written by more than one loop nest").  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_LOADS 16
+#define MAX_TIMED 8
+
+/* Does stage S access T: a statement writes it, or a value, index or
+   guard reads it?  A call stage that passes it does too.  */
+static bool
+accesses (const te_stage *s, const te_tensor *t)
+{
+  if (s->call)
+    return te_call_passes (s, t, true) || te_call_passes (s, t, false);
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
+          || (st->guard && te_reads (st->guard, t)))
+        return true;
+    }
+  return false;
+}
+
+/* Does statement X read T?  */
+static bool
+stmt_reads (const te_stmt *x, const te_tensor *t)
+{
+  return te_reads (x->value, t) || te_reads (x->index, t)
+         || (x->guard && te_reads (x->guard, t));
+}
+
+/* What the analysis of one candidate found.  */
+typedef struct carry
+{
+  te_program *p;
+  te_tensor *s;        /* the state */
+  int u;               /* its update stage ... */
+  const te_stmt *w;    /* ... and statement */
+  te_node *windex;     /* its index as lifted */
+  int first, last;     /* the nest: stages FIRST..LAST, U among them */
+  int init;            /* the stage of the initial state, or -1 */
+  te_node *lo, *hi;    /* the elements U writes */
+  te_node *rows;       /* R */
+  te_node *final;      /* max (T, 0): the row of the last step */
+  te_tensor *tape;
+  te_diag *diag;
+  bool refused;        /* DIAG is set */
+} carry;
+
+/* Is every load of C->s in statement ST of stage S, with the loops of S
+   from SKIP on and the reductions around it, inside [LO, HI]?  And, with
+   AT non-NULL, at AT exactly?  */
+static bool
+loads_inside (carry *c, const te_stage *s, int skip, const te_stmt *st,
+              const te_node *at)
+{
+  te_ctx *ctx = c->p->ctx;
+  const te_stage *us = &c->p->stages[c->u];
+  te_node *roots[3] = { st->value, st->index, st->guard };
+  for (int r = 0; r < 3; r++)
+    {
+      te_node *loads[MAX_LOADS];
+      int nl = roots[r] ? te_loads_of (roots[r], c->s, loads, MAX_LOADS) : 0;
+      if (nl < 0)
+        return false;
+      for (int i = 0; i < nl; i++)
+        {
+          te_node *x = loads[i]->args[0];
+          if (at)
+            {
+              if (x != at)
+                return false;
+              continue;
+            }
+          te_loop loops[2 * TE_MAX_LOOPS];
+          int m = te_read_loops (c->p->nvars, s, skip, st->value, x, loops);
+          te_node *rlo, *rhi;
+          if (m < 0 || !te_index_range (ctx, x, m, loops, &rlo, &rhi)
+              || !te_non_negative_where_run (
+                  ctx, te_canon_int (ctx, te_sub (ctx, rlo, c->lo)), us, s)
+              || !te_non_negative_where_run (
+                  ctx, te_canon_int (ctx, te_sub (ctx, c->hi, rhi)), us, s))
+            return false;
+        }
+    }
+  return true;
+}
+
+/* Step 1: is statement W of stage U (an update inside its outermost
+   loop) dense over U's inner loops, within [*LO, *HI] free of
+   counters?  */
+static bool
+dense_update (carry *c, const te_stage *us, const te_stmt *w)
+{
+  te_ctx *ctx = c->p->ctx;
+  if (w->guard || w->op != TE_SET || w->ninner)
+    return false;
+  te_node *lin, *count;
+  if (!te_linearize (ctx, us->nloops - 1, us->loops + 1, &lin, &count)
+      || !te_index_range (ctx, w->index, us->nloops - 1, us->loops + 1,
+                          &c->lo, &c->hi)
+      || te_canon_int (ctx, te_sub (ctx, w->index, c->lo)) != lin)
+    return false;
+  for (int k = 0; k < us->nloops; k++)
+    if (te_uses_var (c->lo, us->loops[k].var)
+        || te_uses_var (c->hi, us->loops[k].var)
+        || te_uses_var (us->loops[0].extent, us->loops[k].var))
+      return false;
+  return true;
+}
+
+/* Step 1: find the update: the one stage inside a source loop whose
+   statement writes C->s at an index free of that loop's counter.  */
+static bool
+find_update (carry *c)
+{
+  te_program *p = c->p;
+  c->u = -1;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_stage *st = &p->stages[s];
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          const te_stmt *x = &st->stmts[k];
+          if (x->dst != c->s || !st->nloops || !st->loop_ids[0]
+              || te_uses_var (x->index, st->loops[0].var))
+            continue;
+          if (c->u >= 0)
+            return false;
+          c->u = s;
+          c->w = x;
+          c->windex = x->index;
+        }
+    }
+  return c->u >= 0;
+}
+
+/* Is C->s carried at all (before any analysis that makes nodes, which
+   would renumber the dump's expressions of kernels this pass leaves
+   alone): read by a stage of the nest no later than the update, and, for
+   a local array, written before the nest?  */
+static bool
+carried (carry *c)
+{
+  te_program *p = c->p;
+  bool read = false, init = c->s->kind != TE_TK_LOCAL;
+  for (int s = c->first; s <= c->u; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      read |= stmt_reads (&p->stages[s].stmts[k], c->s);
+  for (int s = 0; s < c->first; s++)
+    init |= te_stage_writes (&p->stages[s], c->s);
+  return read && init;
+}
+
+/* The stages around the update that share its outermost loop.  */
+static void
+find_nest (carry *c)
+{
+  te_program *p = c->p;
+  const te_stage *us = &p->stages[c->u];
+  c->first = c->last = c->u;
+  while (c->first > 0 && te_shared_loops (&p->stages[c->first - 1], us))
+    c->first--;
+  while (c->last + 1 < p->nstages
+         && te_shared_loops (&p->stages[c->last + 1], us))
+    c->last++;
+}
+
+/* Step 2: the nest around the update, contiguous, and what it does with
+   C->s.  */
+static bool
+check_nest (carry *c)
+{
+  te_program *p = c->p;
+  const te_stage *us = &p->stages[c->u];
+  for (int s = 0; s < p->nstages; s++)
+    if ((s < c->first || s > c->last)
+        && te_shared_loops (&p->stages[s], us))
+      return false;
+  for (int s = c->first; s <= c->last; s++)
+    {
+      const te_stage *st = &p->stages[s];
+      if (st->call && accesses (st, c->s))
+        return false;
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          const te_stmt *x = &st->stmts[k];
+          if (x->dst == c->s && x != c->w)
+            return false;
+          if (!loads_inside (c, st, 1, x, s == c->u ? c->w->index : NULL))
+            return false;
+          te_node *roots[3] = { x->value, x->index, x->guard };
+          for (int r = 0; r < 3; r++)
+            {
+              te_node *loads[MAX_LOADS];
+              int nl = roots[r] ? te_loads_of (roots[r], c->s, loads,
+                                               MAX_LOADS)
+                                : 0;
+              for (int i = 0; i < nl; i++)
+                if (te_uses_var (loads[i]->args[0], st->loops[0].var))
+                  return false;
+            }
+        }
+    }
+  return true;
+}
+
+/* Step 3: the initial state, and the stages between it and the nest,
+   which read it inside [LO, HI].  Nothing reads the state before it is
+   written (a parameter's entry values then are the initial state, and
+   nothing else may read them).  */
+static bool
+check_before (carry *c)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  c->init = -1;
+  for (int s = 0; s < c->first; s++)
+    {
+      const te_stage *st = &p->stages[s];
+      if (!accesses (st, c->s))
+        continue;
+      if (st->call)
+        return false;
+      bool writes = te_stage_writes (st, c->s);
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          const te_stmt *x = &st->stmts[k];
+          if (stmt_reads (x, c->s)
+              && (writes || c->init < 0 || !loads_inside (c, st, 0, x, NULL)))
+            return false;
+          if (x->dst != c->s)
+            continue;
+          te_node *lin, *count, *lo, *hi;
+          if (c->init >= 0 || x->guard || x->op != TE_SET
+              || !te_linearize (ctx, st->nloops, st->loops, &lin, &count)
+              || !te_index_range (ctx, x->index, st->nloops, st->loops, &lo,
+                                  &hi)
+              || lo != c->lo || hi != c->hi
+              || te_canon_int (ctx, te_sub (ctx, x->index, lo)) != lin)
+            return false;
+          c->init = s;
+        }
+    }
+  return c->init >= 0 || c->s->kind == TE_TK_PARAM;
+}
+
+/* ---- reads after the nest ---------------------------------------------- */
+
+/* The row of the state a load inside a reduction over counter VAR (a
+   counter of the time loop) reads, from the lifter's record of where the
+   loads are: VAR for the step's input, VAR + 1 for its result; NULL, with
+   C->diag, when that cannot be told.  */
+static te_node *
+timed_row (carry *c, int var, te_loc loc)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  const te_stage *us = &p->stages[c->u];
+  int after = -1;
+  bool clear = c->w->pos != 0;
+  for (int i = 0; clear && i < p->ntimed; i++)
+    {
+      const te_timed_read *r = &p->timed[i];
+      if (r->tensor != c->s || r->var != var)
+        continue;
+      for (int k = 1; k < us->nloops; k++)
+        clear &= r->loop_id != us->loop_ids[k];
+      int a = r->pos > c->w->pos;
+      clear &= after < 0 || after == a;
+      after = a;
+    }
+  if (!clear || after < 0)
+    {
+      te_diag_set (c->diag, TE_DIAG_USER, loc,
+                   "'%s' is read in a sum over the steps of the loop that "
+                   "updates it, where it cannot be told which step it "
+                   "reads; not supported yet",
+                   c->s->name);
+      te_diag_note (c->diag, "read '%s' in a loop of its own after the "
+                             "loop that updates it in the step, or store "
+                             "the state of every step in an array",
+                    c->s->name);
+      c->refused = true;
+      return NULL;
+    }
+  te_node *v = te_var (ctx, var);
+  return after ? te_add (ctx, v, te_int (ctx, 1)) : v;
+}
+
+/* The memo of the rewrite of loads of the state in one context: outside
+   every reduction over the time loop (VAR -1), or inside one over VAR.  */
+typedef struct after_memo
+{
+  int var;
+  te_memo m;
+} after_memo;
+
+typedef struct after_rw
+{
+  carry *c;
+  te_loc loc;
+  after_memo memos[MAX_TIMED + 1];
+  int nmemos;
+  bool failed;
+} after_rw;
+
+static te_memo *
+memo_for (after_rw *a, int var)
+{
+  for (int i = 0; i < a->nmemos; i++)
+    if (a->memos[i].var == var)
+      return &a->memos[i].m;
+  if (a->nmemos == MAX_TIMED + 1)
+    return NULL;
+  a->memos[a->nmemos].var = var;
+  memset (&a->memos[a->nmemos].m, 0, sizeof (te_memo));
+  return &a->memos[a->nmemos++].m;
+}
+
+/* N with each load of the state at X made a load of the tape at ROW * R
+   + X: ROW the last step outside reductions over the time loop, the
+   step of the load inside one over counter VAR.  */
+static te_node *
+after_1 (after_rw *a, te_node *n, int var)
+{
+  carry *c = a->c;
+  te_ctx *ctx = c->p->ctx;
+  if (!n || a->failed)
+    return n;
+  te_memo *m = memo_for (a, var);
+  if (!m)
+    {
+      a->failed = true;
+      return n;
+    }
+  te_node *r = te_memo_get (m, n);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  te_node *args[3] = { NULL, NULL, NULL };
+  if (n->op == TE_LOAD && n->u.tensor == c->s)
+    {
+      te_node *row = var < 0 ? c->final : timed_row (c, var, a->loc);
+      if (!row)
+        {
+          a->failed = true;
+          return n;
+        }
+      te_node *x = after_1 (a, n->args[0], var);
+      r = te_load (ctx, c->tape,
+                   te_canon_int (ctx, te_add (ctx, te_mul (ctx, row, c->rows),
+                                              x)));
+    }
+  else if (n->op == TE_REDUCE)
+    {
+      int inner = var;
+      int lid = c->p->stages[c->u].loop_ids[0];
+      for (int k = 0; k < n->u.red.nloops; k++)
+        if (te_program_var_loop (c->p, n->u.red.loops[k].var) == lid)
+          inner = n->u.red.loops[k].var;
+      args[0] = after_1 (a, n->args[0], var);
+      args[1] = after_1 (a, n->args[1], inner);
+      r = te_rebuild (ctx, n, args);
+    }
+  else
+    {
+      bool changed = false;
+      for (int i = 0; i < 3; i++)
+        {
+          args[i] = after_1 (a, n->args[i], var);
+          changed |= args[i] != n->args[i];
+        }
+      r = changed ? te_rebuild (ctx, n, args) : n;
+    }
+  te_memo_put (m, n, r);
+  return r;
+}
+
+/* Step 4: the reads after the nest, which must all be inside [LO, HI];
+   nothing there may write the state.  With REWRITE, rewrite them.  */
+static bool
+after_nest (carry *c, bool rewrite)
+{
+  te_program *p = c->p;
+  for (int s = c->last + 1; s < p->nstages; s++)
+    {
+      te_stage *st = &p->stages[s];
+      if (!accesses (st, c->s))
+        continue;
+      if (st->call)
+        return false;
+      for (int k = 0; k < st->nstmts; k++)
+        {
+          te_stmt *x = &st->stmts[k];
+          if (x->dst == c->s)
+            return false;
+          if (!rewrite)
+            {
+              if (!loads_inside (c, st, 0, x, NULL))
+                return false;
+              continue;
+            }
+          after_rw a;
+          memset (&a, 0, sizeof a);
+          a.c = c;
+          a.loc = x->loc;
+          x->value = after_1 (&a, x->value, -1);
+          x->index = after_1 (&a, x->index, -1);
+          x->guard = after_1 (&a, x->guard, -1);
+          for (int i = 0; i < a.nmemos; i++)
+            te_memo_free (&a.memos[i].m);
+          if (a.failed)
+            {
+              if (!c->refused)
+                {
+                  te_diag_set (c->diag, TE_DIAG_USER, x->loc,
+                               "'%s' is read here in too many sums over "
+                               "steps; not supported yet",
+                               c->s->name);
+                  c->refused = true;
+                }
+              return false;
+            }
+        }
+    }
+  return true;
+}
+
+/* ---- the rewrite ------------------------------------------------------- */
+
+/* N with every load of the state at X made a load of the tape at OFF +
+   X.  */
+static te_node *
+shift_loads (carry *c, te_node *n, te_node *off)
+{
+  te_ctx *ctx = c->p->ctx;
+  if (!n)
+    return NULL;
+  te_node *loads[MAX_LOADS];
+  int nl = te_loads_of (n, c->s, loads, MAX_LOADS);
+  for (int i = 0; i < nl; i++)
+    n = te_replace (
+        ctx, n, loads[i],
+        te_load (ctx, c->tape,
+                 te_canon_int (ctx, te_add (ctx, off, loads[i]->args[0]))));
+  return n;
+}
+
+/* Rewrite the statements of stage S, reading the tape at OFF + X.  */
+static void
+shift_stage (carry *c, te_stage *st, te_node *off)
+{
+  for (int k = 0; k < st->nstmts; k++)
+    {
+      te_stmt *x = &st->stmts[k];
+      x->value = shift_loads (c, x->value, off);
+      x->guard = shift_loads (c, x->guard, off);
+      x->index = shift_loads (c, x->index, off);
+    }
+}
+
+/* A new stage at position AT over fresh copies of the update's inner
+   loops, with one statement DST[w] = VALUE (VALUE of a load of the tape
+   or of the state at OFF + w); the stages from AT on move up one.  */
+static void
+copy_stage (carry *c, int at, te_tensor *dst, te_tensor *src, te_node *off)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  const te_stage *us = &p->stages[c->u];
+  int n = us->nloops - 1;
+  te_loop from[TE_MAX_LOOPS], to[TE_MAX_LOOPS];
+  te_loc loc = c->w->loc;
+  for (int k = 0; k < n; k++)
+    {
+      from[k] = us->loops[k + 1];
+      to[k].var = te_program_new_var (p, p->var_names[from[k].var]);
+    }
+  for (int k = 0; k < n; k++)
+    to[k].extent = te_canon_int (
+        ctx, te_rename_counters (ctx, from[k].extent, n, from, to));
+  te_node *w = te_canon_int (ctx, te_rename_counters (ctx, c->windex, n,
+                                                      from, to));
+  te_program_add_stage (p, loc);
+  memmove (&p->stages[at + 1], &p->stages[at],
+           (p->nstages - 1 - at) * sizeof p->stages[0]);
+  te_stage *s = &p->stages[at];
+  memset (s, 0, sizeof *s);
+  s->loc = loc;
+  s->nest = -1000 - p->nstages;
+  for (int k = 0; k < n; k++)
+    te_stage_add_loop (s, to[k].var, to[k].extent);
+  te_node *read = te_load (ctx, src,
+                           te_canon_int (ctx, te_add (ctx, off, w)));
+  te_stage_add_stmt (p, s, dst, w, TE_SET, read, NULL, loc);
+}
+
+/* Step 5.  */
+static void
+rewrite (carry *c)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  te_node *one = te_int (ctx, 1);
+  for (int s = c->first; s <= c->last; s++)
+    {
+      te_stage *st = &p->stages[s];
+      te_node *t = te_var (ctx, st->loops[0].var);
+      te_node *row = s <= c->u ? t : te_add (ctx, t, one);
+      te_node *off = te_canon_int (ctx, te_mul (ctx, row, c->rows));
+      if (s == c->u)
+        {
+          /* The update writes the next row; its statement moves to the
+             tape (its index rewritten with the loads).  */
+          for (int k = 0; k < st->nstmts; k++)
+            if (&st->stmts[k] == c->w)
+              {
+                te_stmt *x = &st->stmts[k];
+                x->dst = c->tape;
+                x->index = te_canon_int (
+                    ctx, te_add (ctx, te_mul (ctx, te_add (ctx, t, one),
+                                              c->rows),
+                                 x->index));
+                c->w = x;
+              }
+        }
+      shift_stage (c, st, off);
+    }
+  if (c->init >= 0)
+    {
+      te_node *zero = te_int (ctx, 0);
+      for (int s = c->init; s < c->first; s++)
+        {
+          te_stage *st = &p->stages[s];
+          for (int k = 0; k < st->nstmts; k++)
+            if (st->stmts[k].dst == c->s)
+              st->stmts[k].dst = c->tape;
+          if (s > c->init)
+            shift_stage (c, st, zero);
+        }
+    }
+}
+
+/* Steps 1 to 5 for tensor S; false, leaving P alone, when S is no state
+   of a time loop this pass handles (and C->refused when it is refused).  */
+static bool
+carry_1 (carry *c)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  te_tensor *s = c->s;
+  if ((s->kind == TE_TK_LOCAL && !s->size)
+      || (s->kind != TE_TK_LOCAL && s->kind != TE_TK_PARAM)
+      || !te_type_is_float (s->type) || !find_update (c))
+    return false;
+  find_nest (c);
+  if (!carried (c) || !dense_update (c, &p->stages[c->u], c->w)
+      || !check_nest (c)
+      || !check_before (c) || !after_nest (c, false))
+    return false;
+  const te_stage *us = &p->stages[c->u];
+  c->rows = te_canon_int (ctx, te_add (ctx, c->hi, te_int (ctx, 1)));
+  c->final = te_canon_int (
+      ctx, te_binary (ctx, TE_MAX, us->loops[0].extent, te_int (ctx, 0)));
+  te_node *size = te_canon_int (
+      ctx, te_mul (ctx, te_add (ctx, c->final, te_int (ctx, 1)), c->rows));
+  if (s->kind == TE_TK_LOCAL)
+    c->tape = s;
+  else
+    {
+      char name[256];
+      snprintf (name, sizeof name, "%s.tape", s->name);
+      c->tape = te_program_add_tensor (p, name, s->type, TE_TK_LOCAL, -1,
+                                       s->loc);
+    }
+  /* Reads after the nest first: they may be refused, and a local state
+     is its own tape, whose loads the rest rewrites.  */
+  te_node *old_size = s->size;
+  s->size = size;
+  c->tape->size = size;
+  if (!after_nest (c, true))
+    {
+      s->size = old_size;
+      return false;
+    }
+  const char *tvar = p->var_names[us->loops[0].var];
+  rewrite (c);
+  if (s->kind == TE_TK_PARAM)
+    {
+      s->size = NULL;
+      int last = c->last, first = c->first;
+      te_node *off = te_canon_int (ctx, te_mul (ctx, c->final, c->rows));
+      copy_stage (c, last + 1, s, c->tape, off);
+      if (c->init < 0)
+        copy_stage (c, first, c->tape, s, te_int (ctx, 0));
+    }
+  te_program_note (p, "tape: '%s', carried by the loop over %s, keeps its "
+                      "value in every iteration%s%s: %s elements",
+                   s->name, tvar ? tvar : "its counter",
+                   c->tape != s ? " in " : "",
+                   c->tape != s ? c->tape->name : "",
+                   te_node_string (p, size));
+  return true;
+}
+
+bool
+te_program_carry (te_program *p, te_diag *diag)
+{
+  int n = p->ntensors;
+  for (int i = 0; i < n; i++)
+    {
+      carry c;
+      memset (&c, 0, sizeof c);
+      c.p = p;
+      c.s = p->tensors[i];
+      c.diag = diag;
+      carry_1 (&c);
+      if (c.refused)
+        return false;
+    }
+  return true;
+}
