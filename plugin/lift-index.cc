@@ -83,29 +83,6 @@ fail_int_def (lifter *l, tree name, gimple *def)
   return fail (l, "index of this access is not affine in the loop counters");
 }
 
-/* Refuse, at LOC, a read of DECL, an array of static storage: a
-   constant table (file scope or a function's static const), or a global
-   the kernel would read without its gradient.  */
-void
-refuse_static (location_t loc, tree decl)
-{
-  bool local = DECL_CONTEXT (decl)
-               && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL;
-  if (TREE_READONLY (decl))
-    error_at (loc, "%s constant table %qD is not supported yet",
-              local ? "static" : "global", decl);
-  else
-    {
-      error_at (loc, "%s array %qD, which the kernel reads, cannot be "
-                     "differentiated",
-                local ? "static" : "global", decl);
-      inform (DECL_SOURCE_LOCATION (decl),
-              "pass %qD to the kernel as a parameter, so that its gradient "
-              "has somewhere to go",
-              decl);
-    }
-}
-
 /* ---- types -------------------------------------------------------------- */
 
 bool
@@ -210,6 +187,196 @@ local_tensor (lifter *l, tree key, tree type, tree size)
                                                               TYPE_SIZE_UNIT (elem)))));
   l->tensors->put (key, t);
   return t;
+}
+
+/* ---- variables of static storage ---------------------------------------
+
+   A kernel may read a constant table (a static const array or scalar with
+   its initializer in sight, at file scope or in a function) and a global
+   integer (a size or an index term).  Either is a TE_TK_STATIC tensor at
+   the variable's own address, with no adjoint: a constant's values are
+   fixed, and an integer has no derivative.  The lifter copies the
+   initializer's elements into the program, for the interpreter (and the
+   check); the gradient reads the variable itself when it runs, as the
+   forward left it.  A floating global that may change (or a constant
+   whose values this file does not show) is refused: its gradient would
+   have nowhere to go.  */
+
+/* Is DECL a function's static rather than a file-scope variable?  */
+static bool
+static_local_p (tree decl)
+{
+  return DECL_CONTEXT (decl)
+         && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL;
+}
+
+/* Refuse, at L's statement, a read of DECL, of static storage, whose
+   values may change or are not visible (CONSTANT: it is read-only).  */
+static void
+refuse_static (lifter *l, tree decl, bool constant)
+{
+  const char *where = static_local_p (decl) ? "static" : "global";
+  bool array = TREE_CODE (TREE_TYPE (decl)) == ARRAY_TYPE;
+  if (!l->failed && !already_reported (l, l->loc))
+    {
+      if (constant)
+        error_at (l->loc, "the values of constant %s %qD are not visible "
+                          "here; its initializer must be in this file",
+                  array ? "table" : "variable", decl);
+      else
+        error_at (l->loc, "%s %s %qD, which the kernel reads, cannot be "
+                          "differentiated",
+                  where, array ? "array" : "variable", decl);
+      inform (DECL_SOURCE_LOCATION (decl),
+              constant ? G_("pass %qD to the kernel as a parameter, or "
+                            "define it in this file")
+                       : G_("pass %qD to the kernel as a parameter, so that "
+                            "its gradient has somewhere to go"),
+              decl);
+    }
+  l->failed = true;
+}
+
+/* The TE type of the elements ELEM of a static variable: float, double,
+   or an integer of 32 or 64 bits, as an index array's.  */
+static bool
+static_elem_type (tree elem, te_type *out)
+{
+  if (float_te_type (elem, out))
+    return true;
+  if (!INTEGRAL_TYPE_P (elem) || TREE_CODE (elem) == BOOLEAN_TYPE
+      || (TYPE_PRECISION (elem) != 32 && TYPE_PRECISION (elem) != 64))
+    return false;
+  *out = TYPE_PRECISION (elem) == 64 ? TE_I64
+         : TYPE_UNSIGNED (elem)      ? TE_U32
+                                     : TE_I32;
+  return true;
+}
+
+/* The value of constant V (a REAL_CST or an INTEGER_CST) into *OUT;
+   false for anything else, or an integer a double does not hold.  */
+static bool
+cst_value (tree v, double *out)
+{
+  if (v && TREE_CODE (v) == REAL_CST)
+    {
+      char buf[64];
+      real_to_hexadecimal (buf, TREE_REAL_CST_PTR (v), sizeof buf, 0, 1);
+      *out = strtod (buf, NULL);
+      return true;
+    }
+  if (v && TREE_CODE (v) == INTEGER_CST && tree_fits_shwi_p (v)
+      && wi::abs (wi::to_wide (v)).to_shwi () < ((HOST_WIDE_INT) 1 << 53))
+    {
+      *out = (double) tree_to_shwi (v);
+      return true;
+    }
+  return false;
+}
+
+/* The N elements ELEM of DECL's initializer CTOR (NULL: zeros) into
+   VALS; false when one cannot be read.  */
+static bool
+read_initializer (tree decl, tree ctor, tree elem, int64_t n, double *vals)
+{
+  unsigned HOST_WIDE_INT bits = tree_to_uhwi (TYPE_SIZE (elem));
+  for (int64_t k = 0; k < n; k++)
+    {
+      tree v = ctor ? fold_ctor_reference (elem, ctor, k * bits, bits, decl)
+                    : build_zero_cst (elem);
+      if (!cst_value (v, &vals[k]))
+        return false;
+    }
+  return true;
+}
+
+/* The tensor of DECL, a variable of static storage the kernel reads: a
+   constant table, or a global integer scalar read at run time; NULL,
+   reported, for any other.  */
+static te_tensor *
+static_tensor (lifter *l, tree decl)
+{
+  te_tensor **slot = l->tensors->get (decl);
+  if (slot)
+    return *slot;
+  for (int i = 0; i < l->p->ntensors; i++)
+    if (l->p->tensors[i]->kind == TE_TK_STATIC
+        && l->p->tensors[i]->decl == decl) /* an inlined callee's */
+      {
+        l->tensors->put (decl, l->p->tensors[i]);
+        return l->p->tensors[i];
+      }
+  tree type = TREE_TYPE (decl), elem = type;
+  while (TREE_CODE (elem) == ARRAY_TYPE)
+    elem = TREE_TYPE (elem);
+  bool scalar = elem == type;
+  bool constant = TREE_READONLY (decl) && !TREE_THIS_VOLATILE (decl);
+  tree ctor = constant ? ctor_for_folding (decl) : error_mark_node;
+  te_type et;
+  if (!static_elem_type (elem, &et))
+    {
+      if (!l->failed && !already_reported (l, l->loc))
+        error_at (l->loc, "%s %qD of type %qT is not supported; a "
+                          "differentiable function may read constant tables "
+                          "of float or double and integers of 32 or 64 bits",
+                  static_local_p (decl) ? "static variable"
+                                        : "global variable",
+                  decl, elem);
+      l->failed = true;
+      return NULL;
+    }
+  bool sized = TYPE_SIZE_UNIT (type) && tree_fits_uhwi_p (TYPE_SIZE_UNIT (type))
+               && tree_to_uhwi (TYPE_SIZE_UNIT (type)) > 0;
+  if (!sized || (ctor == error_mark_node
+                 && !(scalar && !te_type_is_float (et))))
+    {
+      refuse_static (l, decl, constant);
+      return NULL;
+    }
+  int64_t n = tree_to_uhwi (TYPE_SIZE_UNIT (type))
+              / tree_to_uhwi (TYPE_SIZE_UNIT (elem));
+  double *vals = XNEWVEC (double, n);
+  bool known = true;
+  if (ctor != error_mark_node)
+    known = read_initializer (decl, ctor, elem, n, vals);
+  else
+    {
+      /* A global integer: the interpreter starts from its initializer,
+         if it has one here; the gradient reads the variable.  */
+      constant = false;
+      tree init = DECL_INITIAL (decl);
+      known = !DECL_EXTERNAL (decl)
+              && read_initializer (decl, init && init != error_mark_node
+                                             ? init : NULL_TREE,
+                                   elem, n, vals);
+    }
+  if (!known && constant)
+    {
+      XDELETEVEC (vals);
+      refuse_static (l, decl, true);
+      return NULL;
+    }
+  te_tensor *t = te_program_add_static (l->p, decl_name (decl), et, n,
+                                        known ? vals : NULL, constant, decl,
+                                        DECL_SOURCE_LOCATION (decl));
+  XDELETEVEC (vals);
+  l->tensors->put (decl, t);
+  return t;
+}
+
+/* Element INDEX of T, a constant table, when INDEX is a constant within
+   it: the constant itself (in type TYPE); NULL otherwise.  */
+te_node *
+static_constant (lifter *l, const te_tensor *t, const te_node *index,
+                 te_type type)
+{
+  if (t->kind != TE_TK_STATIC || !t->constant || !t->init
+      || index->op != TE_CONST || index->u.i < 0
+      || index->u.i >= t->size->u.i)
+    return NULL;
+  double v = t->init[index->u.i];
+  return te_type_is_float (type) ? te_float (l->ctx, type, v)
+                                 : te_int (l->ctx, (int64_t) v);
 }
 
 int
@@ -321,8 +488,9 @@ lift_int_ssa (lifter *l, tree name)
                   tree size = TYPE_SIZE_UNIT (TREE_TYPE (rhs));
                   te_node *idx = te_div (l->ctx, off,
                                          te_int (l->ctx, tree_to_shwi (size)));
+                  te_node *c = static_constant (l, t, idx, TE_I64);
                   r = convert_int (l, TREE_TYPE (name),
-                                   te_load (l->ctx, t, idx));
+                                   c ? c : te_load (l->ctx, t, idx));
                 }
               else if (get_gimple_rhs_class (code) == GIMPLE_SINGLE_RHS)
                 r = lift_int (l, rhs);
@@ -609,10 +777,9 @@ address_base (lifter *l, tree inner, te_tensor **base, te_node **off)
     }
   if (VAR_P (inner) && (TREE_STATIC (inner) || DECL_EXTERNAL (inner)))
     {
-      if (!l->failed && !already_reported (l, l->loc))
-        refuse_static (l->loc, inner);
-      l->failed = true;
-      return false;
+      *base = static_tensor (l, inner);
+      *off = te_int (ctx, 0);
+      return *base != NULL;
     }
   if (VAR_P (inner) && TREE_CODE (TREE_TYPE (inner)) == ARRAY_TYPE)
     {
