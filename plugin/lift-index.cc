@@ -274,20 +274,86 @@ cst_value (tree v, double *out)
   return false;
 }
 
-/* The N elements ELEM of DECL's initializer CTOR (NULL: zeros) into
-   VALS; false when one cannot be read.  */
+/* Fill VALS[BASE ...] from CTOR, the initializer of an object of TYPE
+   (an array, nested, of ELEM, or ELEM itself) that starts at element
+   BASE of N; VALS is zero where CTOR leaves elements out.  False when
+   CTOR is not a CONSTRUCTOR of constants (a string, an expression).  */
 static bool
-read_initializer (tree decl, tree ctor, tree elem, int64_t n, double *vals)
+walk_ctor (tree ctor, tree type, tree elem, int64_t base, int64_t n,
+           double *vals)
 {
-  unsigned HOST_WIDE_INT bits = tree_to_uhwi (TYPE_SIZE (elem));
-  for (int64_t k = 0; k < n; k++)
+  if (TREE_CODE (type) != ARRAY_TYPE)
+    return base < n && cst_value (ctor, &vals[base]);
+  tree sub = TREE_TYPE (type), dom = TYPE_DOMAIN (type);
+  if (TREE_CODE (ctor) != CONSTRUCTOR || !dom || !TYPE_MIN_VALUE (dom)
+      || !tree_fits_shwi_p (TYPE_MIN_VALUE (dom)))
+    return false;
+  HOST_WIDE_INT lo = tree_to_shwi (TYPE_MIN_VALUE (dom));
+  int64_t sub_n = tree_to_uhwi (TYPE_SIZE_UNIT (sub))
+                  / tree_to_uhwi (TYPE_SIZE_UNIT (elem));
+  int64_t next = 0;
+  unsigned HOST_WIDE_INT ix;
+  tree idx, val;
+  FOR_EACH_CONSTRUCTOR_ELT (CONSTRUCTOR_ELTS (ctor), ix, idx, val)
     {
-      tree v = ctor ? fold_ctor_reference (elem, ctor, k * bits, bits, decl)
-                    : build_zero_cst (elem);
-      if (!cst_value (v, &vals[k]))
+      tree a = idx && TREE_CODE (idx) == RANGE_EXPR ? TREE_OPERAND (idx, 0)
+                                                    : idx;
+      tree b = idx && TREE_CODE (idx) == RANGE_EXPR ? TREE_OPERAND (idx, 1)
+                                                    : idx;
+      if (idx && (!tree_fits_shwi_p (a) || !tree_fits_shwi_p (b)))
         return false;
+      int64_t first = idx ? tree_to_shwi (a) - lo : next;
+      int64_t last = idx ? tree_to_shwi (b) - lo : next;
+      for (int64_t k = first; k <= last; k++)
+        if (k < 0 || !walk_ctor (val, sub, elem, base + k * sub_n, n, vals))
+          return false;
+      next = last + 1;
     }
   return true;
+}
+
+/* The N elements ELEM of DECL (of TYPE), from its initializer CTOR
+   (NULL: zeros), into VALS; false when one cannot be read.  A
+   CONSTRUCTOR is walked once; anything else is read element by
+   element.  */
+static bool
+read_initializer (tree decl, tree type, tree ctor, tree elem, int64_t n,
+                  double *vals)
+{
+  for (int64_t k = 0; k < n; k++)
+    vals[k] = 0;
+  if (!ctor || walk_ctor (ctor, type, elem, 0, n, vals))
+    return true;
+  unsigned HOST_WIDE_INT bits = tree_to_uhwi (TYPE_SIZE (elem));
+  for (int64_t k = 0; k < n; k++)
+    if (!cst_value (fold_ctor_reference (elem, ctor, k * bits, bits, decl),
+                    &vals[k]))
+      return false;
+  return true;
+}
+
+/* The most elements of a static variable the lifter copies.  */
+#define MAX_STATIC_ELEMS 65536
+
+/* The initial elements of DECL, N of type ELEM, into VALS: for a
+   constant (*CONSTANT), its initializer, which must be visible
+   (CTOR_FOR_FOLDING); otherwise the initializer it has here, if any, and
+   *CONSTANT is cleared.  False when there are none to read.  */
+static bool
+static_values (tree decl, tree ctor, tree elem, int64_t n, bool *constant,
+               double *vals)
+{
+  if (ctor != error_mark_node)
+    return read_initializer (decl, TREE_TYPE (decl), ctor, elem, n, vals);
+  /* A global integer: the interpreter starts from its initializer, if it
+     has one here; the gradient reads the variable.  */
+  *constant = false;
+  tree init = DECL_INITIAL (decl);
+  return !DECL_EXTERNAL (decl)
+         && read_initializer (decl, TREE_TYPE (decl),
+                              init && init != error_mark_node ? init
+                                                              : NULL_TREE,
+                              elem, n, vals);
 }
 
 /* The tensor of DECL, a variable of static storage the kernel reads: a
@@ -309,7 +375,6 @@ static_tensor (lifter *l, tree decl)
   tree type = TREE_TYPE (decl), elem = type;
   while (TREE_CODE (elem) == ARRAY_TYPE)
     elem = TREE_TYPE (elem);
-  bool scalar = elem == type;
   bool constant = TREE_READONLY (decl) && !TREE_THIS_VOLATILE (decl);
   tree ctor = constant ? ctor_for_folding (decl) : error_mark_node;
   te_type et;
@@ -327,40 +392,37 @@ static_tensor (lifter *l, tree decl)
     }
   bool sized = TYPE_SIZE_UNIT (type) && tree_fits_uhwi_p (TYPE_SIZE_UNIT (type))
                && tree_to_uhwi (TYPE_SIZE_UNIT (type)) > 0;
+  /* Only a constant with its values, or an integer scalar, is read.  */
   if (!sized || (ctor == error_mark_node
-                 && !(scalar && !te_type_is_float (et))))
+                 && (elem != type || te_type_is_float (et))))
     {
       refuse_static (l, decl, constant);
       return NULL;
     }
   int64_t n = tree_to_uhwi (TYPE_SIZE_UNIT (type))
               / tree_to_uhwi (TYPE_SIZE_UNIT (elem));
-  double *vals = XNEWVEC (double, n);
-  bool known = true;
-  if (ctor != error_mark_node)
-    known = read_initializer (decl, ctor, elem, n, vals);
-  else
+  if (n > MAX_STATIC_ELEMS)
     {
-      /* A global integer: the interpreter starts from its initializer,
-         if it has one here; the gradient reads the variable.  */
-      constant = false;
-      tree init = DECL_INITIAL (decl);
-      known = !DECL_EXTERNAL (decl)
-              && read_initializer (decl, init && init != error_mark_node
-                                             ? init : NULL_TREE,
-                                   elem, n, vals);
-    }
-  if (!known && constant)
-    {
-      XDELETEVEC (vals);
-      refuse_static (l, decl, true);
+      if (!l->failed && !already_reported (l, l->loc))
+        error_at (l->loc, "constant table %qD has %wd elements; at most %d "
+                          "are supported",
+                  decl, (HOST_WIDE_INT) n, MAX_STATIC_ELEMS);
+      l->failed = true;
       return NULL;
     }
-  te_tensor *t = te_program_add_static (l->p, decl_name (decl), et, n,
-                                        known ? vals : NULL, constant, decl,
-                                        DECL_SOURCE_LOCATION (decl));
+  double *vals = XNEWVEC (double, n);
+  bool known = static_values (decl, ctor, elem, n, &constant, vals);
+  te_tensor *t = NULL;
+  if (!known && constant)
+    refuse_static (l, decl, true);
+  else
+    {
+      t = te_program_add_static (l->p, decl_name (decl), et, n,
+                                 known ? vals : NULL, constant, decl,
+                                 DECL_SOURCE_LOCATION (decl));
+      l->tensors->put (decl, t);
+    }
   XDELETEVEC (vals);
-  l->tensors->put (decl, t);
   return t;
 }
 

@@ -3,7 +3,8 @@
    read with a note at the variable: a floating global that may change
    (its gradient would have nowhere to go), an integer array that may
    change, a function's static array that is not const, a constant table
-   whose initializer is in another file, and a table of chars.  (Constant
+   whose initializer is in another file, a table of chars, and one too
+   large to copy.  (Constant
    tables with their initializer, and global integer scalars, are read:
    table-poly-1.c, global-bound-1.c.)  */
 
@@ -54,4 +55,14 @@ by_bytes (int n, const double *x, double *y)
 {
   for (int i = 0; i < n; i++)
     y[i] = bytes[i % 4] * x[i]; /* { dg-error "global variable .bytes. of type .char. is not supported; a differentiable function may read constant tables of float or double and integers of 32 or 64 bits" } */
+}
+
+static const float huge[70000] = { 1.0f };
+
+__attribute__ ((differentiable))
+void
+by_huge (int n, const float *x, float *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = huge[i] * x[i]; /* { dg-error "constant table .huge. has 70000 elements; at most 65536 are supported" } */
 }

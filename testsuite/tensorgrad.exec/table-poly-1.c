@@ -13,7 +13,9 @@
    fir:     double, a table with an element the initializer leaves out
             (zero) and one given twice as a designated initializer, at a
             tap index: y[j] = sum_t h[t] x[j + 4 - t], so d_x[j + 4 - t] += h[t]
-            d_y[j].  */
+            d_y[j].
+   ranged:  a table with a GNU range initializer, [1 ... 3] = 2.0, then
+            5.0: y[i] = r[i % 6] x[i], d_x[i] += r[i % 6] d_y[i].  */
 
 #include "tg-test.h"
 
@@ -77,6 +79,16 @@ fir (int n, const double *x, double *y)
     }
 }
 
+static const double r[6] = { [1 ... 3] = 2.0, 5.0 };
+
+__attribute__ ((differentiable))
+void
+ranged (int n, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = r[i % 6] * x[i];
+}
+
 int
 main (void)
 {
@@ -106,5 +118,14 @@ main (void)
   CHECK_NEAR (dx[3], 0.0, 0, 0);
   CHECK_NEAR (dx[4], 0.75, 0, 0);
   CHECK_NEAR (dx[5], 0.25, 0, 0);
+
+  int nr = 7;
+  double xg[7], yg[7], dxg[7] = { 0 }, dyg[7] = { 1, 1, 1, 1, 1, 1, 1 };
+  static const double want[7] = { 0, 2, 2, 2, 5, 0, 0 };
+  tg_fill (xg, nr, 5, -1, 1);
+  TG_GRADCHECK (ranged, &nr, xg, yg);
+  ranged_grad (nr, xg, yg, dxg, dyg);
+  for (int i = 0; i < nr; i++)
+    CHECK_NEAR_AT (dxg[i], want[i], 0, 0, i);
   return tg_exit ();
 }
