@@ -5,6 +5,7 @@
 
 #include "lift-internal.h"
 
+#include <math.h>
 #include <string.h>
 
 using namespace tg_lift;
@@ -258,6 +259,16 @@ static_elem_type (tree elem, te_type *out)
 static bool
 cst_value (tree v, double *out)
 {
+  if (v && TREE_CODE (v) == REAL_CST && REAL_VALUE_ISNAN (TREE_REAL_CST (v)))
+    {
+      *out = NAN;
+      return true;
+    }
+  if (v && TREE_CODE (v) == REAL_CST && REAL_VALUE_ISINF (TREE_REAL_CST (v)))
+    {
+      *out = REAL_VALUE_NEGATIVE (TREE_REAL_CST (v)) ? -HUGE_VAL : HUGE_VAL;
+      return true;
+    }
   if (v && TREE_CODE (v) == REAL_CST)
     {
       char buf[64];

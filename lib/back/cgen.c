@@ -22,8 +22,11 @@
       so the function links with callers compiled against the real
       prototype, as long as no declaration with the VLA type is visible
       in this file.  Parameters the gradient never reads are cast to void.
-   2. Local tensors are calloc'ed first (zeroed: a statement skipped for a
-      NULL shadow leaves zeros) and freed last.
+   2. The static variables the program reads come first: a constant
+      table copied in as a static const array of its exact values, a
+      global read at run time declared extern.  Local tensors are
+      calloc'ed next (zeroed: a statement skipped for a NULL shadow
+      leaves zeros) and freed last.
    3. Each stage has the shape lib/back/lower.c decided, as in emit.cc:
       each statement a loop nest of its own, one nest running the
       statements in order, or `if (every shadow is there)' one nest
@@ -64,6 +67,7 @@
 #include "back/cgen-expr.h"
 #include "back/cgen.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,7 +354,9 @@ name_globals (cgen *g)
 
 /* The declarations of the static variables G's program reads: a copy of
    each constant table (its elements exact, floats in hexadecimal), an
-   extern declaration of each global read at run time.  */
+   extern declaration of each global read at run time (a function's
+   static integer then needs a global of its name where the file is
+   linked).  */
 static void
 declare_statics (cgen *g, block *top)
 {
@@ -365,7 +371,12 @@ declare_statics (cgen *g, block *top)
         }
       sbuf b = { 0 };
       for (int64_t k = 0; k < t->size->u.i; k++)
-        if (te_type_is_float (t->type))
+        if (te_type_is_float (t->type) && isnan (t->init[k]))
+          sb_printf (&b, "%sNAN", k ? ", " : "");
+        else if (te_type_is_float (t->type) && isinf (t->init[k]))
+          sb_printf (&b, "%s%sHUGE_VAL", k ? ", " : "",
+                     t->init[k] < 0 ? "-" : "");
+        else if (te_type_is_float (t->type))
           sb_printf (&b, "%s%a", k ? ", " : "", t->init[k]);
         else
           sb_printf (&b, "%s%lld", k ? ", " : "", (long long) t->init[k]);
