@@ -154,6 +154,11 @@ tensor_base (emitter *e, const te_tensor *t)
 {
   if (t->kind == TE_TK_PARAM)
     return e->parms[t->param];
+  if (t->kind == TE_TK_STATIC)
+    /* The variable itself: a constant table, a global the forward
+       left as the gradient finds it.  */
+    return fold_convert (build_pointer_type (te_tree_type (t->type)),
+                         build_fold_addr_expr ((tree) t->decl));
   for (unsigned i = 0; i < e->local_tensors.length (); i++)
     if (e->local_tensors[i] == t)
       return e->local_ptrs[i];

@@ -16,6 +16,7 @@
 #include "tree-pass.h"
 #include "gimple.h"
 #include "gimple-iterator.h"
+#include "gimple-fold.h"
 #include "gimple-pretty-print.h"
 #include "gimplify.h"
 #include "tree-iterator.h"

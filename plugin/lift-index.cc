@@ -5,6 +5,7 @@
 
 #include "lift-internal.h"
 
+#include <math.h>
 #include <string.h>
 
 using namespace tg_lift;
@@ -86,29 +87,6 @@ fail_int_def (lifter *l, tree name, gimple *def)
       return NULL;
     }
   return fail (l, "index of this access is not affine in the loop counters");
-}
-
-/* Refuse, at LOC, a read of DECL, an array of static storage: a
-   constant table (file scope or a function's static const), or a global
-   the kernel would read without its gradient.  */
-void
-refuse_static (location_t loc, tree decl)
-{
-  bool local = DECL_CONTEXT (decl)
-               && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL;
-  if (TREE_READONLY (decl))
-    error_at (loc, "%s constant table %qD is not supported yet",
-              local ? "static" : "global", decl);
-  else
-    {
-      error_at (loc, "%s array %qD, which the kernel reads, cannot be "
-                     "differentiated",
-                local ? "static" : "global", decl);
-      inform (DECL_SOURCE_LOCATION (decl),
-              "pass %qD to the kernel as a parameter, so that its gradient "
-              "has somewhere to go",
-              decl);
-    }
 }
 
 /* ---- types -------------------------------------------------------------- */
@@ -215,6 +193,268 @@ local_tensor (lifter *l, tree key, tree type, tree size)
                                                               TYPE_SIZE_UNIT (elem)))));
   l->tensors->put (key, t);
   return t;
+}
+
+/* ---- variables of static storage ---------------------------------------
+
+   A kernel may read a constant table (a static const array or scalar with
+   its initializer in sight, at file scope or in a function) and a global
+   integer (a size or an index term).  Either is a TE_TK_STATIC tensor at
+   the variable's own address, with no adjoint: a constant's values are
+   fixed, and an integer has no derivative.  The lifter copies the
+   initializer's elements into the program, for the interpreter (and the
+   check); the gradient reads the variable itself when it runs, as the
+   forward left it.  A floating global that may change (or a constant
+   whose values this file does not show) is refused: its gradient would
+   have nowhere to go.  */
+
+/* Is DECL a function's static rather than a file-scope variable?  */
+static bool
+static_local_p (tree decl)
+{
+  return DECL_CONTEXT (decl)
+         && TREE_CODE (DECL_CONTEXT (decl)) == FUNCTION_DECL;
+}
+
+/* Refuse, at L's statement, a read of DECL, of static storage, whose
+   values may change or are not visible (CONSTANT: it is read-only).  */
+static void
+refuse_static (lifter *l, tree decl, bool constant)
+{
+  const char *where = static_local_p (decl) ? "static" : "global";
+  bool array = TREE_CODE (TREE_TYPE (decl)) == ARRAY_TYPE;
+  if (!l->failed && !already_reported (l, l->loc))
+    {
+      if (constant)
+        error_at (l->loc, "the values of constant %s %qD are not visible "
+                          "here; its initializer must be in this file",
+                  array ? "table" : "variable", decl);
+      else
+        error_at (l->loc, "%s %s %qD, which the kernel reads, cannot be "
+                          "differentiated",
+                  where, array ? "array" : "variable", decl);
+      inform (DECL_SOURCE_LOCATION (decl),
+              constant ? G_("pass %qD to the kernel as a parameter, or "
+                            "define it in this file")
+                       : G_("pass %qD to the kernel as a parameter, so that "
+                            "its gradient has somewhere to go"),
+              decl);
+    }
+  l->failed = true;
+}
+
+/* The TE type of the elements ELEM of a static variable: float, double,
+   or an integer of 32 or 64 bits, as an index array's.  */
+static bool
+static_elem_type (tree elem, te_type *out)
+{
+  if (float_te_type (elem, out))
+    return true;
+  if (!INTEGRAL_TYPE_P (elem) || TREE_CODE (elem) == BOOLEAN_TYPE
+      || (TYPE_PRECISION (elem) != 32 && TYPE_PRECISION (elem) != 64))
+    return false;
+  *out = TYPE_PRECISION (elem) == 64 ? TE_I64
+         : TYPE_UNSIGNED (elem)      ? TE_U32
+                                     : TE_I32;
+  return true;
+}
+
+/* The value of constant V (a REAL_CST or an INTEGER_CST) into *OUT;
+   false for anything else, or an integer a double does not hold.  */
+static bool
+cst_value (tree v, double *out)
+{
+  if (v && TREE_CODE (v) == REAL_CST && REAL_VALUE_ISNAN (TREE_REAL_CST (v)))
+    {
+      *out = NAN;
+      return true;
+    }
+  if (v && TREE_CODE (v) == REAL_CST && REAL_VALUE_ISINF (TREE_REAL_CST (v)))
+    {
+      *out = REAL_VALUE_NEGATIVE (TREE_REAL_CST (v)) ? -HUGE_VAL : HUGE_VAL;
+      return true;
+    }
+  if (v && TREE_CODE (v) == REAL_CST)
+    {
+      char buf[64];
+      real_to_hexadecimal (buf, TREE_REAL_CST_PTR (v), sizeof buf, 0, 1);
+      *out = strtod (buf, NULL);
+      return true;
+    }
+  if (v && TREE_CODE (v) == INTEGER_CST && tree_fits_shwi_p (v)
+      && wi::abs (wi::to_wide (v)).to_shwi () < ((HOST_WIDE_INT) 1 << 53))
+    {
+      *out = (double) tree_to_shwi (v);
+      return true;
+    }
+  return false;
+}
+
+/* Fill VALS[BASE ...] from CTOR, the initializer of an object of TYPE
+   (an array, nested, of ELEM, or ELEM itself) that starts at element
+   BASE of N; VALS is zero where CTOR leaves elements out.  False when
+   CTOR is not a CONSTRUCTOR of constants (a string, an expression).  */
+static bool
+walk_ctor (tree ctor, tree type, tree elem, int64_t base, int64_t n,
+           double *vals)
+{
+  if (TREE_CODE (type) != ARRAY_TYPE)
+    return base < n && cst_value (ctor, &vals[base]);
+  tree sub = TREE_TYPE (type), dom = TYPE_DOMAIN (type);
+  if (TREE_CODE (ctor) != CONSTRUCTOR || !dom || !TYPE_MIN_VALUE (dom)
+      || !tree_fits_shwi_p (TYPE_MIN_VALUE (dom)))
+    return false;
+  HOST_WIDE_INT lo = tree_to_shwi (TYPE_MIN_VALUE (dom));
+  int64_t sub_n = tree_to_uhwi (TYPE_SIZE_UNIT (sub))
+                  / tree_to_uhwi (TYPE_SIZE_UNIT (elem));
+  int64_t next = 0;
+  unsigned HOST_WIDE_INT ix;
+  tree idx, val;
+  FOR_EACH_CONSTRUCTOR_ELT (CONSTRUCTOR_ELTS (ctor), ix, idx, val)
+    {
+      tree a = idx && TREE_CODE (idx) == RANGE_EXPR ? TREE_OPERAND (idx, 0)
+                                                    : idx;
+      tree b = idx && TREE_CODE (idx) == RANGE_EXPR ? TREE_OPERAND (idx, 1)
+                                                    : idx;
+      if (idx && (!tree_fits_shwi_p (a) || !tree_fits_shwi_p (b)))
+        return false;
+      int64_t first = idx ? tree_to_shwi (a) - lo : next;
+      int64_t last = idx ? tree_to_shwi (b) - lo : next;
+      for (int64_t k = first; k <= last; k++)
+        if (k < 0 || !walk_ctor (val, sub, elem, base + k * sub_n, n, vals))
+          return false;
+      next = last + 1;
+    }
+  return true;
+}
+
+/* The N elements ELEM of DECL (of TYPE), from its initializer CTOR
+   (NULL: zeros), into VALS; false when one cannot be read.  A
+   CONSTRUCTOR is walked once; anything else is read element by
+   element.  */
+static bool
+read_initializer (tree decl, tree type, tree ctor, tree elem, int64_t n,
+                  double *vals)
+{
+  for (int64_t k = 0; k < n; k++)
+    vals[k] = 0;
+  if (!ctor || walk_ctor (ctor, type, elem, 0, n, vals))
+    return true;
+  unsigned HOST_WIDE_INT bits = tree_to_uhwi (TYPE_SIZE (elem));
+  for (int64_t k = 0; k < n; k++)
+    if (!cst_value (fold_ctor_reference (elem, ctor, k * bits, bits, decl),
+                    &vals[k]))
+      return false;
+  return true;
+}
+
+/* The most elements of a static variable the lifter copies.  */
+#define MAX_STATIC_ELEMS 65536
+
+/* The initial elements of DECL, N of type ELEM, into VALS: for a
+   constant (*CONSTANT), its initializer, which must be visible
+   (CTOR_FOR_FOLDING); otherwise the initializer it has here, if any, and
+   *CONSTANT is cleared.  False when there are none to read.  */
+static bool
+static_values (tree decl, tree ctor, tree elem, int64_t n, bool *constant,
+               double *vals)
+{
+  if (ctor != error_mark_node)
+    return read_initializer (decl, TREE_TYPE (decl), ctor, elem, n, vals);
+  /* A global integer: the interpreter starts from its initializer, if it
+     has one here; the gradient reads the variable.  */
+  *constant = false;
+  tree init = DECL_INITIAL (decl);
+  return !DECL_EXTERNAL (decl)
+         && read_initializer (decl, TREE_TYPE (decl),
+                              init && init != error_mark_node ? init
+                                                              : NULL_TREE,
+                              elem, n, vals);
+}
+
+/* The tensor of DECL, a variable of static storage the kernel reads: a
+   constant table, or a global integer scalar read at run time; NULL,
+   reported, for any other.  */
+static te_tensor *
+static_tensor (lifter *l, tree decl)
+{
+  te_tensor **slot = l->tensors->get (decl);
+  if (slot)
+    return *slot;
+  for (int i = 0; i < l->p->ntensors; i++)
+    if (l->p->tensors[i]->kind == TE_TK_STATIC
+        && l->p->tensors[i]->decl == decl) /* an inlined callee's */
+      {
+        l->tensors->put (decl, l->p->tensors[i]);
+        return l->p->tensors[i];
+      }
+  tree type = TREE_TYPE (decl), elem = type;
+  while (TREE_CODE (elem) == ARRAY_TYPE)
+    elem = TREE_TYPE (elem);
+  bool constant = TREE_READONLY (decl) && !TREE_THIS_VOLATILE (decl);
+  tree ctor = constant ? ctor_for_folding (decl) : error_mark_node;
+  te_type et;
+  if (!static_elem_type (elem, &et))
+    {
+      if (!l->failed && !already_reported (l, l->loc))
+        error_at (l->loc, "%s %qD of type %qT is not supported; a "
+                          "differentiable function may read constant tables "
+                          "of float or double and integers of 32 or 64 bits",
+                  static_local_p (decl) ? "static variable"
+                                        : "global variable",
+                  decl, elem);
+      l->failed = true;
+      return NULL;
+    }
+  bool sized = TYPE_SIZE_UNIT (type) && tree_fits_uhwi_p (TYPE_SIZE_UNIT (type))
+               && tree_to_uhwi (TYPE_SIZE_UNIT (type)) > 0;
+  /* Only a constant with its values, or an integer scalar, is read.  */
+  if (!sized || (ctor == error_mark_node
+                 && (elem != type || te_type_is_float (et))))
+    {
+      refuse_static (l, decl, constant);
+      return NULL;
+    }
+  int64_t n = tree_to_uhwi (TYPE_SIZE_UNIT (type))
+              / tree_to_uhwi (TYPE_SIZE_UNIT (elem));
+  if (n > MAX_STATIC_ELEMS)
+    {
+      if (!l->failed && !already_reported (l, l->loc))
+        error_at (l->loc, "constant table %qD has %wd elements; at most %d "
+                          "are supported",
+                  decl, (HOST_WIDE_INT) n, MAX_STATIC_ELEMS);
+      l->failed = true;
+      return NULL;
+    }
+  double *vals = XNEWVEC (double, n);
+  bool known = static_values (decl, ctor, elem, n, &constant, vals);
+  te_tensor *t = NULL;
+  if (!known && constant)
+    refuse_static (l, decl, true);
+  else
+    {
+      t = te_program_add_static (l->p, decl_name (decl), et, n,
+                                 known ? vals : NULL, constant, decl,
+                                 DECL_SOURCE_LOCATION (decl));
+      l->tensors->put (decl, t);
+    }
+  XDELETEVEC (vals);
+  return t;
+}
+
+/* Element INDEX of T, a constant table, when INDEX is a constant within
+   it: the constant itself (in type TYPE); NULL otherwise.  */
+te_node *
+static_constant (lifter *l, const te_tensor *t, const te_node *index,
+                 te_type type)
+{
+  if (t->kind != TE_TK_STATIC || !t->constant || !t->init
+      || index->op != TE_CONST || index->u.i < 0
+      || index->u.i >= t->size->u.i)
+    return NULL;
+  double v = t->init[index->u.i];
+  return te_type_is_float (type) ? te_float (l->ctx, type, v)
+                                 : te_int (l->ctx, (int64_t) v);
 }
 
 int
@@ -370,8 +610,9 @@ lift_int_ssa (lifter *l, tree name)
                   tree size = TYPE_SIZE_UNIT (TREE_TYPE (rhs));
                   te_node *idx = te_div (l->ctx, off,
                                          te_int (l->ctx, tree_to_shwi (size)));
+                  te_node *c = static_constant (l, t, idx, TE_I64);
                   r = convert_int (l, TREE_TYPE (name),
-                                   te_load (l->ctx, t, idx));
+                                   c ? c : te_load (l->ctx, t, idx));
                 }
               else if (get_gimple_rhs_class (code) == GIMPLE_SINGLE_RHS)
                 r = lift_int (l, rhs);
@@ -782,10 +1023,9 @@ address_base (lifter *l, tree inner, te_tensor **base, te_node **off)
     }
   if (VAR_P (inner) && (TREE_STATIC (inner) || DECL_EXTERNAL (inner)))
     {
-      if (!l->failed && !already_reported (l, l->loc))
-        refuse_static (l->loc, inner);
-      l->failed = true;
-      return false;
+      *base = static_tensor (l, inner);
+      *off = te_int (ctx, 0);
+      return *base != NULL;
     }
   if (VAR_P (inner) && TREE_CODE (TREE_TYPE (inner)) == ARRAY_TYPE)
     {

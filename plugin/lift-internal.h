@@ -65,7 +65,10 @@ te_node *fail (lifter *l, const char *msg);
 bool already_reported (lifter *l, location_t loc);
 bool reported_at (const lifter *l, location_t loc);
 bool expect_call_p (const gimple *g);
-void refuse_static (location_t loc, tree decl);
+/* Element INDEX of constant table T as the constant of type TYPE it is,
+   or NULL.  */
+te_node *static_constant (lifter *l, const te_tensor *t,
+                          const te_node *index, te_type type);
 bool float_te_type (tree type, te_type *out);
 bool int_te_type (tree type, te_type *out);
 const char *decl_name (tree decl);

@@ -220,6 +220,9 @@ lift_load (lifter *l, tree ref, unsigned uid, int loop_id)
   te_node *index;
   if (!lift_access (l, ref, &t, &index))
     return NULL;
+  te_node *c = static_constant (l, t, index, t->type);
+  if (c)
+    return c;
   te_stage *s = &l->p->stages[l->cur->index];
   if (l->p->nstages > 0 && l->cur->index < l->p->nstages)
     for (int k = s->nstmts - 1; k >= 0; k--)

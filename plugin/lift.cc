@@ -987,5 +987,8 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
         }
     }
   free (rpo);
-  return any_failed ? NULL : l.p;
+  if (any_failed)
+    return NULL;
+  te_program_drop_unread_statics (l.p);
+  return l.p;
 }

@@ -1032,34 +1032,6 @@ reverse_call (sweep *w, const te_stage *fs)
   s->nest = fs->nest;
 }
 
-/* Is tensor T read anywhere in P?  */
-static bool
-read_anywhere (const te_program *p, const te_tensor *t)
-{
-  for (int s = 0; s < p->nstages; s++)
-    if (te_call_passes (&p->stages[s], t, true))
-      return true;
-  for (int s = 0; s < p->nstages; s++)
-    for (int k = 0; k < p->stages[s].nstmts; k++)
-      {
-        const te_stmt *st = &p->stages[s].stmts[k];
-        if (te_reads (st->value, t) || te_reads (st->index, t)
-            || (st->guard && te_reads (st->guard, t)))
-          return true;
-        for (int i = 0; i < st->ninner; i++)
-          if (te_reads (st->inner[i].extent, t))
-            return true;
-      }
-  for (int s = 0; s < p->nstages; s++)
-    for (int k = 0; k < p->stages[s].nloops; k++)
-      if (te_reads (p->stages[s].loops[k].extent, t))
-        return true;
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
-      return true;
-  return false;
-}
-
 /* Drop the local arrays of P that nothing reads, with the statements that
    write them, and the stages left empty; repeat until none is left.  */
 static void
@@ -1072,7 +1044,7 @@ remove_dead_temps (te_program *p)
       for (int i = 0; i < p->ntensors; i++)
         {
           te_tensor *t = p->tensors[i];
-          if (t->kind != TE_TK_LOCAL || read_anywhere (p, t))
+          if (t->kind != TE_TK_LOCAL || te_program_reads (p, t))
             continue;
           for (int s = 0; s < p->nstages; s++)
             {

@@ -103,6 +103,9 @@ is_taken (const cgen *g, const char *s)
   for (int i = 0; i < g->ntaken; i++)
     if (!strcmp (g->taken[i], s))
       return true;
+  for (int i = 0; i < g->nstatics; i++)
+    if (g->sname[i] && !strcmp (g->sname[i], s))
+      return true;
   for (int i = 0; i < g->nvtaken; i++)
     if (!strcmp (g->vtaken[i], s))
       return true;
@@ -287,6 +290,10 @@ cg_tensor_base (cgen *g, const te_tensor *t)
     for (int i = 0; i < g->nlocals; i++)
       if (g->locals[i] == t)
         return g->lname[i];
+  if (t->kind == TE_TK_STATIC)
+    for (int i = 0; i < g->nstatics; i++)
+      if (g->statics[i] == t)
+        return g->sbase[i];
   return NULL;
 }
 
@@ -300,6 +307,14 @@ cg_state_free (cgen *g)
     free (g->pname[k]);
   for (int i = 0; i < g->nlocals; i++)
     free (g->lname[i]);
+  for (int i = 0; i < g->nstatics; i++)
+    {
+      free (g->sname[i]);
+      free (g->sbase[i]);
+    }
+  free (g->statics);
+  free (g->sname);
+  free (g->sbase);
   free (g->pname);
   free (g->used);
   free (g->locals);

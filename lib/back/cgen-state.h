@@ -50,6 +50,10 @@ typedef struct cgen
   const te_tensor **locals;
   char **lname;         /* by local */
   int nlocals;
+  const te_tensor **statics; /* static variables the program reads */
+  char **sname;         /* by static: its identifier ... */
+  char **sbase;         /* ... and the pointer to its elements */
+  int nstatics;
   char **vname;         /* by counter, in the current nest */
   bool *bound;          /* counters of the enclosing loops */
   char **taken;         /* identifiers of the function ... */

@@ -22,8 +22,11 @@
       so the function links with callers compiled against the real
       prototype, as long as no declaration with the VLA type is visible
       in this file.  Parameters the gradient never reads are cast to void.
-   2. Local tensors are calloc'ed first (zeroed: a statement skipped for a
-      NULL shadow leaves zeros) and freed last.
+   2. The static variables the program reads come first: a constant
+      table copied in as a static const array of its exact values, a
+      global read at run time declared extern.  Local tensors are
+      calloc'ed next (zeroed: a statement skipped for a NULL shadow
+      leaves zeros) and freed last.
    3. Each stage has the shape lib/back/lower.c decided, as in emit.cc:
       each statement a loop nest of its own, one nest running the
       statements in order, or `if (every shadow is there)' one nest
@@ -64,6 +67,7 @@
 #include "back/cgen-expr.h"
 #include "back/cgen.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,6 +327,64 @@ name_globals (cgen *g)
         g->nlocals++;
         free (base);
       }
+  /* A constant table is copied into the function under a fresh name; a
+     global the program reads at run time keeps its own.  */
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      const te_tensor *t = p->tensors[i];
+      if (t->kind != TE_TK_STATIC || !te_program_reads (p, t))
+        continue;
+      g->statics[g->nstatics] = t;
+      sbuf b = { 0 };
+      if (t->constant)
+        {
+          char *base = cg_sanitize (t->name, "table");
+          g->sname[g->nstatics] = cg_fresh_name (g, base);
+          free (base);
+          sb_printf (&b, "%s", g->sname[g->nstatics]);
+        }
+      else
+        {
+          g->sname[g->nstatics] = cg_copy (t->name);
+          sb_printf (&b, "(&%s)", t->name);
+        }
+      g->sbase[g->nstatics++] = sb_take (&b);
+    }
+}
+
+/* The declarations of the static variables G's program reads: a copy of
+   each constant table (its elements exact, floats in hexadecimal), an
+   extern declaration of each global read at run time (a function's
+   static integer then needs a global of its name where the file is
+   linked).  */
+static void
+declare_statics (cgen *g, block *top)
+{
+  for (int i = 0; i < g->nstatics; i++)
+    {
+      const te_tensor *t = g->statics[i];
+      const char *ty = cg_c_type (t->type, false);
+      if (!t->constant)
+        {
+          blk_stmt (top, "extern %s %s;", ty, g->sname[i]);
+          continue;
+        }
+      sbuf b = { 0 };
+      for (int64_t k = 0; k < t->size->u.i; k++)
+        if (te_type_is_float (t->type) && isnan (t->init[k]))
+          sb_printf (&b, "%sNAN", k ? ", " : "");
+        else if (te_type_is_float (t->type) && isinf (t->init[k]))
+          sb_printf (&b, "%s%sHUGE_VAL", k ? ", " : "",
+                     t->init[k] < 0 ? "-" : "");
+        else if (te_type_is_float (t->type))
+          sb_printf (&b, "%s%a", k ? ", " : "", t->init[k]);
+        else
+          sb_printf (&b, "%s%lld", k ? ", " : "", (long long) t->init[k]);
+      char *vals = sb_take (&b);
+      blk_stmt (top, "static const %s %s[%lld] = { %s };", ty, g->sname[i],
+                (long long) t->size->u.i, vals);
+      free (vals);
+    }
 }
 
 /* The body: locals, one nest per statement (per fused stage), frees.  */
@@ -457,6 +519,7 @@ static void
 body (cgen *g, block *top)
 {
   cg_nest_begin (g);
+  declare_statics (g, top);
   for (int i = 0; i < g->nlocals; i++)
     {
       const te_tensor *t = g->locals[i];
@@ -547,6 +610,9 @@ te_program_emit_c (FILE *f, const te_program *p, const te_lowered *lw,
   g.used = xcalloc (p->nparams, sizeof *g.used);
   g.locals = xcalloc (p->ntensors, sizeof *g.locals);
   g.lname = xcalloc (p->ntensors, sizeof *g.lname);
+  g.statics = xcalloc (p->ntensors, sizeof *g.statics);
+  g.sname = xcalloc (p->ntensors, sizeof *g.sname);
+  g.sbase = xcalloc (p->ntensors, sizeof *g.sbase);
   g.vname = xcalloc (p->nvars, sizeof *g.vname);
   g.bound = xcalloc (p->nvars, sizeof *g.bound);
   name_globals (&g);

@@ -23,7 +23,8 @@
       advanced by interp.c's loops), so a node is evaluated once per
       point of the loops around it.
 
-   Limits: no local array gets elements, so a load from one is unknown;
+   Limits: no local array gets elements, so a load from one is unknown
+   (a static integer has its initial value);
    a reduction's value is unknown even when it is an integer.  */
 
 #include "back/interp-env.h"
@@ -66,7 +67,17 @@ probe_load (run *r, const te_node *n, slot *s)
     }
   if (n->args[0] && !ip_eval (r, n->args[0]))
     return false;
-  return report (r, t, n->args[0], false, s);
+  if (!report (r, t, n->args[0], false, s))
+    return false;
+  /* A static integer has its initial value (interp.c's allocate).  */
+  const slot *ix = n->args[0] ? &r->slots[n->args[0]->id] : NULL;
+  if (t->kind == TE_TK_STATIC && t->init && !te_type_is_float (t->type)
+      && ix && ix->known && ix->i >= 0 && ix->i < t->size->u.i)
+    {
+      s->i = (int64_t) t->init[ix->i];
+      s->known = true;
+    }
+  return true;
 }
 
 /* && || or select N: only the operands that run, when the first one is

@@ -916,7 +916,27 @@ run_stage (run *r, const te_stage *s)
 
 /* ---- the run ----------------------------------------------------------- */
 
-/* Step 2: allocate the locals (zeroed) and the return value of P.  */
+/* The elements of static variable T, from its initializer, unless the
+   caller gave them.  */
+static bool
+allocate_static (run *r, const te_tensor *t)
+{
+  if (ip_find_storage (r->env, t))
+    return true;
+  if (!t->init)
+    return ip_fail (r, TE_DIAG_USER, "the value of '%s' is known only when "
+                    "the program runs", t->name);
+  size_t n = (size_t) t->size->u.i;
+  mpfr_t *d = mp_env_tensor (r->env, t, n);
+  if (!d)
+    return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
+  for (size_t k = 0; k < n; k++)
+    mpfr_set_d (d[k], t->init[k], MPFR_RNDN);
+  return true;
+}
+
+/* Step 2: allocate the locals (zeroed), the return value and the static
+   variables (their initial values) of P.  */
 static bool
 allocate (run *r, const te_program *p)
 {
@@ -927,6 +947,8 @@ allocate (run *r, const te_program *p)
       if (t->kind == TE_TK_RETURN && !ip_find_storage (r->env, t)
           && !mp_env_tensor (r->env, t, 1))
         return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
+      if (t->kind == TE_TK_STATIC && !allocate_static (r, t))
+        return false;
       if (t->kind != TE_TK_LOCAL)
         continue;
       if (!t->size)

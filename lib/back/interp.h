@@ -51,6 +51,8 @@
    - TE_TK_RETURN: one element, allocated (as +0) when the caller did not.
    - TE_TK_LOCAL: t->size elements (an expression of the parameters),
      allocated and zeroed by every mp_run; they live until the next run.
+   - TE_TK_STATIC: its initial elements (t->init), unless the caller gave
+     it some; without either, an error (TE_DIAG_USER).
    Every access is bounds-checked.
 
    Numbers.  By default every floating node is computed at the

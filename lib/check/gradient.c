@@ -67,7 +67,9 @@
    depends on floating-point data, an integer division by zero, more
    than CK_MAX_ELEMS elements in a tensor, more than CK_MAX_OPS
    operations in all the runs, a forward that is not finite at either
-   kind of values or that the interpreter refuses.  The elements of the
+   kind of values or that the interpreter refuses, a global variable
+   without a visible initializer (a global with one is read at its
+   initial value; a constant table always is).  The elements of the
    gradient are all checked, so the cost grows as the number of input
    elements times the forward's work: at the default sizes, under 50 ms
    for most of the testsuite's kernels, a quarter second for its 2-D
@@ -205,6 +207,15 @@ check_1 (ck_state *ck)
         ck_refuse (ck, "it calls `%s', whose gradient `%s' is a function "
                        "of its own (checked where it is defined)",
                    c->name, c->grad_name);
+        return;
+      }
+  for (int i = 0; i < ck->fwd->ntensors; i++)
+    if (ck->fwd->tensors[i]->kind == TE_TK_STATIC
+        && !ck->fwd->tensors[i]->init)
+      {
+        ck_refuse (ck, "it reads `%s', whose value is known only when the "
+                       "program runs",
+                   ck->fwd->tensors[i]->name);
         return;
       }
   if (!choose_sizes (ck) || !ck_find_extents (ck) || !ck_choose_values (ck))

@@ -510,6 +510,8 @@ te_program_dump_body (FILE *f, const te_program *p)
       const te_tensor *t = p->tensors[i];
       fprintf (f, "  tensor %s: %s, %s", t->name, te_type_name (t->type),
                role_name (t->role));
+      if (t->kind == TE_TK_STATIC)
+        fputs (t->constant ? ", constant table" : ", global", f);
       if (t->size)
         {
           fputs (", size ", f);

@@ -1459,6 +1459,64 @@ te_program_add_tensor (te_program *p, const char *name, te_type type,
   return t;
 }
 
+bool
+te_program_reads (const te_program *p, const te_tensor *t)
+{
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true))
+      return true;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        if (te_reads (st->value, t) || te_reads (st->index, t)
+            || (st->guard && te_reads (st->guard, t)))
+          return true;
+        for (int i = 0; i < st->ninner; i++)
+          if (te_reads (st->inner[i].extent, t))
+            return true;
+      }
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nloops; k++)
+      if (te_reads (p->stages[s].loops[k].extent, t))
+        return true;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return true;
+  return false;
+}
+
+void
+te_program_drop_unread_statics (te_program *p)
+{
+  int out = 0;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->kind != TE_TK_STATIC
+        || te_program_reads (p, p->tensors[i]))
+      p->tensors[out++] = p->tensors[i];
+  p->ntensors = out;
+  for (int i = 0; i < p->ntensors; i++)
+    p->tensors[i]->id = i; /* te_program_add_tensor numbers from NTENSORS */
+}
+
+te_tensor *
+te_program_add_static (te_program *p, const char *name, te_type type,
+                       int64_t n, const double *init, bool constant,
+                       void *decl, te_loc loc)
+{
+  te_tensor *t = te_program_add_tensor (p, name, type, TE_TK_STATIC, -1, loc);
+  t->size = te_int (p->ctx, n);
+  t->constant = constant;
+  t->decl = decl;
+  if (init)
+    {
+      double *v = te_alloc (p->ctx, (n ? n : 1) * sizeof *v);
+      memcpy (v, init, n * sizeof *v);
+      t->init = v;
+    }
+  return t;
+}
+
 void
 te_program_share_tensor (te_program *p, te_tensor *t)
 {

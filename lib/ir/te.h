@@ -195,7 +195,11 @@ typedef enum te_tensor_kind
   TE_TK_PARAM,  /* pointed to by pointer parameter u.param */
   TE_TK_SCALAR, /* a by-value scalar parameter seen as one element */
   TE_TK_LOCAL,  /* a local array of the kernel or of its gradient */
-  TE_TK_RETURN  /* the kernel's return value, one element */
+  TE_TK_RETURN, /* the kernel's return value, one element */
+  TE_TK_STATIC  /* a variable of static storage the kernel reads, never
+                   writes (a constant table, a global integer): at its
+                   own address, the emitter's handle DECL, and without
+                   an adjoint */
 } te_tensor_kind;
 
 /* What a kernel does with a tensor (DESIGN.md section 2).  */
@@ -231,6 +235,15 @@ struct te_tensor
   te_tensor *primal; /* in a backward program: the optional tensor whose
                         shadow this is (a statement that writes it is
                         skipped when that tensor is NULL), else NULL */
+  /* TE_TK_STATIC.  SIZE is its number of elements (a constant).  INIT,
+     when its initializer is visible, holds its SIZE initial elements
+     (exactly: a float, or an integer below 2^53), which the interpreter
+     reads; NULL when only the running program knows them.  CONSTANT: it
+     is read-only, so INIT holds its values for ever (a constant table);
+     otherwise the gradient reads the variable as the forward left it.  */
+  const double *init;
+  bool constant;
+  void *decl;
 };
 
 typedef enum te_param_kind
@@ -448,6 +461,20 @@ int te_program_add_param (te_program *p, const char *name, te_param_kind kind,
 te_tensor *te_program_add_tensor (te_program *p, const char *name,
                                   te_type type, te_tensor_kind kind,
                                   int param, te_loc loc);
+/* A TE_TK_STATIC tensor of N elements at the emitter's handle DECL, an
+   input of P; INIT (N values, copied, or NULL) and CONSTANT as in
+   te_tensor.  */
+te_tensor *te_program_add_static (te_program *p, const char *name,
+                                  te_type type, int64_t n,
+                                  const double *init, bool constant,
+                                  void *decl, te_loc loc);
+/* Is tensor T read anywhere in P: by a statement, an extent, a size, a
+   call?  */
+bool te_program_reads (const te_program *p, const te_tensor *t);
+/* Unlist the static variables of P that nothing reads (a constant whose
+   every read was folded), and number P's tensors again from 0: for a
+   program being built, before anything keys a table by tensor id.  */
+void te_program_drop_unread_statics (te_program *p);
 /* List T, a tensor of another program of the same context, in P too.  */
 void te_program_share_tensor (te_program *p, te_tensor *t);
 /* A new loop counter named NAME (may be NULL); returns its number.  */

@@ -21,7 +21,9 @@
       counters and an init of its own type.
    2. Tensors and parameters: kinds agree (a pointer parameter is a
       PARAM tensor of its element type, a by-value float a SCALAR one),
-      a local array has an integer size; in a forward program (which
+      a local array has an integer size, a static variable a constant
+      size, its variable, its values if it is constant, no adjoint, and
+      no statement writes it; in a forward program (which
       lib/passes/inline.c copies by tensor id) ids are distinct.
    3. Stages: no two share their statements or call (a stage copied by
       value and kept twice), at most TE_MAX_LOOPS distinct counters, integer extents
@@ -510,6 +512,15 @@ check_tensors (verifier *v)
             return fail (v, t->loc, "return value '%s' is not floating",
                          t->name, NULL);
           break;
+        case TE_TK_STATIC:
+          if (!t->size || t->size->op != TE_CONST || t->size->u.i < 1
+              || !t->decl || (t->constant && !t->init))
+            return fail (v, t->loc, "static variable '%s' without its size, "
+                         "its variable or its values", t->name, NULL);
+          if (t->shadow || t->accum || t->nullable)
+            return fail (v, t->loc, "static variable '%s' has an adjoint",
+                         t->name, NULL);
+          break;
         default:
           return fail (v, t->loc, "tensor '%s' of unknown kind", t->name,
                        NULL);
@@ -593,6 +604,9 @@ check_stmt (verifier *v, const te_stage *s, const te_stmt *st)
   if (st->dst->kind == TE_TK_SCALAR)
     return fail (v, st->loc, "a statement writes '%s', a parameter passed "
                  "by value", st->dst->name, NULL);
+  if (st->dst->kind == TE_TK_STATIC)
+    return fail (v, st->loc, "a statement writes '%s', a variable of static "
+                 "storage", st->dst->name, NULL);
   if (st->op != TE_SET && st->op != TE_ADD_TO)
     return fail (v, st->loc, "a statement of unknown kind", NULL, NULL);
   if (st->ninner < 0 || (st->ninner && !st->inner)

@@ -42,6 +42,19 @@ typedef struct inliner
 
 static te_node *translate (inliner *in, const te_node *n);
 
+/* The tensor of DST for T, a static variable a callee reads: the one DST
+   has for the same variable, or a new one.  */
+static te_tensor *
+same_static (te_program *dst, const te_tensor *t)
+{
+  for (int i = 0; i < dst->ntensors; i++)
+    if (dst->tensors[i]->kind == TE_TK_STATIC
+        && dst->tensors[i]->decl == t->decl)
+      return dst->tensors[i];
+  return te_program_add_static (dst, t->name, t->type, t->size->u.i, t->init,
+                                t->constant, t->decl, t->loc);
+}
+
 static te_loop
 translate_loop (inliner *in, const te_loop *l)
 {
@@ -245,6 +258,9 @@ te_program_inline (te_program *dst, const te_program *src, te_node **args,
           break;
         case TE_TK_SCALAR:
           break;
+        case TE_TK_STATIC:
+          in.tensors[t->id] = same_static (dst, t);
+          break;
         }
     }
   for (int s = 0; s < src->nstages; s++)
@@ -355,6 +371,15 @@ te_program_copy (const te_program *src)
       d->nullable = t->nullable;
       d->read_back = t->read_back;
       d->optional = t->optional;
+      d->constant = t->constant;
+      d->decl = t->decl;
+      if (t->init && t->size && t->size->op == TE_CONST)
+        {
+          size_t n = (size_t) t->size->u.i;
+          double *v = te_alloc (ctx, (n ? n : 1) * sizeof *v);
+          memcpy (v, t->init, n * sizeof *v);
+          d->init = v;
+        }
       in.tensors[t->id] = d;
     }
   for (int i = 0; i < src->ntensors; i++)

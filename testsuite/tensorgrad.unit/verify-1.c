@@ -11,7 +11,9 @@
    rebinding a stage counter, and three breaks of the gradient ABI (the
    gradient writing an input, the adjoint of an output, and setting an
    input's adjoint instead of adding to it), and a load of an optional
-   input outside its test against NULL.  */
+   input outside its test against NULL; last, a constant table
+   (TE_TK_STATIC) passes as read, and fails written, without its values
+   or with an adjoint.  */
 
 #include <string.h>
 
@@ -220,6 +222,41 @@ main (void)
     x->optional = false;
     expect_fail ("test of x", p, NULL, false, "but not optional");
   }
+  te_ctx_free (ctx);
+
+  /* A constant table: read, it passes with roles and in the gradient;
+     written, without its values, or with an adjoint, it does not.  */
+  static const double cvals[2] = { 0.5, -1 };
+  int handle;
+  p = kernel ();
+  te_tensor *tab = te_program_add_static (p, "c", TE_F64, 2, cvals, true,
+                                          &handle, 0);
+  te_node *k = te_binary (ctx, TE_MOD, te_var (ctx, vi), te_int (ctx, 2));
+  stmt0 (p)->value = te_mul (ctx, stmt0 (p)->value, te_load (ctx, tab, k));
+  expect_ok ("table", p, NULL, false);
+  CHECK (te_program_roles (p, &diag));
+  CHECK (tab->role == TE_ROLE_INPUT);
+  expect_ok ("table roles", p, NULL, true);
+  /* Its copy keeps the table, values and all.  */
+  c = te_program_copy (p);
+  expect_ok ("table copy", c, NULL, true);
+  const te_tensor *ct = c->tensors[tab->id];
+  CHECK (ct->kind == TE_TK_STATIC && ct->constant && ct->init != cvals
+         && ct->init[1] == -1 && ct->decl == &handle);
+  te_ctx_free (c->ctx);
+  b = ad_reverse (p, true, &diag);
+  CHECK (b != NULL);
+  if (b)
+    expect_ok ("table backward", b, p, true);
+  CHECK (!tab->shadow);
+  tab->init = NULL;
+  expect_fail ("table without values", p, NULL, true, "without its size");
+  tab->init = cvals;
+  tab->shadow = y;
+  expect_fail ("table with adjoint", p, NULL, true, "has an adjoint");
+  tab->shadow = NULL;
+  stmt0 (p)->dst = tab;
+  expect_fail ("table written", p, NULL, true, "a variable of static storage");
   te_ctx_free (ctx);
 
   return tg_exit ();
