@@ -310,6 +310,93 @@ te_linearize_box (te_ctx *ctx, int nloops, const te_loop *loops,
 }
 
 bool
+te_rows_apart (te_ctx *ctx, int nloops, const te_loop *loops, int na,
+               te_node *const *index, const int *nin, const te_loop *const *in,
+               const te_stage *where, te_node **lo_out, te_node **span_out)
+{
+  if (na == 0 || nloops > TE_MAX_LOOPS)
+    return false;
+  te_node *zero = te_int (ctx, 0), *one = te_int (ctx, 1);
+  te_node *step[TE_MAX_LOOPS];
+  te_node *lo = NULL, *hi = NULL;
+  for (int a = 0; a < na; a++)
+    {
+      te_node *base = index[a];
+      for (int k = 0; k < nloops; k++)
+        base = te_replace (ctx, base, te_var (ctx, loops[k].var), zero);
+      base = te_canon_int (ctx, base);
+      for (int k = 0; k < nloops; k++)
+        {
+          te_node *at = index[a];
+          for (int j = 0; j < nloops; j++)
+            at = te_replace (ctx, at, te_var (ctx, loops[j].var),
+                             j == k ? one : zero);
+          te_node *c = te_canon_int (ctx, te_sub (ctx, at, base));
+          if (a == 0)
+            step[k] = c;
+          else if (c != step[k])
+            return false;
+        }
+      /* What is left must not move with the loops: the index is the
+         steps times the counters plus BASE.  */
+      te_node *sum = base;
+      for (int k = 0; k < nloops; k++)
+        sum = te_add (ctx, sum, te_mul (ctx, step[k],
+                                        te_var (ctx, loops[k].var)));
+      if (te_canon_int (ctx, sum) != index[a])
+        return false;
+      te_node *alo, *ahi;
+      if (!te_index_range (ctx, base, nin[a], in[a], &alo, &ahi))
+        return false;
+      /* Over the loops' counters too, where BASE's range depends on them
+         (u < t + 1).  */
+      te_node *l2, *h2;
+      if (te_index_range (ctx, alo, nloops, loops, &l2, &h2))
+        alo = l2;
+      if (te_index_range (ctx, ahi, nloops, loops, &l2, &h2))
+        ahi = h2;
+      alo = te_canon_int (ctx, alo);
+      ahi = te_canon_int (ctx, ahi);
+      lo = !lo || te_non_negative (ctx, te_sub (ctx, lo, alo)) ? alo
+           : te_non_negative (ctx, te_sub (ctx, alo, lo)) ? lo
+           : te_binary (ctx, TE_MIN, lo, alo);
+      hi = !hi || te_non_negative (ctx, te_sub (ctx, ahi, hi)) ? ahi
+           : te_non_negative (ctx, te_sub (ctx, hi, ahi)) ? hi
+           : te_binary (ctx, TE_MAX, hi, ahi);
+    }
+  lo = te_canon_int (ctx, lo);
+  hi = te_canon_int (ctx, hi);
+  /* Place the loops by their steps, smallest first: each must step over
+     all that the ones placed before it span.  */
+  te_node *span = te_canon_int (ctx, te_add (ctx, te_sub (ctx, hi, lo), one));
+  bool placed[TE_MAX_LOOPS] = { false };
+  te_node *row = span;
+  for (int n = 0; n < nloops; n++)
+    {
+      int pick = -1;
+      for (int k = 0; k < nloops && pick < 0; k++)
+        if (!placed[k]
+            && te_non_negative_where_run (
+                ctx, te_canon_int (ctx, te_sub (ctx, step[k], row)), where,
+                where))
+          pick = k;
+      if (pick < 0)
+        return false;
+      placed[pick] = true;
+      /* Now the span of this loop and those inside it.  */
+      row = te_canon_int (ctx, te_add (ctx, row,
+                                       te_mul (ctx, step[pick],
+                                               te_sub (ctx, loops[pick].extent,
+                                                       one))));
+    }
+  if (lo_out)
+    *lo_out = lo;
+  if (span_out)
+    *span_out = span;
+  return true;
+}
+
+bool
 te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                         const te_stage *b)
 {

@@ -91,6 +91,19 @@ te_node *te_index_upper (te_ctx *ctx, te_node *n, int nloops,
    a counter (a triangular domain has no such layout).  */
 bool te_linearize (te_ctx *ctx, int nloops, const te_loop *loops,
                    te_node **lin, te_node **size);
+/* Do the NA accesses INDEX[A] (canonical; each ranging over its own
+   NIN[A] loops IN[A]) touch, at two different iterations of the NLOOPS
+   LOOPS, different elements?  True when every access steps alike along
+   each loop and the steps, in some order, each clear everything the
+   loops placed before span (rows of a matrix, heads and positions of
+   attention's scores in any order of the loops), where every loop of
+   stage WHERE runs.  Then *LO is the lowest element an iteration's
+   accesses reach less the iteration's own offset, and *SPAN how many
+   elements from there they reach: the row length.  */
+bool te_rows_apart (te_ctx *ctx, int nloops, const te_loop *loops, int na,
+                    te_node *const *index, const int *nin,
+                    const te_loop *const *in, const te_stage *where,
+                    te_node **lo, te_node **span);
 /* te_linearize over the box around a triangular domain: an extent that
    uses the counters of loops outside it (u < t + 1) is replaced by its
    largest value (T), so each iteration has its own element and the

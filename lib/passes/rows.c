@@ -30,12 +30,14 @@
       stage after stage, so a later stage sees at iteration i only what
       the earlier ones did up to i.  That is the same program when no
       array that two of its stages touch (one of them writing) is touched
-      at two different iterations of the P loops: for each of those
-      loops, every access of the array in the group, over the loops
-      inside it, ends below where every access begins in its next
-      iteration (rows, in the order the loop runs).  An adjoint that all
-      rows add to (a weight's) is touched by one stage only, or it ends
-      the group.
+      at two different iterations of the P loops: every access steps
+      alike along each of them, by more than all the accesses of one
+      iteration span (te_rows_apart: rows, in any order in memory), or,
+      for each of the loops, every access of the array in the group, over
+      the loops inside it, ends below where every access begins in its
+      next iteration.  An array that the
+      group's statements only add to (a weight's adjoint) may be touched
+      anywhere: the sums are the same up to their order.
    3. The group becomes one fused stage over the P loops; each statement
       gets its stage's other loops as loops of its own (renamed apart
       from the P counters), in front of those it had.
@@ -123,28 +125,44 @@ add_access (row_query *q, te_node *index, bool write)
     }
   else
     {
-      n = te_read_loops (q->p->nvars, q->s, q->P, q->st->value, index, loops);
       /* A read in a statement's own loops ranges over them too.  */
-      for (int k = 0; n >= 0 && k < q->st->ninner; k++)
-        if (te_uses_var (index, q->st->inner[k].var)
-            && n < 2 * TE_MAX_LOOPS)
-          loops[n++] = q->st->inner[k];
+      te_stage all = *q->s;
+      for (int k = 0; k < q->st->ninner && all.nloops < TE_MAX_LOOPS; k++)
+        all.loops[all.nloops++] = q->st->inner[k];
+      n = all.nloops - q->s->nloops == q->st->ninner
+              ? te_read_loops (q->p->nvars, &all, q->P, q->st->value, index,
+                               loops)
+              : -1;
     }
   if (n < 0)
     {
       q->fail = true;
       return;
     }
-  /* The group's names for the P loops.  */
-  a->index = te_canon_int (q->ctx, te_rename_counters (q->ctx, index, q->P,
-                                                       q->s->loops,
-                                                       q->group->loops));
+  /* The group's names for the P loops, and names of their own for the
+     loops inside them (a stage's inner counter may have the number of
+     the group's counter: for j, i after for i).  */
+  te_loop from[3 * TE_MAX_LOOPS], to[3 * TE_MAX_LOOPS];
+  int nm = 0;
+  for (int k = 0; k < q->P; k++)
+    {
+      from[nm] = q->s->loops[k];
+      to[nm++] = q->group->loops[k];
+    }
+  for (int k = 0; k < n; k++)
+    {
+      from[nm] = loops[k];
+      to[nm] = loops[k];
+      to[nm++].var = q->p->nvars + 1 + k;
+    }
+  a->index = te_canon_int (q->ctx, te_rename_counters (q->ctx, index, nm,
+                                                       from, to));
   a->nloops = n;
   for (int k = 0; k < n; k++)
     {
-      a->loops[k] = loops[k];
-      a->loops[k].extent = te_rename_counters (q->ctx, loops[k].extent, q->P,
-                                               q->s->loops, q->group->loops);
+      a->loops[k] = to[q->P + k];
+      a->loops[k].extent = te_rename_counters (q->ctx, loops[k].extent, nm,
+                                               from, to);
     }
   a->stage = q->s;
   a->stmt = q->st;
@@ -237,24 +255,47 @@ tensor_ok (te_program *p, int first, int last, int np, const te_tensor *t)
   q->group = &p->stages[first];
   q->P = np;
   q->t = t;
-  bool written = false;
+  bool written = false, only_added = true;
   int touched = 0; /* statements */
   for (int s = first; s <= last && !q->fail; s++)
     {
       const te_stage *st = &p->stages[s];
       for (int k = 0; k < st->nstmts; k++)
         {
-          written |= st->stmts[k].dst == t;
-          touched += st->stmts[k].dst == t || te_reads (st->stmts[k].value, t)
-                     || (st->stmts[k].guard
-                         && te_reads (st->stmts[k].guard, t));
+          const te_stmt *x = &st->stmts[k];
+          bool reads = te_reads (x->value, t) || te_reads (x->index, t)
+                       || (x->guard && te_reads (x->guard, t));
+          written |= x->dst == t;
+          only_added &= !reads && (x->dst != t || x->op == TE_ADD_TO);
+          touched += x->dst == t || reads;
         }
       scan_stage (q, st);
     }
   bool ok = !q->fail;
-  if (ok && written && touched > 1)
-    for (int k = 0; k < np && ok; k++)
-      ok = rows_apart (q, k);
+  /* Statements that only add to T (a weight's adjoint, or d_qkv that
+     every head adds to at other rows) give the same sums in any order,
+     up to their rounding, as schedule.c's reorders do.  */
+  if (ok && written && touched > 1 && !only_added)
+    {
+      te_node *index[MAX_ACCESS];
+      int nin[MAX_ACCESS];
+      const te_loop *in[MAX_ACCESS];
+      for (int a = 0; a < q->n; a++)
+        {
+          index[a] = q->acc[a].index;
+          nin[a] = q->acc[a].nloops;
+          in[a] = q->acc[a].loops;
+        }
+      /* Rows in any order of the loops (attention's scores, heads
+         outside positions in memory), or rising in the loops' order.  */
+      ok = te_rows_apart (p->ctx, np, q->group->loops, q->n, index, nin, in,
+                          q->group, NULL, NULL);
+      for (int k = 0; k < np && !ok; k++)
+        if (!rows_apart (q, k))
+          break;
+        else if (k == np - 1)
+          ok = true;
+    }
   free (q);
   return ok;
 }
@@ -374,6 +415,23 @@ merge (te_program *p, int first, int last, int np)
               c->inner[nown + j].extent = te_rename_counters (
                   ctx, st->inner[j].extent, nr, from, to);
             }
+          /* A loop of its own over a counter of the group's: renamed.  */
+          for (int j = nown; j < c->ninner; j++)
+            if (prefix_var (g, np, c->inner[j].var)
+                && !prefix_var (os, np, c->inner[j].var))
+              {
+                te_loop f = c->inner[j];
+                c->inner[j].var = te_program_new_var (
+                    p, p->var_names ? p->var_names[f.var] : NULL);
+                te_loop t = c->inner[j];
+                c->index = te_rename_counters (ctx, c->index, 1, &f, &t);
+                c->value = te_rename_counters (ctx, c->value, 1, &f, &t);
+                if (c->guard)
+                  c->guard = te_rename_counters (ctx, c->guard, 1, &f, &t);
+                for (int i = j + 1; i < c->ninner; i++)
+                  c->inner[i].extent = te_rename_counters (
+                      ctx, c->inner[i].extent, 1, &f, &t);
+              }
         }
     }
   g->nloops = np;
@@ -384,6 +442,42 @@ merge (te_program *p, int first, int last, int np)
   memmove (&p->stages[first + 1], &p->stages[last + 1],
            (p->nstages - last - 1) * sizeof *p->stages);
   p->nstages -= gone;
+}
+
+/* Is stage S of P one without loops that touches nothing stages FIRST..
+   S - 1 write or read, so that it may run before them?  */
+static bool
+independent_scalar (const te_program *p, int first, int s)
+{
+  const te_stage *x = &p->stages[s];
+  if (x->call || x->nloops || !x->nstmts)
+    return false;
+  for (int g = first; g < s; g++)
+    {
+      const te_stage *y = &p->stages[g];
+      if (y->call)
+        return false;
+      for (int a = 0; a < x->nstmts; a++)
+        for (int b = 0; b < y->nstmts; b++)
+          {
+            const te_stmt *xs = &x->stmts[a], *ys = &y->stmts[b];
+            if (xs->dst == ys->dst || te_reads (xs->value, ys->dst)
+                || (xs->guard && te_reads (xs->guard, ys->dst))
+                || te_reads (xs->index, ys->dst)
+                || te_reads (ys->value, xs->dst)
+                || te_reads (ys->index, xs->dst)
+                || (ys->guard && te_reads (ys->guard, xs->dst)))
+              return false;
+            for (int i = 0; i < ys->ninner; i++)
+              if (te_reads (ys->inner[i].extent, xs->dst))
+                return false;
+          }
+      for (int k = 0; k < y->nloops; k++)
+        for (int a = 0; a < x->nstmts; a++)
+          if (te_reads (y->loops[k].extent, x->stmts[a].dst))
+            return false;
+    }
+  return true;
 }
 
 bool
@@ -399,6 +493,19 @@ te_program_rows (te_program *p, te_diag *diag)
       for (int s = first + 1; s < p->nstages; s++)
         {
           const te_stage *b = &p->stages[s];
+          if (independent_scalar (p, first, s))
+            {
+              /* Computed before the group instead (1 / sqrt (hs) between
+                 two nests over the heads).  */
+              te_stage x = p->stages[s];
+              memmove (&p->stages[first + 1], &p->stages[first],
+                       (s - first) * sizeof *p->stages);
+              p->stages[first] = x;
+              first++;
+              last++;
+              a = &p->stages[first];
+              continue;
+            }
           if (!groupable (b))
             break;
           int k = shared_prefix (p->ctx, a, np, b);

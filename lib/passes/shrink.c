@@ -195,6 +195,173 @@ scalarize (te_program *p, te_stage *s, te_tensor *t)
   s->stmts[0] = reset;
 }
 
+/* ---- 1b. one row ------------------------------------------------------ */
+
+/* A temporary whose every access is in one fused stage, each iteration
+   of it touching a row of its own (te_rows_apart: attention's d[u] for
+   u <= t, in a stage over b, t, h, whatever the order of the row's
+   counters in memory), lives for one iteration too, a row at a time.
+   It gets the row's SPAN elements, each access the index it has at the
+   first iteration less the row's lowest, zeroed as each iteration
+   starts.  */
+
+#define MAX_ROW_ACCESS 64
+
+typedef struct row_scan
+{
+  te_program *p;
+  const te_stage *s;
+  const te_stmt *st;
+  const te_tensor *t;
+  te_node *index[MAX_ROW_ACCESS];
+  int nin[MAX_ROW_ACCESS];
+  te_loop in[MAX_ROW_ACCESS][2 * TE_MAX_LOOPS];
+  const te_loop *inp[MAX_ROW_ACCESS];
+  int n;
+  bool bad;
+} row_scan;
+
+static void
+row_add (row_scan *q, te_node *index, bool write)
+{
+  if (q->n == MAX_ROW_ACCESS)
+    {
+      q->bad = true;
+      return;
+    }
+  te_loop *loops = q->in[q->n];
+  int n = 0;
+  if (write)
+    for (int k = 0; k < q->st->ninner; k++)
+      loops[n++] = q->st->inner[k];
+  else
+    {
+      /* The stage's loops and the statement's own, then the reductions
+         that bind the read's other counters.  */
+      te_stage all = *q->s;
+      for (int k = 0; k < q->st->ninner && all.nloops < TE_MAX_LOOPS; k++)
+        all.loops[all.nloops++] = q->st->inner[k];
+      n = all.nloops - q->s->nloops == q->st->ninner
+              ? te_read_loops (q->p->nvars, &all, q->s->nloops, q->st->value,
+                               index, loops)
+              : -1;
+    }
+  if (n < 0)
+    {
+      q->bad = true;
+      return;
+    }
+  q->index[q->n] = te_canon_int (q->p->ctx, index);
+  q->nin[q->n] = n;
+  q->inp[q->n] = loops;
+  q->n++;
+}
+
+static void
+row_load_fn (te_node *n, void *data)
+{
+  row_scan *q = data;
+  if (n->op == TE_LOAD && n->u.tensor == q->t)
+    row_add (q, n->args[0], false);
+}
+
+/* The fused stage of P whose iterations each touch a row of T of its
+   own, with the row's lowest element into *LO and its length into
+   *SPAN; -1 if none.  */
+static int
+row_home (te_program *p, const te_tensor *t, te_node **lo, te_node **span)
+{
+  int home = -1;
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return -1;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_stage *st = &p->stages[s];
+      access_query any = { t, NULL, 0, false };
+      stage_accesses (st, &any);
+      if (!any.n)
+        continue;
+      if (home >= 0 || !st->fused || st->call || st->reversed
+          || st->recurrent || st->nloops == 0)
+        return -1;
+      for (int k = 0; k < st->nloops; k++)
+        if (te_reads (st->loops[k].extent, t))
+          return -1;
+      row_scan *q = calloc (1, sizeof *q);
+      if (!q)
+        return -1;
+      q->p = p;
+      q->s = st;
+      q->t = t;
+      for (int k = 0; k < st->nstmts && !q->bad; k++)
+        {
+          q->st = &st->stmts[k];
+          if (q->st->dst == t)
+            row_add (q, q->st->index, true);
+          te_walk (q->st->value, row_load_fn, q);
+          if (te_reads (q->st->index, t)
+              || (q->st->guard && te_reads (q->st->guard, t)))
+            q->bad = true;
+          for (int i = 0; i < q->st->ninner; i++)
+            q->bad |= te_reads (q->st->inner[i].extent, t);
+        }
+      bool ok = !q->bad && q->n
+                && te_rows_apart (p->ctx, st->nloops, st->loops, q->n,
+                                  q->index, q->nin, q->inp, st, lo, span);
+      free (q);
+      if (!ok)
+        return -1;
+      for (int k = 0; k < st->nloops; k++)
+        if (te_uses_var (*lo, st->loops[k].var)
+            || te_uses_var (*span, st->loops[k].var))
+          return -1;
+      home = s;
+    }
+  return home;
+}
+
+/* INDEX at the first iteration of S, less LO.  */
+static te_node *
+row_index (te_ctx *ctx, const te_stage *s, te_node *index, te_node *lo)
+{
+  for (int k = 0; k < s->nloops; k++)
+    index = te_replace (ctx, index, te_var (ctx, s->loops[k].var),
+                        te_int (ctx, 0));
+  return te_canon_int (ctx, te_sub (ctx, index, lo));
+}
+
+/* T's accesses in stage S to their place in one row of SPAN elements,
+   from LO; the row zeroed as each iteration starts.  */
+static void
+to_row (te_program *p, te_stage *s, te_tensor *t, te_node *lo, te_node *span)
+{
+  te_ctx *ctx = p->ctx;
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      te_stmt *st = &s->stmts[k];
+      te_node *loads[MAX_ROW_ACCESS];
+      int nl = te_loads_of (st->value, t, loads, MAX_ROW_ACCESS);
+      for (int i = 0; i < nl; i++)
+        st->value = te_replace (ctx, st->value, loads[i],
+                                te_load (ctx, t,
+                                         row_index (ctx, s, loads[i]->args[0],
+                                                    lo)));
+      if (st->dst == t)
+        st->index = row_index (ctx, s, st->index, lo);
+    }
+  t->size = span;
+  te_loop r = { te_program_new_var (p, "r"), span };
+  te_stmt *z = te_stage_add_stmt (p, s, t, te_var (ctx, r.var), TE_SET,
+                                  te_float (ctx, t->type, 0), NULL, s->loc);
+  z->ninner = 1;
+  z->inner = te_alloc (ctx, sizeof *z->inner);
+  z->inner[0] = r;
+  te_stmt reset = *z;
+  memmove (&s->stmts[1], &s->stmts[0], (s->nstmts - 1) * sizeof *s->stmts);
+  s->stmts[0] = reset;
+}
+
 /* ---- 2. two steps of a recurrence ----------------------------------- */
 
 /* One access of the array being rolled: its index, where it sits, the
@@ -446,7 +613,7 @@ bool
 te_program_shrink (te_program *p, te_diag *diag)
 {
   (void) diag;
-  te_node *step;
+  te_node *step, *lo;
   for (int i = 0; i < p->ntensors; i++)
     {
       te_tensor *t = p->tensors[i];
@@ -462,6 +629,15 @@ te_program_shrink (te_program *p, te_diag *diag)
           te_program_note (p, "shrink: %s to one element, which lives for "
                               "one iteration of a fused loop nest",
                            t->name);
+        }
+      else if (te_type_is_float (t->type)
+               && (s = row_home (p, t, &lo, &step)) >= 0)
+        {
+          t = te_program_own_copy (p, t);
+          to_row (p, &p->stages[s], t, lo, step);
+          te_program_note (p, "shrink: %s to one row of %s elements, which "
+                              "lives for one iteration of a fused loop nest",
+                           t->name, te_node_string (p, step));
         }
       else if (roll (p, t, &step))
         te_program_note (p, "shrink: %s to two steps of %s elements, which "

@@ -170,7 +170,3 @@ main (void)
   return tg_exit ();
 }
 
-/* The row maximum, which the lifter lifts for each loop that reads it,
-   and the scores' sums hoisted out of it are computed once.  */
-/* { dg-final { scan-tensorgrad-dump "dedupe: mx, computed again the same way, is read from mx" } } */
-/* { dg-final { scan-tensorgrad-dump "dedupe: t\[0-9\]+, computed again the same way, is read from t\[0-9\]+" } } */
