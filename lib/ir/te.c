@@ -1063,6 +1063,21 @@ te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max)
 /* ---- stages ------------------------------------------------------------- */
 
 bool
+te_stage_accesses (const te_stage *s, const te_tensor *t)
+{
+  if (s->call)
+    return te_call_passes (s, t, true) || te_call_passes (s, t, false);
+  for (int k = 0; k < s->nstmts; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
+          || (st->guard && te_reads (st->guard, t)))
+        return true;
+    }
+  return false;
+}
+
+bool
 te_call_passes (const te_stage *s, const te_tensor *t, bool read)
 {
   const te_call *c = s->call;

@@ -579,6 +579,9 @@ te_tensor *te_param_tensor (const te_program *p, int q);
 bool te_stage_writes (const te_stage *s, const te_tensor *t);
 /* Does call stage S pass T, to be read (READ) or written (!READ)?  */
 bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
+/* Does stage S access T: a statement writes it, or a value, index or
+   guard reads it, or a call passes it?  */
+bool te_stage_accesses (const te_stage *s, const te_tensor *t);
 /* The number of outer loops stages A and B share: loops of one source
    nest, distributed by the lifter into stages of their own (loop_ids).  */
 int te_shared_loops (const te_stage *a, const te_stage *b);

@@ -62,22 +62,6 @@
 #define MAX_LOADS 16
 #define MAX_TIMED 8
 
-/* Does stage S access T: a statement writes it, or a value, index or
-   guard reads it?  A call stage that passes it does too.  */
-static bool
-accesses (const te_stage *s, const te_tensor *t)
-{
-  if (s->call)
-    return te_call_passes (s, t, true) || te_call_passes (s, t, false);
-  for (int k = 0; k < s->nstmts; k++)
-    {
-      const te_stmt *st = &s->stmts[k];
-      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
-          || (st->guard && te_reads (st->guard, t)))
-        return true;
-    }
-  return false;
-}
 
 /* Does statement X read T?  */
 static bool
@@ -238,7 +222,7 @@ check_nest (carry *c)
   for (int s = c->first; s <= c->last; s++)
     {
       const te_stage *st = &p->stages[s];
-      if (st->call && accesses (st, c->s))
+      if (st->call && te_stage_accesses (st, c->s))
         return false;
       for (int k = 0; k < st->nstmts; k++)
         {
@@ -276,7 +260,7 @@ check_before (carry *c)
   for (int s = 0; s < c->first; s++)
     {
       const te_stage *st = &p->stages[s];
-      if (!accesses (st, c->s))
+      if (!te_stage_accesses (st, c->s))
         continue;
       if (st->call)
         return false;
@@ -444,7 +428,7 @@ after_nest (carry *c, bool rewrite)
   for (int s = c->last + 1; s < p->nstages; s++)
     {
       te_stage *st = &p->stages[s];
-      if (!accesses (st, c->s))
+      if (!te_stage_accesses (st, c->s))
         continue;
       if (st->call)
         return false;

@@ -44,22 +44,6 @@
 
 #define MAX_LOADS 16
 
-/* Does stage S access T: a statement writes it, or a value or guard
-   reads it?  */
-static bool
-accesses (const te_stage *s, const te_tensor *t)
-{
-  if (s->call)
-    return te_call_passes (s, t, true) || te_call_passes (s, t, false);
-  for (int k = 0; k < s->nstmts; k++)
-    {
-      const te_stmt *st = &s->stmts[k];
-      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
-          || (st->guard && te_reads (st->guard, t)))
-        return true;
-    }
-  return false;
-}
 
 /* Call FN on each load of T in the statements of stage S (values,
    indices, guards) with the statement; false when FN is, or when a
@@ -216,7 +200,7 @@ expand_1 (te_program *p, te_tensor *t)
   te_ctx *ctx = p->ctx;
   int first = -1, n = TE_MAX_LOOPS + 1;
   for (int s = 0; s < p->nstages; s++)
-    if (accesses (&p->stages[s], t))
+    if (te_stage_accesses (&p->stages[s], t))
       {
         if (p->stages[s].call)
           return false;
@@ -241,14 +225,14 @@ expand_1 (te_program *p, te_tensor *t)
     if (te_uses_var (t->size, fs->loops[k].var))
       return false;
   for (int s = first; s < p->nstages; s++)
-    if (accesses (&p->stages[s], t)
+    if (te_stage_accesses (&p->stages[s], t)
         && !free_of_shared (&p->stages[s], t, n))
       return false;
   te_node *lo, *hi;
   if (!dense_writer (p, fs, t, n, &lo, &hi))
     return false;
   for (int s = first + 1; s < p->nstages; s++)
-    if (accesses (&p->stages[s], t)
+    if (te_stage_accesses (&p->stages[s], t)
         && !reads_inside (p, &p->stages[s], t, n, fs, lo, hi))
       return false;
 
@@ -261,7 +245,7 @@ expand_1 (te_program *p, te_tensor *t)
   for (int s = first; s < p->nstages; s++)
     {
       te_stage *st = &p->stages[s];
-      if (!accesses (st, t))
+      if (!te_stage_accesses (st, t))
         continue;
       te_node *l = te_rename_counters (ctx, lin, n, fs->loops, st->loops);
       te_node *off = te_canon_int (ctx, te_mul (ctx, l, size));
