@@ -303,7 +303,11 @@ tensor_ok (te_program *p, int first, int last, int np, const te_tensor *t)
 /* Statements of a fused stage S run interleaved, iteration by iteration
    of all its loops; in the group each runs its loops inside the first NP
    on its own.  The same when none reads what another writes and two
-   that write one array only add to it.  */
+   that write one array only add to it.  (Apart they may run slower:
+   a dense layer's d_x and d_w, which share the loops over p and j, take
+   9% longer at -O3 split than fused; but then the temporaries between
+   the group's stages live for one row, which makes attention's gradient
+   11% faster and 3000 times smaller.)  */
 static bool
 split_ok (const te_stage *s, int np)
 {
