@@ -235,10 +235,140 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
   return true;
 }
 
+/* ---- sums read before a later loop rewrote what they sum ------------
+
+   for (b) { z = 0; for (j) { p[j] = e; z += p[j]; }  for (j) p[j] /= z;
+             lse[b] = log (z); }
+
+   The lifter computes a sum where its value is used, after the loop
+   that rewrote the array it sums; it records where in the source each
+   load of such a sum was (te_timed_read).  A load that came before the
+   store of a later stage of the nest that rewrote T reads the version
+   that stage read, when it is the element that stage rewrote in the
+   same iteration of the loops they share; anything else is refused.  */
+
+typedef struct early_query
+{
+  te_ctx *ctx;
+  const te_tensor *t;
+  int var;
+  te_node *found; /* a reduction over VAR reading T */
+} early_query;
+
+static void
+early_fn (te_node *n, void *data)
+{
+  early_query *q = data;
+  if (q->found || n->op != TE_REDUCE || !te_reads (n, q->t))
+    return;
+  for (int k = 0; k < n->u.red.nloops; k++)
+    if (n->u.red.loops[k].var == q->var)
+      q->found = n;
+}
+
+/* The one tensor other than T that W's value reads at W's own index
+   (p = 2 * p.v1 reads p.v1: the version W rewrites), or NULL.  */
+typedef struct version_query
+{
+  te_ctx *ctx;
+  const te_tensor *t;
+  te_node *index;
+  te_tensor *v;
+  bool mixed;
+} version_query;
+
+static void
+version_fn (te_node *n, void *data)
+{
+  version_query *q = data;
+  if (n->op != TE_LOAD || n->u.tensor == q->t
+      || n->u.tensor->kind != TE_TK_LOCAL
+      || te_canon_int (q->ctx, n->args[0]) != q->index)
+    return;
+  if (q->v && q->v != n->u.tensor)
+    q->mixed = true;
+  q->v = n->u.tensor;
+}
+
+static te_tensor *
+read_version (te_ctx *ctx, const te_stmt *w, const te_tensor *t)
+{
+  if (w->op != TE_SET || w->guard || w->ninner)
+    return NULL;
+  version_query q = { ctx, t, te_canon_int (ctx, w->index), NULL, false };
+  te_walk (w->value, version_fn, &q);
+  return q.mixed ? NULL : q.v;
+}
+
+static bool
+early_reads (te_program *p, te_diag *diag)
+{
+  te_ctx *ctx = p->ctx;
+  for (int i = 0; i < p->ntimed; i++)
+    {
+      const te_timed_read *r = &p->timed[i];
+      for (int s = 0; s < p->nstages; s++)
+        {
+          te_stage *rs = &p->stages[s];
+          for (int k = 0; k < rs->nstmts; k++)
+            {
+              te_stmt *st = &rs->stmts[k];
+              early_query q = { ctx, r->tensor, r->var, NULL };
+              te_walk (st->value, early_fn, &q);
+              if (!q.found)
+                continue;
+              /* A later writer of T that the read came before.  */
+              for (int ws = 0; ws < s; ws++)
+                {
+                  te_stage *w = &p->stages[ws];
+                  te_stmt *wt = only_writer (w, r->tensor);
+                  if (!wt || w->nest != rs->nest || !wt->pos
+                      || wt->pos < r->pos)
+                    continue;
+                  te_tensor *v = read_version (ctx, wt, r->tensor);
+                  /* The sum's loads of T, as W's loops see them.  */
+                  int shared = te_shared_loops (rs, w);
+                  te_loop to[2 * TE_MAX_LOOPS];
+                  int nto = 0;
+                  for (int j = 0; j < shared; j++)
+                    to[nto++] = rs->loops[j];
+                  for (int j = 0; j < q.found->u.red.nloops
+                                  && nto < 2 * TE_MAX_LOOPS; j++)
+                    to[nto++] = q.found->u.red.loops[j];
+                  te_node *mine[MAX_LOADS];
+                  int nm = te_loads_of (q.found, r->tensor, mine, MAX_LOADS);
+                  bool same = v && nm > 0 && nm < MAX_LOADS;
+                  for (int l = 0; same && l < nm; l++)
+                    same = te_same_element (ctx, w->nloops, w->loops,
+                                            wt->index, wt->index, nto, to,
+                                            mine[l]->args[0])
+                           != NULL;
+                  if (!same)
+                    return te_diag_set (
+                        diag, TE_DIAG_USER, st->loc,
+                        "'%s' is summed here before a later loop of the "
+                        "same nest rewrites it, and the sum is used after "
+                        "that; not supported yet",
+                        r->tensor->name);
+                  te_node *nr = q.found;
+                  for (int l = 0; l < nm; l++)
+                    nr = te_replace (ctx, nr, mine[l],
+                                     te_load (ctx, v, mine[l]->args[0]));
+                  st->value = te_replace (ctx, st->value, q.found, nr);
+                  te_program_note (p, "version: a sum of %s read before "
+                                      "a later loop rewrote it reads %s",
+                                   r->tensor->name, v->name);
+                  break;
+                }
+            }
+        }
+    }
+  return true;
+}
+
 bool
 te_program_version (te_program *p, te_diag *diag)
 {
-  (void) diag;
   int n = p->ntensors;
   for (int i = 0; i < n; i++)
     {
@@ -256,5 +386,5 @@ te_program_version (te_program *p, te_diag *diag)
           prev = s;
         }
     }
-  return true;
+  return early_reads (p, diag);
 }
