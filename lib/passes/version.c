@@ -344,12 +344,17 @@ early_reads (te_program *p, te_diag *diag)
                                             mine[l]->args[0])
                            != NULL;
                   if (!same)
-                    return te_diag_set (
-                        diag, TE_DIAG_USER, st->loc,
-                        "'%s' is summed here before a later loop of the "
-                        "same nest rewrites it, and the sum is used after "
-                        "that; not supported yet",
-                        r->tensor->name);
+                    {
+                      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                                   "the sum stored here adds up '%s' as it "
+                                   "was before a later loop of the same "
+                                   "nest rewrote it; not supported yet",
+                                   r->tensor->name);
+                      te_diag_note (diag, "store the sum before the loop "
+                                          "that rewrites '%s'",
+                                    r->tensor->name);
+                      return false;
+                    }
                   te_node *nr = q.found;
                   for (int l = 0; l < nm; l++)
                     nr = te_replace (ctx, nr, mine[l],
