@@ -970,7 +970,8 @@ class Gen(Exprs, Blocks, Refused):
                      ("down", 2)]
     REFUSED = ["break", "while-data", "scratch-partial-overwrite", "openmp",
                "switch", "carried-scalar-inner", "partial-overwrite",
-               "scatter-store", "goto"]
+               "scatter-store", "goto", "compaction", "unrolled-stores",
+               "carry-batch"]
 
     def new_plan(self):
         """The kernel's outline from the RNG: its type and its stages (the

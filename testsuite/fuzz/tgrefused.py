@@ -105,3 +105,47 @@ class Refused:
                        "        goto %s;" % lab,
                        "      %s[i] = sin$(%s);" % (y, xe), "    }",
                        "%s:;" % lab])
+        elif kind == "compaction":
+            # an integer the loop counts, read inside the loop
+            y = self.out_param(n.v)
+            c = self.fresh("c")
+            self.emit(["  for (int i = 0; i < %s; i++)" % n.text,
+                       "    %s[i] = 0.0$;" % y,
+                       "  int %s = 0;" % c,
+                       "  for (int i = 0; i < %s; i++)" % n.text,
+                       "    if (%s > 0.013$)" % xe,
+                       "      %s[%s++] = tanh$(%s);" % (y, c, xe)])
+        elif kind == "unrolled-stores":
+            # a body unrolled by hand into two stores, the odd one after
+            y = self.out_param(n.v)
+            i = self.fresh("i")
+            self.emit(["  int %s;" % i,
+                       "  for (%s = 0; %s + 1 < %s; %s += 2)" % (i, i, n.text,
+                                                               i),
+                       "    {",
+                       "      %s[%s] = sin$(%s[%s]);" % (y, i, x.name, i),
+                       "      %s[%s + 1] = sin$(%s[%s + 1]);" % (y, i, x.name,
+                                                               i),
+                       "    }",
+                       "  if (%s < %s)" % (i, n.text),
+                       "    %s[%s] = sin$(%s[%s]);" % (y, i, x.name, i)])
+        elif kind == "carry-batch":
+            # state h[H] a time loop carries, inside a loop over the
+            # samples (a batch of sequences)
+            T, H = self.new_dim(), self.new_dim()
+            xb = self.get_array([n, T, H], (-1, 1))
+            y = self.new_dest([n, H], -1, 1, allow_tmp=False)
+            h = self.fresh("h")
+            self.emit(["  for (int b = 0; b < %s; b++)" % n.text,
+                       "    {",
+                       "      $T %s[%d];" % (h, max(16, H.v)),
+                       "      for (int j = 0; j < %s; j++)" % H.text,
+                       "        %s[j] = 0.0$;" % h,
+                       "      for (int t = 0; t < %s; t++)" % T.text,
+                       "        for (int j = 0; j < %s; j++)" % H.text,
+                       "          %s[j] = tanh$(0.5$ * %s[j] + "
+                       "%s[(b*%s + t)*%s + j]);" % (h, h, xb.name, T.text,
+                                                    H.text),
+                       "      for (int j = 0; j < %s; j++)" % H.text,
+                       "        %s[b*%s + j] = %s[j];" % (y.name, H.text, h),
+                       "    }"])
