@@ -210,7 +210,10 @@ class Blocks:
         T = self.new_dim()
         s = self.get_array([T, T], (-3, 3))
         E = self.row_expr(("%s[t*%s + u]" % (s.name, T.text), s.lo, s.hi))
-        p = self.new_dest([T, T], 0, 1)
+        whole = ch.chance(0.7)
+        # only the triangle written: an output (whose other elements are
+        # zero), never a local array read whole by a later stage
+        p = self.new_dest([T, T], 0, 1, allow_tmp=whole)
         pat = "%s[t*%s + %%s]" % (p.name, T.text)
         bound = ch.pick(["u <= t", "u < t + 1"])
         head = "for (int u = 0; %s; u++)" % bound
@@ -218,7 +221,7 @@ class Blocks:
         body = ["$T %s = -1e30$;" % m] + block(head, self.max_update(m, E[0]))
         body.append("$T %s = 0.0$;" % z)
         ex = "%s(%s - %s)" % (self.fn("exp"), E[0], m)
-        if ch.chance(0.7):
+        if whole:
             self.tag("causal-whole-row")
             e = self.fresh("e")
             body += block(head, ["$T %s = %s;" % (e, ex), "%s += %s;" % (z, e),
