@@ -275,7 +275,8 @@ def one(args):
     seed, k, keep = args
     t0 = time.time()
     try:
-        kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages)
+        kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages,
+                              known=OPTS.known_bugs)
     except Exception:           # a bug of the generator, not the plugin's
         return {"class": "GENBUG", "detail": traceback.format_exc()[-600:],
                 "configs": {}, "k": k, "seed": seed, "tags": [],
@@ -413,7 +414,8 @@ def show_one(opts):
     global OPTS
     OPTS = opts
     r = one((opts.seed, opts.one, opts.keep))
-    kern = tggen.generate(kernel_rng(opts.seed, opts.one), only=opts.stages)
+    kern = tggen.generate(kernel_rng(opts.seed, opts.one), only=opts.stages,
+                          known=opts.known_bugs)
     print(tggen.render(tggen.kernel_text(kern), kern.real))
     print("tags: " + " ".join(r["tags"]))
     for n, (c, dt) in r["configs"].items():
@@ -500,7 +502,8 @@ def reduce_kernel(opts):
     seed, k = opts.reduce.split(":") if ":" in opts.reduce else \
         (str(opts.seed), opts.reduce)
     k = int(k)
-    kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages)
+    kern = tggen.generate(kernel_rng(seed, k), only=OPTS.stages,
+                              known=OPTS.known_bugs)
     d = tempfile.mkdtemp(prefix="tgfuzz-red-", dir=opts.tmpdir)
     stext = "%s:%d" % (seed, k)
     try:
@@ -526,7 +529,7 @@ def reduce_kernel(opts):
                 if time.time() > deadline:
                     break
                 tries += 1
-                kk = tggen.generate(plan=cand)
+                kk = tggen.generate(plan=cand, known=opts.known_bugs)
                 norm = kk.plan
                 for st in norm["stages"]:
                     st[1] = strip(st[1])
@@ -538,7 +541,8 @@ def reduce_kernel(opts):
                     best = tggen.copy_plan(norm)
                     improved = True
                     break
-        kk = tggen.generate(plan=tggen.copy_plan(best))
+        kk = tggen.generate(plan=tggen.copy_plan(best),
+                            known=opts.known_bugs)
         rr = test_kernel(kk, d, stext, cfgs)
         print("tgfuzz: reduced in %d tries to %d stages: %s %s" %
               (tries, len(best["stages"]), rr["class"], rr["detail"][:400]))
@@ -559,8 +563,9 @@ SELF_KERNELS = [
 ]
 
 
-def self_kernel(real):
-    """A fixed kernel: y[i] = a*x[i]*w[i] + sin(x[i]), d_x has two terms."""
+def self_kernel(real, opt=False):
+    """A fixed kernel: y[i] = a*x[i]*w[i] + sin(x[i]), d_x has two terms;
+    OPT adds an optional input, + (b ? b[i] : 0)."""
     k = tggen.Kernel()
     k.real = real
     k.params = [{"kind": "int", "name": "n", "v": 5},
@@ -570,6 +575,11 @@ def self_kernel(real):
                 {"kind": "out", "name": "y", "n": 5}]
     k.body = ["  for (int i = 0; i < n; i++)",
               "    y[i] = a * x[i] * w[i] + sin$(x[i]);"]
+    if opt:
+        k.params.insert(4, {"kind": "in", "name": "b", "n": 5, "lo": -1,
+                            "hi": 1, "opt": True})
+        k.body[1] = "    y[i] = a * x[i] * w[i] + sin$(x[i]) + " \
+            "(b ? b[i] : 0.0$);"
     k.tags = {"self-test"}
     return k
 
@@ -585,13 +595,16 @@ def self_test(opts):
              ("= for += is caught", 2, False, "WRONG"),
              ("output adjoint modified is caught", 3, False, "WRONG"),
              ("dropped term is caught", 0, True, "WRONG"),
-             ("dump-c that does not compile is caught", 0, False, "ICE")]
+             ("dump-c that does not compile is caught", 0, False, "ICE"),
+             ("optional input, honest gradient passes", 0, False, "OK"),
+             ("optional input NULL, its shadow written, is caught", 4,
+              False, "WRONG")]
     try:
         for real in ("double", "float"):
             for what, plant, drop, want in cases:
                 if real == "float" and plant == 1:
                     continue      # 1.001 is below the float tolerance
-                kern = self_kernel(real)
+                kern = self_kernel(real, "optional" in what)
                 r = test_kernel(kern, d, "self", cfg, plant, drop,
                                 want == "ICE")
                 ok = r["class"] == want and (want != "ICE" or "dump-c" in
@@ -673,6 +686,10 @@ def main():
                     ",".join(n for n, _ in MORE_CONFIGS) + ")")
     ap.add_argument("--stages", help="only these stage kinds, comma-"
                     "separated (also R:kind); reproduce with the same list")
+    ap.add_argument("--known-bugs", action="store_true",
+                    help="also generate the variations known to give a"
+                    " wrong gradient today (tggen.Gen.KNOWN_WRONG);"
+                    " reproduce with the same flag")
     opts = ap.parse_args()
     if opts.configs:
         known = dict(CONFIGS + MORE_CONFIGS)

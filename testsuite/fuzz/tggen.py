@@ -11,7 +11,9 @@ the kernel (float or double) and its double-precision reference:
   $T        the kernel's floating type
   $Kname    a kernel's name (ref_name in the reference)
   name$(    a math function (expf in a float kernel), 0.5$ a literal (0.5f)
-Expressions and their bounds are in tgexpr.py, the constructs refused
+Expressions and their bounds are in tgexpr.py, the block-structured
+stages (rows, optional inputs, counts, tiles, carried state, if/else
+reductions, loops counting down) in tgblocks.py, the constructs refused
 today in tgrefused.py.  A kernel's plan (its type, its stages and each
 stage's draws, Gen.new_plan) is what --reduce shrinks.
 """
@@ -21,6 +23,7 @@ import re
 
 from tgexpr import (Arr, Choices, Dim, Exprs, flat, ival_mul,  # noqa: F401
                     lit)
+from tgblocks import Blocks
 from tgrefused import Refused
 
 EXTENTS = [3, 2, 1, 4, 5, 7, 6]
@@ -42,11 +45,23 @@ class Kernel:
         self.omp = False
 
 
-class Gen(Exprs, Refused):
-    def __init__(self, rng=None, plan=None, only=None):
+class Gen(Exprs, Blocks, Refused):
+    # Variations that give a wrong gradient today, generated only with
+    # --known-bugs (so that a default run stays a regression check):
+    # their names, and the reduced kernel of each.
+    KNOWN_WRONG = {
+        "rows-cache-after-inplace":
+        "a per-row sum stored after a later inner loop of the same row"
+        " rewrote the array it summed: for b { z = 0; for j { p[b*V + j]"
+        " = x[b*V + j] * x[b*V + j]; z += p[b*V + j]; } for j p[b*V + j]"
+        " *= 2; zs[b] = z; } (a softmax's z or log-sum-exp cached after"
+        " p[j] /= z)"}
+
+    def __init__(self, rng=None, plan=None, only=None, known=False):
         self.rng = rng
         self.plan = plan
         self.only = only
+        self.known = known
         self.ch = None
         self.k = Kernel()
         self.pool = []          # readable arrays
@@ -750,8 +765,11 @@ class Gen(Exprs, Refused):
                        m.text, x.name, m.text)]
         self.emit(self.loops([("i", n.text), ("j", m.text)], body))
 
-    def st_rolling(self, mod=2):
+    def st_rolling(self, mod=None):
+        """A rolling buffer h[mod][H] indexed modulo 2 or 3."""
         ch = self.ch
+        if mod is None:
+            mod = 3 if ch.chance(0.3) else 2
         self.tag("rolling" if mod == 2 else "rolling-mod3")
         T = self.new_dim()
         H = self.new_dim()
@@ -946,11 +964,14 @@ class Gen(Exprs, Refused):
                      ("window", 3), ("gather", 2), ("triangular", 1),
                      ("recurrence", 3), ("rolling", 2), ("version", 2),
                      ("inout", 1), ("call", 2), ("nested", 2),
-                     ("access", 4), ("tape", 2), ("clamp", 2)]
-    REFUSED = ["reverse-loop", "reverse-recurrence", "break", "while-data",
-               "scratch-per-iteration", "if-in-reduce", "null-test",
-               "openmp", "switch", "carried-scalar-inner",
-               "partial-overwrite", "scatter-store", "rolling-mod3", "goto"]
+                     ("access", 4), ("tape", 2), ("clamp", 2),
+                     ("rows", 4), ("optional", 2), ("count", 2),
+                     ("tiles", 3), ("carry", 3), ("branches", 2),
+                     ("down", 2)]
+    REFUSED = ["break", "while-data", "scratch-partial-overwrite", "openmp",
+               "switch", "carried-scalar-inner", "partial-overwrite",
+               "scatter-store", "goto", "compaction", "unrolled-stores",
+               "carry-batch"]
 
     def new_plan(self):
         """The kernel's outline from the RNG: its type and its stages (the
@@ -1088,12 +1109,13 @@ def render(text, real, ref=False):
     return text
 
 
-def generate(rng=None, plan=None, only=None):
+def generate(rng=None, plan=None, only=None, known=False):
     """A kernel from RNG, or replayed from PLAN (a plan a kernel recorded,
     possibly shrunk): the kernel's plan is in its field plan.  ONLY, a
     list of stage kinds (R:kind for a refused construct), restricts the
-    stages drawn."""
-    return Gen(rng, plan, only).generate()
+    stages drawn; KNOWN also generates the variations of
+    Gen.KNOWN_WRONG."""
+    return Gen(rng, plan, only, known).generate()
 
 
 def stage_kinds():

@@ -11,6 +11,12 @@ that the self-test sees the same checks catch it:
   1  one component of an input shadow's gradient scaled by 1.001
   2  the pre-fill subtracted: the gradient overwrote the shadow (= for +=)
   3  an output adjoint modified by the gradient
+  4  the shadow of an optional input written while that input is NULL
+
+An optional input (a parameter with "opt", read behind a NULL test) runs
+the checks twice: with the array, then with NULL for it (OPTNULL, the
+failures' "/optnull"), its shadow given and pre-filled: the gradient must
+leave the shadow as it was, and central differences see no dependence.
 """
 
 import random
@@ -25,6 +31,8 @@ PRELUDE = r"""
 enum { P_INT, P_SCAL, P_IN, P_OUT, P_INOUT, P_IDX };
 #define GUARD 3
 static int nfail, nchk, nskip;
+/* 1 in the round where the optional inputs are passed as NULL.  */
+static int optnull;
 /* The tolerances' factor: 1, or argv[1] (tgfuzz gives 100 for
    -ffast-math, which changes the rounding and near-ties of max).  */
 static double tolx = 1;
@@ -33,7 +41,8 @@ fail (const char *what, const char *p, long i, double got, double want)
 {
   nfail++;
   if (nfail <= 12)
-    printf ("FAIL %s %s[%ld]: got %.12g want %.12g\n", what, p, i, got, want);
+    printf ("FAIL %s%s %s[%ld]: got %.12g want %.12g\n", what,
+	    optnull ? "/optnull" : "", p, i, got, want);
 }
 """
 
@@ -242,36 +251,17 @@ compare (const char *what, double **got, double **want, int skip)
 	  fail (what, pname[p], i, got[p][i], want[p][i]);
 }
 
-int
-main (int argc, char **argv)
+/* Every check, once (the entry values restored first).  */
+static void
+check_round (double **GN)
 {
-  if (argc > 1)
-    tolx = atof (argv[1]);
-  double **GN = calloc (NP, sizeof (double *));
   for (int p = 0; p < NP; p++)
-    {
-      if (kind[p] == P_INT)
-	continue;
-      if (kind[p] == P_IDX)
-	{
-	  IW[p] = malloc (len[p] * sizeof (int));
-	  memcpy (IW[p], IX[p], len[p] * sizeof (int));
-	  continue;
-	}
-      A[p] = ralloc (len[p]);
-      S[p] = ralloc (len[p]);
-      W[p] = dalloc (len[p]);
-      XD[p] = dalloc (len[p]);
-      G[p] = dalloc (len[p]);
-      GZ[p] = dalloc (len[p]);
-      GN[p] = dalloc (len[p]);
-      FD[p] = dalloc (len[p]);
+    if (A[p])
       for (long i = 0; i < len[p]; i++)
 	{
 	  A[p][i] = kind[p] == P_OUT ? 0 : (real) X0[p][i];
 	  XD[p][i] = kind[p] == P_OUT ? 0 : (double) (real) X0[p][i];
 	}
-    }
   /* The forward: inputs untouched, values as the reference's.  */
   real r = call_f ();
   check_memory ("forward");
@@ -297,7 +287,8 @@ main (int argc, char **argv)
   for (int p = 0; p < NP; p++)
     if (A[p])
       {
-	SNAP[p] = ralloc (len[p]);
+	if (!SNAP[p])
+	  SNAP[p] = ralloc (len[p]);
 	memcpy (SNAP[p], A[p], len[p] * sizeof (real));
       }
 
@@ -327,6 +318,13 @@ main (int argc, char **argv)
 #elif TG_PLANT == 3
   for (int p = 0; p < NP; p++)
     if (kind[p] == P_OUT)
+      {
+	S[p][0] += 0.5;
+	break;
+      }
+#elif TG_PLANT == 4
+  for (int p = 0; p < NP; p++)
+    if (opt[p] && optnull)
       {
 	S[p][0] += 0.5;
 	break;
@@ -364,6 +362,35 @@ main (int argc, char **argv)
       snprintf (what, sizeof what, "null-shadow(%s)", pname[q]);
       compare (what, GN, want, q);
     }
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc > 1)
+    tolx = atof (argv[1]);
+  double **GN = calloc (NP, sizeof (double *));
+  for (int p = 0; p < NP; p++)
+    {
+      if (kind[p] == P_INT)
+	continue;
+      if (kind[p] == P_IDX)
+	{
+	  IW[p] = malloc (len[p] * sizeof (int));
+	  memcpy (IW[p], IX[p], len[p] * sizeof (int));
+	  continue;
+	}
+      A[p] = ralloc (len[p]);
+      S[p] = ralloc (len[p]);
+      W[p] = dalloc (len[p]);
+      XD[p] = dalloc (len[p]);
+      G[p] = dalloc (len[p]);
+      GZ[p] = dalloc (len[p]);
+      GN[p] = dalloc (len[p]);
+      FD[p] = dalloc (len[p]);
+    }
+  for (optnull = 0; optnull <= HAS_OPT; optnull++)
+    check_round (GN);
   printf ("checked %d components, %d skipped at kinks, %d failures\n", nchk,
 	  nskip, nfail);
   return nfail ? 1 : 0;
@@ -400,6 +427,7 @@ def harness(k, seed_text):
              "inout": "P_INOUT", "idx": "P_IDX"}
     out.append("#define NP %d" % np_)
     out.append("#define HAS_RET %d" % (k.ret is not None))
+    out.append("#define HAS_OPT %d" % any(p.get("opt") for p in k.params))
     cret = weights(rng, 1)[0]
     out.append("#define CRET %s" % cnum(cret))
     if real == "double":
@@ -410,6 +438,8 @@ def harness(k, seed_text):
                    "#define FRTOL (2e-5 * tolx)\n#define NRTOL (1e-5 * tolx)")
     out.append("static const int kind[NP] = {%s};" %
                ", ".join(kinds[p["kind"]] for p in k.params))
+    out.append("static const int opt[NP] = {%s};" %
+               ", ".join(str(int(bool(p.get("opt")))) for p in k.params))
     out.append("static const long len[NP] = {%s};" %
                ", ".join(str(p.get("n", 0)) for p in k.params))
     out.append("static const char *pname[NP] = {%s};" %
@@ -477,6 +507,8 @@ def harness(k, seed_text):
                 a.append("IW[%d]" % j)
             elif kd == "scal":
                 a.append("%s[%d][0]" % (src, j))
+            elif p.get("opt"):
+                a.append("(optnull ? NULL : (void *) %s[%d])" % (src, j))
             else:
                 a.append("(void *) %s[%d]" % (src, j))
         return a

@@ -1,5 +1,11 @@
 """tgrefused -- constructs the plugin refuses today, generated so that the
-refusal rate of each is measured (a mixin of tggen.Gen)."""
+refusal rate of each is measured (a mixin of tggen.Gen).
+
+A construct the plugin learned moves to a stage kind of its own (loops
+counting down, if/else inside a reduction, NULL tests and rolling
+buffers modulo 3 did: tgblocks.py's down, branches and optional,
+tggen.py's rolling); what stays here is refused in every kernel that
+has it, so each kernel checks the refusal's message and line."""
 
 
 class Refused:
@@ -11,21 +17,7 @@ class Refused:
         n = self.new_dim(minv=2)
         x = self.get_array([n])
         xe = x.name + "[i]"
-        if kind == "rolling-mod3":
-            self.st_rolling(3)
-            return
-        if kind == "reverse-loop":
-            y = self.new_dest([n], x.lo, x.hi, allow_tmp=False)
-            self.emit(["  for (int i = %s - 1; i >= 0; i--)" % n.text,
-                       "    %s[i] = sin$(%s);" % (y.name, xe)])
-        elif kind == "reverse-recurrence":
-            y = self.new_dest([n], -n.v * 2, n.v * 2, allow_tmp=False)
-            self.emit(["  %s[%s - 1] = %s[%s - 1];" % (y.name, n.text,
-                                                       x.name, n.text),
-                       "  for (int i = %s - 2; i >= 0; i--)" % n.text,
-                       "    %s[i] = %s[i+1] * 0.5$ + %s;" % (y.name, y.name,
-                                                             xe)])
-        elif kind == "break":
+        if kind == "break":
             y = self.out_param(n.v)
             self.emit(["  for (int i = 0; i < %s; i++)" % n.text,
                        "    {", "      if (%s > 100.0$)" % xe,
@@ -33,12 +25,17 @@ class Refused:
                        "      %s[i] = cos$(%s);" % (y, xe), "    }"])
         elif kind == "while-data":
             y = self.out_param(n.v)
-            self.emit(["  int w = 0;",
-                       "  while (w < %s && %s[w] < 100.0$)" % (n.text,
-                                                              x.name),
-                       "    {", "      %s[w] = exp$(%s[w]);" % (y, x.name),
-                       "      w++;", "    }"])
-        elif kind == "scratch-per-iteration":
+            w = self.fresh("w")
+            self.emit(["  int %s = 0;" % w,
+                       "  while (%s < %s && %s[%s] < 100.0$)" % (
+                           w, n.text, x.name, w),
+                       "    {", "      %s[%s] = exp$(%s[%s]);" % (y, w, x.name,
+                                                                 w),
+                       "      %s++;" % w, "    }"])
+        elif kind == "scratch-partial-overwrite":
+            # scratch per row (accepted, tgblocks' rows) that a later loop
+            # of the iteration rewrites from its second element: a partial
+            # overwrite
             m = self.new_dim()
             x2 = self.get_array([n, m], (-2, 2))
             y = self.new_dest([n], -10, 10, allow_tmp=False)
@@ -51,22 +48,6 @@ class Refused:
                        "        buf[j] = buf[j] * buf[j-1];",
                        "      %s[i] = buf[%s - 1];" % (y.name, m.text),
                        "    }"])
-        elif kind == "if-in-reduce":
-            acc = self.fresh("s")
-            self.emit(["  $T %s = 0.0$;" % acc,
-                       "  for (int i = 0; i < %s; i++)" % n.text,
-                       "    {", "      if (%s > 0.013$)" % xe,
-                       "        %s += %s * %s;" % (acc, xe, xe),
-                       "      else", "        %s -= 0.5$ * %s;" % (acc, xe),
-                       "    }"])
-            self.finish_scalar(acc, -20, 20)
-        elif kind == "null-test":
-            b = self.new_input([n])
-            b.kind = "opt"
-            y = self.new_dest([n], -4, 4, allow_tmp=False)
-            self.emit(["  for (int i = 0; i < %s; i++)" % n.text,
-                       "    %s[i] = %s + (%s ? %s[i] : 0.0$);" %
-                       (y.name, xe, b.name, b.name)])
         elif kind == "openmp":
             self.k.omp = True
             y = self.new_dest([n], -1, 1, allow_tmp=False)
@@ -118,8 +99,53 @@ class Refused:
                        "    %s[%s[i]] = tanh$(%s);" % (y, ix, xe)])
         elif kind == "goto":
             y = self.out_param(n.v)
+            lab = self.fresh("done")
             self.emit(["  for (int i = 0; i < %s; i++)" % n.text,
                        "    {", "      if (%s > 100.0$)" % xe,
-                       "        goto done;",
+                       "        goto %s;" % lab,
                        "      %s[i] = sin$(%s);" % (y, xe), "    }",
-                       "done:;"])
+                       "%s:;" % lab])
+        elif kind == "compaction":
+            # an integer the loop counts, read inside the loop
+            y = self.out_param(n.v)
+            c = self.fresh("c")
+            self.emit(["  for (int i = 0; i < %s; i++)" % n.text,
+                       "    %s[i] = 0.0$;" % y,
+                       "  int %s = 0;" % c,
+                       "  for (int i = 0; i < %s; i++)" % n.text,
+                       "    if (%s > 0.013$)" % xe,
+                       "      %s[%s++] = tanh$(%s);" % (y, c, xe)])
+        elif kind == "unrolled-stores":
+            # a body unrolled by hand into two stores, the odd one after
+            y = self.out_param(n.v)
+            i = self.fresh("i")
+            self.emit(["  int %s;" % i,
+                       "  for (%s = 0; %s + 1 < %s; %s += 2)" % (i, i, n.text,
+                                                               i),
+                       "    {",
+                       "      %s[%s] = sin$(%s[%s]);" % (y, i, x.name, i),
+                       "      %s[%s + 1] = sin$(%s[%s + 1]);" % (y, i, x.name,
+                                                               i),
+                       "    }",
+                       "  if (%s < %s)" % (i, n.text),
+                       "    %s[%s] = sin$(%s[%s]);" % (y, i, x.name, i)])
+        elif kind == "carry-batch":
+            # state h[H] a time loop carries, inside a loop over the
+            # samples (a batch of sequences)
+            T, H = self.new_dim(), self.new_dim()
+            xb = self.get_array([n, T, H], (-1, 1))
+            y = self.new_dest([n, H], -1, 1, allow_tmp=False)
+            h = self.fresh("h")
+            self.emit(["  for (int b = 0; b < %s; b++)" % n.text,
+                       "    {",
+                       "      $T %s[%d];" % (h, max(16, H.v)),
+                       "      for (int j = 0; j < %s; j++)" % H.text,
+                       "        %s[j] = 0.0$;" % h,
+                       "      for (int t = 0; t < %s; t++)" % T.text,
+                       "        for (int j = 0; j < %s; j++)" % H.text,
+                       "          %s[j] = tanh$(0.5$ * %s[j] + "
+                       "%s[(b*%s + t)*%s + j]);" % (h, h, xb.name, T.text,
+                                                    H.text),
+                       "      for (int j = 0; j < %s; j++)" % H.text,
+                       "        %s[b*%s + j] = %s[j];" % (y.name, H.text, h),
+                       "    }"])
