@@ -160,10 +160,11 @@ class Blocks:
                                        % (m, self.fn("log"), z)}[val])
                   for what, val in cache]
         if style != 2 and any(val != "m" for _, val in cache):
-            if not self.known:
-                # z read after the loop that rewrote what it summed:
-                # Gen.KNOWN_WRONG's rows-cache-after-inplace; stored before
+            if not self.ch.chance(0.5):
+                # Stored before the loop that rewrites what z summed.
                 return out[:-nnorm] + stores + out[-nnorm:]
+            # After it: the sum reads the version before the rewrite
+            # (version.c's early reads; a wrong gradient until 73d4af4).
             self.tag("rows-cache-after-inplace")
         return out + stores
 
