@@ -135,6 +135,29 @@ te_read_loops (int nvars, const te_stage *s, int skip, const te_node *value,
   return n;
 }
 
+int
+te_access_loops (int nvars, const te_stage *s, int skip, const te_stmt *st,
+                 const te_node *index, bool write, te_loop *loops)
+{
+  int n = 0;
+  if (write)
+    {
+      for (int k = skip; k < s->nloops; k++)
+        loops[n++] = s->loops[k];
+      for (int k = 0; k < st->ninner && n < 2 * TE_MAX_LOOPS; k++)
+        loops[n++] = st->inner[k];
+      return n;
+    }
+  /* The stage's loops and the statement's own, then the reductions that
+     bind the read's other counters.  */
+  te_stage all = *s;
+  for (int k = 0; k < st->ninner && all.nloops < TE_MAX_LOOPS; k++)
+    all.loops[all.nloops++] = st->inner[k];
+  if (all.nloops - s->nloops != st->ninner)
+    return -1;
+  return te_read_loops (nvars, &all, skip, st->value, index, loops);
+}
+
 te_node *
 te_index_bound (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops)
 {

@@ -48,6 +48,14 @@ bool te_index_range (te_ctx *ctx, te_node *index, int nloops,
    it shrinks or stays, 0 if neither can be told (a parameter's sign, a
    product of counters of both signs).  */
 int te_index_direction (te_ctx *ctx, te_node *e, int var);
+/* The loops inside the first SKIP of stage S that an access of statement
+   ST ranges over: for its write (WRITE) S's other loops and ST's own; for
+   the read INDEX in its value those, as te_read_loops gives them, with
+   the reductions binding INDEX's other counters.  Their number into
+   LOOPS (room for 2 * TE_MAX_LOOPS), or -1.  */
+int te_access_loops (int nvars, const te_stage *s, int skip,
+                     const te_stmt *st, const te_node *index, bool write,
+                     te_loop *loops);
 /* One past the largest element INDEX reaches over NLOOPS LOOPS
    (te_index_range's *HI + 1); NULL when it cannot be told.  */
 te_node *te_index_bound (te_ctx *ctx, te_node *index, int nloops,

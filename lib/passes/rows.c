@@ -115,25 +115,8 @@ add_access (row_query *q, te_node *index, bool write)
     }
   row_access *a = &q->acc[q->n];
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = 0;
-  if (write)
-    {
-      for (int k = q->P; k < q->s->nloops; k++)
-        loops[n++] = q->s->loops[k];
-      for (int k = 0; k < q->st->ninner && n < 2 * TE_MAX_LOOPS; k++)
-        loops[n++] = q->st->inner[k];
-    }
-  else
-    {
-      /* A read in a statement's own loops ranges over them too.  */
-      te_stage all = *q->s;
-      for (int k = 0; k < q->st->ninner && all.nloops < TE_MAX_LOOPS; k++)
-        all.loops[all.nloops++] = q->st->inner[k];
-      n = all.nloops - q->s->nloops == q->st->ninner
-              ? te_read_loops (q->p->nvars, &all, q->P, q->st->value, index,
-                               loops)
-              : -1;
-    }
+  int n = te_access_loops (q->p->nvars, q->s, q->P, q->st, index, write,
+                           loops);
   if (n < 0)
     {
       q->fail = true;

@@ -230,22 +230,8 @@ row_add (row_scan *q, te_node *index, bool write)
       return;
     }
   te_loop *loops = q->in[q->n];
-  int n = 0;
-  if (write)
-    for (int k = 0; k < q->st->ninner; k++)
-      loops[n++] = q->st->inner[k];
-  else
-    {
-      /* The stage's loops and the statement's own, then the reductions
-         that bind the read's other counters.  */
-      te_stage all = *q->s;
-      for (int k = 0; k < q->st->ninner && all.nloops < TE_MAX_LOOPS; k++)
-        all.loops[all.nloops++] = q->st->inner[k];
-      n = all.nloops - q->s->nloops == q->st->ninner
-              ? te_read_loops (q->p->nvars, &all, q->s->nloops, q->st->value,
-                               index, loops)
-              : -1;
-    }
+  int n = te_access_loops (q->p->nvars, q->s, q->s->nloops, q->st, index,
+                           write, loops);
   if (n < 0)
     {
       q->bad = true;
