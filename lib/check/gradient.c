@@ -145,9 +145,10 @@ parse_sizes (ck_state *ck, const char *name, const char *spec)
 }
 
 /* Step 1: every integer parameter's value, into CK->ints, CK->sizes and
-   the result's AT.  */
+   the result's AT: those the user gave, the others from ck_sizes, or all
+   UNIFORM when that is not 0.  */
 static bool
-choose_sizes (ck_state *ck)
+choose_sizes (ck_state *ck, int64_t uniform)
 {
   const te_program *p = ck->fwd;
   int k = 0;
@@ -162,8 +163,9 @@ choose_sizes (ck_state *ck)
       if (p->params[q].kind != TE_PK_INT)
         continue;
       if (ck->ints[q] < 0)
-        ck->ints[q] = k < nsizes ? ck_sizes[k]
-                                 : ck_sizes[nsizes - 2 + (k - nsizes) % 2];
+        ck->ints[q] = uniform ? uniform
+                      : k < nsizes ? ck_sizes[k]
+                                   : ck_sizes[nsizes - 2 + (k - nsizes) % 2];
       k++;
       if (len < sizeof ck->sizes)
         len += snprintf (ck->sizes + len, sizeof ck->sizes - len, "%s%s=%lld",
@@ -196,6 +198,31 @@ forward_finite (ck_state *ck, bool *finite)
   return ok;
 }
 
+/* Free what steps 2 and 3 gave CK's parameters, and forget it.  */
+static void
+free_params (ck_state *ck)
+{
+  for (int q = 0; ck->par && q < ck->fwd->nparams; q++)
+    {
+      ck_param *cp = &ck->par[q];
+      for (int64_t e = 0; e < cp->n; e++)
+        {
+          if (cp->entry)
+            mpfr_clear (cp->entry[e]);
+          if (cp->grad)
+            mpfr_clear (cp->grad[e]);
+          if (cp->diff)
+            mpfr_clear (cp->diff[e]);
+        }
+      free (cp->entry);
+      free (cp->grad);
+      free (cp->diff);
+      free (cp->c);
+      free (cp->idx);
+      memset (cp, 0, sizeof *cp);
+    }
+}
+
 /* Steps 1-6 for CK.  */
 static void
 check_1 (ck_state *ck)
@@ -218,7 +245,7 @@ check_1 (ck_state *ck)
                    ck->fwd->tensors[i]->name);
         return;
       }
-  if (!choose_sizes (ck) || !ck_find_extents (ck) || !ck_choose_values (ck))
+  if (!choose_sizes (ck, 0) || !ck_find_extents (ck) || !ck_choose_values (ck))
     return;
   long nfd = 0;
   for (int q = 0; q < ck->fwd->nparams; q++)
@@ -238,6 +265,22 @@ check_1 (ck_state *ck)
       ck->positive = true;
       if (!ck_choose_values (ck) || !forward_finite (ck, &finite))
         return;
+      if (!finite)
+        {
+          /* The sizes may be what makes them so (C / NH = 0 for C = 4,
+             NH = 5, then 1 / sqrt (C / NH)): every size 3, once.  */
+          free_params (ck);
+          ck->positive = false;
+          if (!choose_sizes (ck, 3) || !ck_find_extents (ck)
+              || !ck_choose_values (ck) || !forward_finite (ck, &finite))
+            return;
+          if (!finite)
+            {
+              ck->positive = true;
+              if (!ck_choose_values (ck) || !forward_finite (ck, &finite))
+                return;
+            }
+        }
       if (!finite)
         {
           ck_refuse (ck, "its results are not finite at the sample inputs");
@@ -265,24 +308,7 @@ ck_gradient (const char *name, const te_program *fwd, const te_program *bwd,
   ck.par = ck_alloc (&ck, fwd->nparams + 1, sizeof *ck.par);
   if (ck.ints && ck.par)
     check_1 (&ck);
-  for (int q = 0; ck.par && q < fwd->nparams; q++)
-    {
-      ck_param *cp = &ck.par[q];
-      for (int64_t e = 0; e < cp->n; e++)
-        {
-          if (cp->entry)
-            mpfr_clear (cp->entry[e]);
-          if (cp->grad)
-            mpfr_clear (cp->grad[e]);
-          if (cp->diff)
-            mpfr_clear (cp->diff[e]);
-        }
-      free (cp->entry);
-      free (cp->grad);
-      free (cp->diff);
-      free (cp->c);
-      free (cp->idx);
-    }
+  free_params (&ck);
   free (ck.par);
   free (ck.ints);
 }
