@@ -139,6 +139,22 @@ te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
           return true;
         }
     }
+  /* The double fmax of a float accumulator ((float) fmax ((double) acc,
+     x) in a float kernel) is fmax (acc, (float) x): rounding to float
+     keeps order, and ACC is a float.  So for fmin.  */
+  if (v->op == TE_CAST && v->type == acc->type
+      && (v->args[0]->op == TE_FMAX || v->args[0]->op == TE_FMIN))
+    {
+      te_node *m = v->args[0];
+      for (int k = 0; k < 2; k++)
+        if (m->args[k]->op == TE_CAST && m->args[k]->args[0] == acc
+            && !te_contains (m->args[1 - k], acc))
+          {
+            *kind = m->op == TE_FMAX ? TE_RED_MAX : TE_RED_MIN;
+            *body = te_cast (ctx, acc->type, m->args[1 - k]);
+            return true;
+          }
+    }
   switch (v->op)
     {
     case TE_ADD:
