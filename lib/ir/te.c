@@ -1063,6 +1063,15 @@ te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max)
 /* ---- stages ------------------------------------------------------------- */
 
 bool
+te_sizes_read (const te_program *p, const te_tensor *t)
+{
+  for (int i = 0; i < p->ntensors; i++)
+    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
+      return true;
+  return false;
+}
+
+bool
 te_stage_accesses (const te_stage *s, const te_tensor *t)
 {
   if (s->call)

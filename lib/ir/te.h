@@ -582,6 +582,8 @@ bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
 /* Does stage S access T: a statement writes it, or a value, index or
    guard reads it, or a call passes it?  */
 bool te_stage_accesses (const te_stage *s, const te_tensor *t);
+/* Does the size of a tensor of P read T?  */
+bool te_sizes_read (const te_program *p, const te_tensor *t);
 /* The number of outer loops stages A and B share: loops of one source
    nest, distributed by the lifter into stages of their own (loop_ids).  */
 int te_shared_loops (const te_stage *a, const te_stage *b);

@@ -154,15 +154,8 @@ static bool
 written_elsewhere (const te_program *p, int s, const te_tensor *t)
 {
   for (int i = 0; i < p->nstages; i++)
-    {
-      if (i == s)
-        continue;
-      if (p->stages[i].call && te_call_passes (&p->stages[i], t, false))
-        return true;
-      for (int k = 0; k < p->stages[i].nstmts; k++)
-        if (p->stages[i].stmts[k].dst == t)
-          return true;
-    }
+    if (i != s && te_stage_writes (&p->stages[i], t))
+      return true;
   return false;
 }
 
@@ -190,9 +183,8 @@ still_valid (const te_program *p, int a, int b)
 static bool
 read_aside (const te_program *p, const te_tensor *t)
 {
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
-      return true;
+  if (te_sizes_read (p, t))
+    return true;
   for (int s = 0; s < p->nstages; s++)
     if (p->stages[s].call && te_call_passes (&p->stages[s], t, true))
       return true;

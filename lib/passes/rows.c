@@ -448,25 +448,22 @@ independent_scalar (const te_program *p, int first, int s)
       const te_stage *y = &p->stages[g];
       if (y->call)
         return false;
+      for (int b = 0; b < y->nstmts; b++)
+        if (te_stage_accesses (x, y->stmts[b].dst))
+          return false;
       for (int a = 0; a < x->nstmts; a++)
-        for (int b = 0; b < y->nstmts; b++)
-          {
-            const te_stmt *xs = &x->stmts[a], *ys = &y->stmts[b];
-            if (xs->dst == ys->dst || te_reads (xs->value, ys->dst)
-                || (xs->guard && te_reads (xs->guard, ys->dst))
-                || te_reads (xs->index, ys->dst)
-                || te_reads (ys->value, xs->dst)
-                || te_reads (ys->index, xs->dst)
-                || (ys->guard && te_reads (ys->guard, xs->dst)))
-              return false;
-            for (int i = 0; i < ys->ninner; i++)
-              if (te_reads (ys->inner[i].extent, xs->dst))
-                return false;
-          }
-      for (int k = 0; k < y->nloops; k++)
-        for (int a = 0; a < x->nstmts; a++)
-          if (te_reads (y->loops[k].extent, x->stmts[a].dst))
+        {
+          const te_tensor *t = x->stmts[a].dst;
+          if (te_stage_accesses (y, t))
             return false;
+          for (int k = 0; k < y->nloops; k++)
+            if (te_reads (y->loops[k].extent, t))
+              return false;
+          for (int b = 0; b < y->nstmts; b++)
+            for (int i = 0; i < y->stmts[b].ninner; i++)
+              if (te_reads (y->stmts[b].inner[i].extent, t))
+                return false;
+        }
     }
   return true;
 }

@@ -115,9 +115,8 @@ static int
 home_stage (te_program *p, const te_tensor *t)
 {
   int home = -1;
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
-      return -1;
+  if (te_sizes_read (p, t))
+    return -1;
   for (int s = 0; s < p->nstages; s++)
     {
       const te_stage *st = &p->stages[s];
@@ -258,9 +257,8 @@ static int
 row_home (te_program *p, const te_tensor *t, te_node **lo, te_node **span)
 {
   int home = -1;
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
-      return -1;
+  if (te_sizes_read (p, t))
+    return -1;
   for (int s = 0; s < p->nstages; s++)
     {
       const te_stage *st = &p->stages[s];
@@ -406,9 +404,7 @@ roll_load_fn (te_node *n, void *data)
 static void
 roll_collect (te_program *p, roll_query *q)
 {
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, q->t))
-      q->bad = true;
+  q->bad |= te_sizes_read (p, q->t);
   for (int s = 0; s < p->nstages; s++)
     {
       te_stage *st = &p->stages[s];

@@ -285,10 +285,7 @@ read_in (const te_program *p, const te_tensor *t)
             return true;
         }
     }
-  for (int i = 0; i < p->ntensors; i++)
-    if (p->tensors[i]->size && te_reads (p->tensors[i]->size, t))
-      return true;
-  return false;
+  return te_sizes_read (p, t);
 }
 
 /* Drop the statements of A that write a local array nothing reads any
