@@ -28,7 +28,10 @@
       becomes T[lin (b) * R + x], lin the row-major number of the shared
       iteration and R one more than the last element the first stage
       writes (the rows are dense: an LSTM's g[4*H] declared g[64] gets
-      rows of 4*H), and T gets their count times R elements.
+      rows of 4*H), and T gets their count times R elements.  When that
+      last element moves with the shared counters (a causal row w[u] for
+      u <= t of a scratch w[T]), R is the declared size, which every
+      write stays below in a kernel within its bounds.
 
    Limits: arrays a call reads or writes, arrays also accessed outside
    the nest or read before the first write of an iteration (a value
@@ -128,9 +131,18 @@ dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
   /* Dense: the index less its first element numbers the iterations of
      the loops inside the shared ones, row-major.  */
   te_ctx *ctx = p->ctx;
-  te_node *lin, *count;
-  if (!te_linearize (ctx, fs->nloops - n, fs->loops + n, &lin, &count))
-    return NULL;
+  te_node *lin = te_int (ctx, 0);
+  for (int k = n; k < fs->nloops; k++)
+    {
+      /* The extents may use the shared counters (u <= t), which stay
+         fixed within one row, not the ones inside.  */
+      for (int j = n; j < fs->nloops; j++)
+        if (te_uses_var (fs->loops[k].extent, fs->loops[j].var))
+          return NULL;
+      lin = te_add (ctx, te_mul (ctx, lin, fs->loops[k].extent),
+                    te_var (ctx, fs->loops[k].var));
+    }
+  lin = te_canon_int (ctx, lin);
   if (!te_index_range (ctx, w->index, fs->nloops - n, fs->loops + n, lo, hi))
     return NULL;
   if (te_canon_int (ctx, te_sub (ctx, w->index, *lo)) != lin)
@@ -239,9 +251,9 @@ expand_1 (te_program *p, te_tensor *t)
   /* Step 3: rows of the elements up to the last one written, HI + 1
      (no more than the array's size in a kernel within its bounds).  */
   te_node *size = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < n && size != t->size; k++)
     if (te_uses_var (size, fs->loops[k].var))
-      return false;
+      size = t->size;
   for (int s = first; s < p->nstages; s++)
     {
       te_stage *st = &p->stages[s];
