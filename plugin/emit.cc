@@ -59,6 +59,7 @@ struct emitter
   vec<int> bound_ids;
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
+  bool novector;     /* the loops built now must not be vectorized */
   bool failed;
 };
 
@@ -526,6 +527,13 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
                   ? build2 (LT_EXPR, boolean_type_node, var,
                             build_int_cst (long_integer_type_node, 0))
                   : build2 (GE_EXPR, boolean_type_node, var, ext);
+  if (e->novector)
+    /* What the C front end makes of #pragma GCC novector (GCC 14): the
+       loop gets dont_vectorize (replace_loop_annotate).  */
+    done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
+                   build_int_cst (integer_type_node,
+                                  annot_expr_no_vector_kind),
+                   integer_zero_node);
   append_to_statement_list (build1 (EXIT_EXPR, void_type_node, done), &lbody);
   append_to_statement_list (inner, &lbody);
   append_to_statement_list (
@@ -800,6 +808,7 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
     {
       const te_lw_stage *g = &lw->stages[s];
       const te_stage *st = g->stage;
+      e.novector = g->chain[0] >= 0;
       switch (g->shape)
         {
         case TE_LW_CALL:
@@ -830,6 +839,7 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           break;
         }
     }
+  e.novector = false;
 
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)
     if (TREE_CODE (e.local_ptrs[i]) != ADDR_EXPR)

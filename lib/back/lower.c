@@ -598,6 +598,38 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
   l->stmts = lower_stmts (w, s, true);
 }
 
+/* Two statements of stage L's one nest that add to the same element in
+   every iteration of its innermost loop, into L->chain (-1 if none).
+   Such a pair is a reduction chain for GCC, and GCC 12.2 vectorizes one
+   whose loads run backwards into wrong code: it adds the elements as if
+   they came in the loop's order (seen with d_w[0] += x[2*i+1] * d_y[2*i+1];
+   d_w[0] += x[2*i] * d_y[2*i]; at -O2, the adjoint of a weight shared by
+   the two stores of a hand-unrolled loop, whose adjoints the reverse
+   sweep orders backwards).  */
+static void
+find_chain (te_lw_stage *l)
+{
+  const te_stage *s = l->stage;
+  l->chain[0] = l->chain[1] = -1;
+  if ((l->shape != TE_LW_ONE && l->shape != TE_LW_SHARED) || !s->nloops)
+    return;
+  for (int a = 0; a < s->nstmts; a++)
+    for (int b = a + 1; b < s->nstmts; b++)
+      {
+        const te_stmt *x = &s->stmts[a], *y = &s->stmts[b];
+        if (x->op != TE_ADD_TO || y->op != TE_ADD_TO || x->dst != y->dst
+            || x->index != y->index || x->ninner != y->ninner)
+          continue;
+        const te_loop *in = x->ninner ? &x->inner[x->ninner - 1]
+                                      : &s->loops[s->nloops - 1];
+        if (te_uses_var (x->index, in->var))
+          continue;
+        l->chain[0] = a;
+        l->chain[1] = b;
+        return;
+      }
+}
+
 te_lowered *
 te_lower (const te_program *p)
 {
@@ -619,7 +651,10 @@ te_lower (const te_program *p)
       w.l->nstages = p->nstages;
       w.l->stages = xalloc (&w, p->nstages, sizeof *w.l->stages);
       for (int s = 0; w.l->stages && s < p->nstages && !w.oom; s++)
-        lower_stage (&w, &w.l->stages[s], &p->stages[s]);
+        {
+          lower_stage (&w, &w.l->stages[s], &p->stages[s]);
+          find_chain (&w.l->stages[s]);
+        }
     }
   free (w.local);
   free (w.undo);
@@ -738,6 +773,10 @@ te_lowered_dump (FILE *f, const te_lowered *l)
     {
       const te_lw_stage *g = &l->stages[s];
       fprintf (f, "lower: stage %d: %s\n", s, shapes[g->shape]);
+      if (g->chain[0] >= 0)
+        fprintf (f, "lower: stage %d: not vectorized: statements %d and %d "
+                 "add to one element of '%s' in every iteration\n",
+                 s, g->chain[0], g->chain[1], g->stage->stmts[g->chain[0]].dst->name);
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
       if (g->fast)
         stmts_dump (f, s, g->fast, g->stage->nstmts, true);

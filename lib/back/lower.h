@@ -119,6 +119,13 @@ typedef struct te_lw_stage
   int nall;
   const te_tensor **all;
   te_lw_scope *scope; /* TE_LW_CALL, TE_LW_SHARED */
+  int chain[2];       /* TE_LW_ONE, TE_LW_SHARED: two statements that add
+                         to one element in every iteration of the
+                         innermost loop, or -1: GCC 12's vectorizer
+                         miscompiles such a chain of additions when its
+                         loads run backwards (x[2*i + 1], then x[2*i]), so
+                         a back end compiled by GCC keeps the nest from
+                         being vectorized */
 } te_lw_stage;
 
 typedef struct te_lowered

@@ -622,6 +622,19 @@ scatter_may_repeat (te_program *p, te_tensor *t, const te_stmt *st)
            && kind == TE_RED_SUM && !te_reads (body, t));
 }
 
+/* Do the earlier statements of stage S that write T write elements
+   provably apart from those ST writes (y[i] and y[n + i] in one loop)?  */
+static bool
+apart_from_siblings (te_program *p, const te_tensor *t, int s,
+                     const te_stmt *st)
+{
+  const te_stage *sg = &p->stages[s];
+  for (const te_stmt *o = sg->stmts; o < st; o++)
+    if (o->dst == t && !disjoint (p, sg, o, sg, st))
+      return false;
+  return true;
+}
+
 /* Is ST, a statement of stage S that writes T, a write the gradient
    supports: apart from the writes of earlier nests, the only writer of
    its elements in S (SAME_STAGE: an earlier statement of S writes T),
@@ -642,7 +655,8 @@ write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
                           "another array");
       return false;
     }
-  if (same_stage && !distinct_constant_writes (&p->stages[s], t))
+  if (same_stage && !distinct_constant_writes (&p->stages[s], t)
+      && !apart_from_siblings (p, t, s, st))
     {
       te_diag_set (diag, TE_DIAG_USER, st->loc,
                    "'%s' is written by more than one statement of a loop "

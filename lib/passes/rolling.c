@@ -21,8 +21,11 @@
       step of the last iteration of the last write, or, inside a
       reduction over loops like the write's, the element the write wrote
       in the same iteration (a loss summed over the steps, which the
-      lifter moved after the loop).  Else the array is left alone, and
-      the role analysis refuses the overwrite.
+      lifter moved after the loop).  A read after the last write may
+      have lost its modulo to constant folding (h[T % 2] with T = 5 is
+      h[H + i]): when the last write's final step is a constant, the
+      read names a slot, and so the step that last filled it.  Else the
+      array is left alone, and the role analysis refuses the overwrite.
    3. Replace e % c by e in every index and size the array from the
       largest element its writes reach; note the decision.
 
@@ -59,6 +62,7 @@ typedef struct access
   bool write;
   const te_stmt *stmt; /* a load's statement */
   te_node *load;
+  te_node *fixed; /* a read of a constant slot: its index, unrolled */
 } access;
 
 typedef struct access_list
@@ -145,6 +149,48 @@ mod_arg (te_node *index)
   return q.count == 1 ? q.mod : NULL;
 }
 
+/* Read R of no modulo, in a stage after the last write W of stage WS
+   (a final state h[T % 2] whose T is a constant, folded to h[H + i]):
+   when W's step at its last iteration is a constant E, R reads slot
+   K = R's index / SLOT of the buffer, which the forward's last write to
+   that slot filled at step E - ((E - K) mod C).  That step's index,
+   unrolled, into R->fixed; false when R is not such a read.  */
+static bool
+fixed_slot_read (te_program *p, access *r, const te_stage *ws,
+                 const access *w, int64_t c, te_node *slot)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *m = mod_arg (w->index);
+  if (!m || !r->stmt)
+    return false;
+  te_node *e = last_of (ctx, ws, m->args[0]);
+  if (e->op != TE_CONST || e->u.i < c - 1)
+    return false;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (p->nvars, &p->stages[r->stage], 0, r->stmt->value,
+                         r->index, loops);
+  if (n < 0)
+    return false;
+  for (int64_t k = 0; k < c; k++)
+    {
+      te_node *in = te_canon_int (
+          ctx, te_sub (ctx, r->index, te_mul (ctx, slot, te_int (ctx, k))));
+      te_node *lo, *hi;
+      if (!te_index_range (ctx, in, n, loops, &lo, &hi)
+          || !te_non_negative (ctx, lo)
+          || !te_non_negative (ctx, te_canon_int (ctx, te_sub (
+                                        ctx, te_sub (ctx, slot,
+                                                     te_int (ctx, 1)),
+                                        hi))))
+        continue;
+      int64_t step = e->u.i - ((e->u.i - k) % c + c) % c;
+      r->fixed = te_canon_int (
+          ctx, te_add (ctx, in, te_mul (ctx, slot, te_int (ctx, step))));
+      return true;
+    }
+  return false;
+}
+
 /* Steps 1-3 for local array T of P.  */
 static void
 unroll (te_program *p, te_tensor *t)
@@ -195,9 +241,18 @@ unroll (te_program *p, te_tensor *t)
     }
   if (!c || first_mod_write < 0)
     return;
+  int last_write = -1;
+  for (int j = 0; j < a.n; j++)
+    if (a.items[j].write)
+      last_write = j;
   for (int i = 0; i < a.n; i++)
     {
       if (mod_arg (a.items[i].index))
+        continue;
+      if (!a.items[i].write && a.items[i].stage > a.items[last_write].stage
+          && fixed_slot_read (p, &a.items[i],
+                              &p->stages[a.items[last_write].stage],
+                              &a.items[last_write], c, slot))
         continue;
       if (!a.items[i].write || a.items[i].stage >= first_mod_write)
         return;
@@ -211,7 +266,7 @@ unroll (te_program *p, te_tensor *t)
   /* Step 2.  */
   for (int i = 0; i < a.n; i++)
     {
-      if (a.items[i].write)
+      if (a.items[i].write || a.items[i].fixed)
         continue;
       int last = -1;
       for (int j = 0; j < a.n; j++)
@@ -272,12 +327,13 @@ unroll (te_program *p, te_tensor *t)
               continue;
             te_node *ld = te_load (ctx, t, a.items[i].index);
             te_node *mm = mod_arg (a.items[i].index);
-            if (!mm)
+            if (!mm && !a.items[i].fixed)
               continue;
             te_node *nl = te_load (
                 ctx, t,
-                te_canon_int (ctx, te_replace (ctx, a.items[i].index, mm,
-                                               mm->args[0])));
+                mm ? te_canon_int (ctx, te_replace (ctx, a.items[i].index,
+                                                    mm, mm->args[0]))
+                   : a.items[i].fixed);
             st->value = te_replace (ctx, st->value, ld, nl);
             if (st->guard)
               st->guard = te_replace (ctx, st->guard, ld, nl);
