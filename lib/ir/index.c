@@ -419,11 +419,62 @@ te_rows_apart (te_ctx *ctx, int nloops, const te_loop *loops, int na,
   return true;
 }
 
+typedef struct max_atoms
+{
+  te_node *items[8];
+  int n;
+} max_atoms;
+
+static void
+find_max_atom (te_node *n, void *data)
+{
+  max_atoms *m = data;
+  if (n->op != TE_MAX || m->n == 8)
+    return;
+  for (int k = 0; k < 2; k++)
+    if (n->args[k]->op == TE_CONST && n->args[k]->u.i == 0)
+      {
+        for (int i = 0; i < m->n; i++)
+          if (m->items[i] == n)
+            return;
+        m->items[m->n++] = n;
+      }
+}
+
+/* Is N >= 0 because it is when an atom max (E, 0) of it is E, and N is
+   linear in the atom with a coefficient >= 0 (max (E, 0) >= E): a
+   tape's max (T, 0) rows against a sum over t < T?  */
+static bool
+non_negative_below_max (te_ctx *ctx, te_node *n)
+{
+  max_atoms m = { { NULL }, 0 };
+  te_walk (n, find_max_atom, &m);
+  for (int i = 0; i < m.n; i++)
+    {
+      te_node *a = m.items[i];
+      te_node *e = a->args[0]->op == TE_CONST ? a->args[1] : a->args[0];
+      te_node *at[3];
+      for (int k = 0; k < 3; k++)
+        at[k] = te_canon_int (ctx, te_replace (ctx, n, a,
+                                               te_add (ctx, e,
+                                                       te_int (ctx, k))));
+      te_node *slope = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
+      te_node *bend = te_canon_int (
+          ctx, te_add (ctx, te_sub (ctx, at[2], te_mul (ctx, te_int (ctx, 2),
+                                                         at[1])),
+                       at[0]));
+      if (bend->op == TE_CONST && bend->u.i == 0
+          && te_non_negative (ctx, slope) && te_non_negative (ctx, at[0]))
+        return true;
+    }
+  return false;
+}
+
 bool
 te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                         const te_stage *b)
 {
-  if (te_non_negative (ctx, n))
+  if (te_non_negative (ctx, n) || non_negative_below_max (ctx, n))
     return true;
   const te_stage *st[2] = { a, b };
   /* There max (E, 0) is E.  */

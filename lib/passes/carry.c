@@ -46,8 +46,16 @@
       copies the last row into S.  The dump notes each tape and its
       size.
 
-   Limits: L must be the outermost loop of its nest (a time loop inside a
-   batch loop keeps its state per sample, which is not done yet); S is
+   Inside a loop over the samples of a batch (loops that every stage
+   accessing S runs in, np of them, around L; S a local array whose
+   indices use none of their counters), every sample starts S anew: the
+   tape has a block of (max (T, 0) + 1) R elements per sample, at the
+   sample's number (row-major over those loops) times that size.
+
+   Limits: L must be the outermost loop of its nest but for the batch
+   loops (the recurrence of a step with two inner loops over S inside a
+   batch is refused later, roles.c: one over the inner of two loops is
+   not done yet); S is
    updated by one statement of one stage per step and read within the
    range it writes; no call passes S.  An array this pass leaves alone is
    refused later as before ("written by more than one loop nest").  */
@@ -76,6 +84,7 @@ typedef struct carry
 {
   te_program *p;
   te_tensor *s;        /* the state */
+  int np;              /* the loops around the time loop (a batch) */
   int u;               /* its update stage ... */
   const te_stmt *w;    /* ... and statement */
   te_node *windex;     /* its index as lifted */
@@ -84,6 +93,9 @@ typedef struct carry
   te_node *lo, *hi;    /* the elements U writes */
   te_node *rows;       /* R */
   te_node *final;      /* max (T, 0): the row of the last step */
+  te_node *batch;      /* the number of the batch iteration, in U's
+                          counters, and ... */
+  te_node *nbatch;     /* ... their count (0 and 1 without a batch) */
   te_tensor *tape;
   te_diag *diag;
   bool refused;        /* DIAG is set */
@@ -138,21 +150,41 @@ dense_update (carry *c, const te_stage *us, const te_stmt *w)
   if (w->guard || w->op != TE_SET || w->ninner)
     return false;
   te_node *lin, *count;
-  if (!te_linearize (ctx, us->nloops - 1, us->loops + 1, &lin, &count)
-      || !te_index_range (ctx, w->index, us->nloops - 1, us->loops + 1,
+  int in = c->np + 1;
+  if (!te_linearize (ctx, us->nloops - in, us->loops + in, &lin, &count)
+      || !te_index_range (ctx, w->index, us->nloops - in, us->loops + in,
                           &c->lo, &c->hi)
       || te_canon_int (ctx, te_sub (ctx, w->index, c->lo)) != lin)
     return false;
   for (int k = 0; k < us->nloops; k++)
     if (te_uses_var (c->lo, us->loops[k].var)
         || te_uses_var (c->hi, us->loops[k].var)
-        || te_uses_var (us->loops[0].extent, us->loops[k].var))
+        || te_uses_var (us->loops[c->np].extent, us->loops[k].var))
       return false;
   return true;
 }
 
+/* The loops of stage US that every other stage accessing C->s runs
+   in too (a batch loop around the time loop, whose every iteration
+   starts the state anew); 0 when no other stage accesses it.  */
+static int
+batch_loops (carry *c, const te_stage *us)
+{
+  int np = -1;
+  for (int s = 0; s < c->p->nstages; s++)
+    {
+      const te_stage *st = &c->p->stages[s];
+      if (st == us || !te_stage_accesses (st, c->s))
+        continue;
+      int m = te_shared_loops (st, us);
+      np = np < 0 || m < np ? m : np;
+    }
+  return np < 0 ? 0 : np;
+}
+
 /* Step 1: find the update: the one stage inside a source loop whose
-   statement writes C->s at an index free of that loop's counter.  */
+   statement writes C->s at an index free of that loop's counter, and
+   of the counters of the batch loops around it.  */
 static bool
 find_update (carry *c)
 {
@@ -164,17 +196,25 @@ find_update (carry *c)
       for (int k = 0; k < st->nstmts; k++)
         {
           const te_stmt *x = &st->stmts[k];
-          if (x->dst != c->s || !st->nloops || !st->loop_ids[0]
-              || te_uses_var (x->index, st->loops[0].var))
+          if (x->dst != c->s || !st->nloops)
+            continue;
+          int np = batch_loops (c, st);
+          if (np >= st->nloops || !st->loop_ids[np])
+            continue;
+          bool free = true;
+          for (int j = 0; j <= np; j++)
+            free &= !te_uses_var (x->index, st->loops[j].var);
+          if (!free)
             continue;
           if (c->u >= 0)
             return false;
           c->u = s;
           c->w = x;
           c->windex = x->index;
+          c->np = np;
         }
     }
-  return c->u >= 0;
+  return c->u >= 0 && (c->np == 0 || c->s->kind == TE_TK_LOCAL);
 }
 
 /* Is C->s carried at all (before any analysis that makes nodes, which
@@ -201,10 +241,11 @@ find_nest (carry *c)
   te_program *p = c->p;
   const te_stage *us = &p->stages[c->u];
   c->first = c->last = c->u;
-  while (c->first > 0 && te_shared_loops (&p->stages[c->first - 1], us))
+  while (c->first > 0
+         && te_shared_loops (&p->stages[c->first - 1], us) > c->np)
     c->first--;
   while (c->last + 1 < p->nstages
-         && te_shared_loops (&p->stages[c->last + 1], us))
+         && te_shared_loops (&p->stages[c->last + 1], us) > c->np)
     c->last++;
 }
 
@@ -217,7 +258,7 @@ check_nest (carry *c)
   const te_stage *us = &p->stages[c->u];
   for (int s = 0; s < p->nstages; s++)
     if ((s < c->first || s > c->last)
-        && te_shared_loops (&p->stages[s], us))
+        && te_shared_loops (&p->stages[s], us) > c->np)
       return false;
   for (int s = c->first; s <= c->last; s++)
     {
@@ -229,7 +270,8 @@ check_nest (carry *c)
           const te_stmt *x = &st->stmts[k];
           if (x->dst == c->s && x != c->w)
             return false;
-          if (!loads_inside (c, st, 1, x, s == c->u ? c->w->index : NULL))
+          if (!loads_inside (c, st, c->np + 1, x,
+                             s == c->u ? c->w->index : NULL))
             return false;
           te_node *roots[3] = { x->value, x->index, x->guard };
           for (int r = 0; r < 3; r++)
@@ -239,8 +281,9 @@ check_nest (carry *c)
                                                MAX_LOADS)
                                 : 0;
               for (int i = 0; i < nl; i++)
-                if (te_uses_var (loads[i]->args[0], st->loops[0].var))
-                  return false;
+                for (int j = 0; j <= c->np; j++)
+                  if (te_uses_var (loads[i]->args[0], st->loops[j].var))
+                    return false;
             }
         }
     }
@@ -269,15 +312,18 @@ check_before (carry *c)
         {
           const te_stmt *x = &st->stmts[k];
           if (stmt_reads (x, c->s)
-              && (writes || c->init < 0 || !loads_inside (c, st, 0, x, NULL)))
+              && (writes || c->init < 0
+                  || !loads_inside (c, st, c->np, x, NULL)))
             return false;
           if (x->dst != c->s)
             continue;
           te_node *lin, *count, *lo, *hi;
+          int np = c->np;
           if (c->init >= 0 || x->guard || x->op != TE_SET
-              || !te_linearize (ctx, st->nloops, st->loops, &lin, &count)
-              || !te_index_range (ctx, x->index, st->nloops, st->loops, &lo,
-                                  &hi)
+              || !te_linearize (ctx, st->nloops - np, st->loops + np, &lin,
+                                &count)
+              || !te_index_range (ctx, x->index, st->nloops - np,
+                                  st->loops + np, &lo, &hi)
               || lo != c->lo || hi != c->hi
               || te_canon_int (ctx, te_sub (ctx, x->index, lo)) != lin)
             return false;
@@ -288,6 +334,21 @@ check_before (carry *c)
 }
 
 /* ---- reads after the nest ---------------------------------------------- */
+
+/* Where the tape of stage ST's batch iteration starts: its number times
+   the rows of one sequence, (max (T, 0) + 1) R; 0 without a batch.  */
+static te_node *
+batch_offset (carry *c, const te_stage *st)
+{
+  te_ctx *ctx = c->p->ctx;
+  const te_stage *us = &c->p->stages[c->u];
+  te_node *b = te_rename_counters (ctx, c->batch, c->np, us->loops,
+                                   st->loops);
+  return te_canon_int (
+      ctx, te_mul (ctx, b, te_mul (ctx, te_add (ctx, c->final,
+                                                te_int (ctx, 1)),
+                                   c->rows)));
+}
 
 /* The row of the state a load inside a reduction over counter VAR (a
    counter of the time loop) reads, from the lifter's record of where the
@@ -306,7 +367,7 @@ timed_row (carry *c, int var, te_loc loc)
       const te_timed_read *r = &p->timed[i];
       if (r->tensor != c->s || r->var != var)
         continue;
-      for (int k = 1; k < us->nloops; k++)
+      for (int k = c->np + 1; k < us->nloops; k++)
         clear &= r->loop_id != us->loop_ids[k];
       int a = r->pos > c->w->pos;
       clear &= after < 0 || after == a;
@@ -341,6 +402,7 @@ typedef struct after_memo
 typedef struct after_rw
 {
   carry *c;
+  te_node *off; /* the stage's batch_offset */
   te_loc loc;
   after_memo memos[MAX_TIMED + 1];
   int nmemos;
@@ -391,13 +453,15 @@ after_1 (after_rw *a, te_node *n, int var)
         }
       te_node *x = after_1 (a, n->args[0], var);
       r = te_load (ctx, c->tape,
-                   te_canon_int (ctx, te_add (ctx, te_mul (ctx, row, c->rows),
-                                              x)));
+                   te_canon_int (ctx, te_add (ctx, a->off,
+                                              te_add (ctx, te_mul (ctx, row,
+                                                                   c->rows),
+                                                      x))));
     }
   else if (n->op == TE_REDUCE)
     {
       int inner = var;
-      int lid = c->p->stages[c->u].loop_ids[0];
+      int lid = c->p->stages[c->u].loop_ids[c->np];
       for (int k = 0; k < n->u.red.nloops; k++)
         if (te_program_var_loop (c->p, n->u.red.loops[k].var) == lid)
           inner = n->u.red.loops[k].var;
@@ -439,13 +503,14 @@ after_nest (carry *c, bool rewrite)
             return false;
           if (!rewrite)
             {
-              if (!loads_inside (c, st, 0, x, NULL))
+              if (!loads_inside (c, st, c->np, x, NULL))
                 return false;
               continue;
             }
           after_rw a;
           memset (&a, 0, sizeof a);
           a.c = c;
+          a.off = batch_offset (c, st);
           a.loc = x->loc;
           x->value = after_1 (&a, x->value, -1);
           x->index = after_1 (&a, x->index, -1);
@@ -548,9 +613,11 @@ rewrite (carry *c)
   for (int s = c->first; s <= c->last; s++)
     {
       te_stage *st = &p->stages[s];
-      te_node *t = te_var (ctx, st->loops[0].var);
+      te_node *t = te_var (ctx, st->loops[c->np].var);
       te_node *row = s <= c->u ? t : te_add (ctx, t, one);
-      te_node *off = te_canon_int (ctx, te_mul (ctx, row, c->rows));
+      te_node *boff = batch_offset (c, st);
+      te_node *off = te_canon_int (
+          ctx, te_add (ctx, boff, te_mul (ctx, row, c->rows)));
       if (s == c->u)
         {
           /* The update writes the next row; its statement moves to the
@@ -561,27 +628,31 @@ rewrite (carry *c)
                 te_stmt *x = &st->stmts[k];
                 x->dst = c->tape;
                 x->index = te_canon_int (
-                    ctx, te_add (ctx, te_mul (ctx, te_add (ctx, t, one),
-                                              c->rows),
-                                 x->index));
+                    ctx, te_add (ctx, boff,
+                                 te_add (ctx,
+                                         te_mul (ctx, te_add (ctx, t, one),
+                                                 c->rows),
+                                         x->index)));
                 c->w = x;
               }
         }
       shift_stage (c, st, off);
     }
   if (c->init >= 0)
-    {
-      te_node *zero = te_int (ctx, 0);
-      for (int s = c->init; s < c->first; s++)
-        {
-          te_stage *st = &p->stages[s];
-          for (int k = 0; k < st->nstmts; k++)
-            if (st->stmts[k].dst == c->s)
+    for (int s = c->init; s < c->first; s++)
+      {
+        te_stage *st = &p->stages[s];
+        te_node *boff = batch_offset (c, st);
+        for (int k = 0; k < st->nstmts; k++)
+          if (st->stmts[k].dst == c->s)
+            {
               st->stmts[k].dst = c->tape;
-          if (s > c->init)
-            shift_stage (c, st, zero);
-        }
-    }
+              st->stmts[k].index = te_canon_int (
+                  ctx, te_add (ctx, boff, st->stmts[k].index));
+            }
+        if (s > c->init)
+          shift_stage (c, st, boff);
+      }
 }
 
 /* Steps 1 to 5 for tensor S; false, leaving P alone, when S is no state
@@ -602,11 +673,15 @@ carry_1 (carry *c)
       || !check_before (c) || !after_nest (c, false))
     return false;
   const te_stage *us = &p->stages[c->u];
+  if (!te_linearize (ctx, c->np, us->loops, &c->batch, &c->nbatch))
+    return false;
   c->rows = te_canon_int (ctx, te_add (ctx, c->hi, te_int (ctx, 1)));
   c->final = te_canon_int (
-      ctx, te_binary (ctx, TE_MAX, us->loops[0].extent, te_int (ctx, 0)));
+      ctx, te_binary (ctx, TE_MAX, us->loops[c->np].extent, te_int (ctx, 0)));
   te_node *size = te_canon_int (
-      ctx, te_mul (ctx, te_add (ctx, c->final, te_int (ctx, 1)), c->rows));
+      ctx, te_mul (ctx, c->nbatch,
+                   te_mul (ctx, te_add (ctx, c->final, te_int (ctx, 1)),
+                           c->rows)));
   if (s->kind == TE_TK_LOCAL)
     c->tape = s;
   else
@@ -626,7 +701,7 @@ carry_1 (carry *c)
       s->size = old_size;
       return false;
     }
-  const char *tvar = p->var_names[us->loops[0].var];
+  const char *tvar = p->var_names[us->loops[c->np].var];
   rewrite (c);
   if (s->kind == TE_TK_PARAM)
     {
