@@ -310,8 +310,21 @@ expr (emitter *e, const te_node *n)
         {
           char buf[64];
           REAL_VALUE_TYPE r;
-          snprintf (buf, sizeof buf, "%a", n->u.f);
-          real_from_string (&r, buf);
+          /* real_from_string reads "%a" but not "inf" or "nan"
+             (-INFINITY as a masked score's value).  */
+          if (__builtin_isinf (n->u.f))
+            {
+              real_inf (&r);
+              if (n->u.f < 0)
+                r = real_value_negate (&r);
+            }
+          else if (__builtin_isnan (n->u.f))
+            real_nan (&r, "", 1, TYPE_MODE (type));
+          else
+            {
+              snprintf (buf, sizeof buf, "%a", n->u.f);
+              real_from_string (&r, buf);
+            }
           return build_real_truncate (type, r);
         }
       return build_int_cst (type, n->u.i);
