@@ -164,17 +164,18 @@ dense_update (carry *c, const te_stage *us, const te_stmt *w)
   return true;
 }
 
-/* The loops of stage US that every other stage accessing C->s runs
-   in too (a batch loop around the time loop, whose every iteration
-   starts the state anew); 0 when no other stage accesses it.  */
+/* The loops of stage US that the other stages writing the local C->s
+   (its initial state) run in too: a batch loop around the time loop,
+   whose every iteration starts the state anew.  0 for a parameter (its
+   state enters from the caller) or without another writer.  */
 static int
 batch_loops (carry *c, const te_stage *us)
 {
   int np = -1;
-  for (int s = 0; s < c->p->nstages; s++)
+  for (int s = 0; s < c->p->nstages && c->s->kind == TE_TK_LOCAL; s++)
     {
       const te_stage *st = &c->p->stages[s];
-      if (st == us || !te_stage_accesses (st, c->s))
+      if (st == us || !te_stage_writes (st, c->s))
         continue;
       int m = te_shared_loops (st, us);
       np = np < 0 || m < np ? m : np;

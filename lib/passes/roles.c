@@ -247,9 +247,24 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
 }
 
 /* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
-   counters whose coefficient is C, R what is left, its range in [0, C)
+   counters whose coefficient is a multiple of C, each times its
+   multiple (rows of C indexed by two loops, (b * T + t) * C), R what is
+   left, its range in [0, C)
    where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
    false if W's index is no such sum.  */
+/* D / C when D is C times a polynomial (T * Vp of Vp, the stride of an
+   outer loop over rows of Vp elements), else NULL.  */
+static te_node *
+multiple_of (te_ctx *ctx, te_node *d, te_node *c)
+{
+  if (d == c)
+    return te_int (ctx, 1);
+  if (c->op == TE_CONST || d->op == TE_CONST)
+    return NULL;
+  te_node *m = te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 1)));
+  return te_canon_int (ctx, te_mul (ctx, c, m)) == d ? m : NULL;
+}
+
 static bool
 rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
          const te_stage *other, te_node **lo, te_node **hi)
@@ -262,10 +277,11 @@ rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
       te_node *d = te_canon_int (
           ctx, te_sub (ctx, te_replace (ctx, w->index, v, te_int (ctx, 1)),
                        te_replace (ctx, w->index, v, te_int (ctx, 0))));
-      if (d == c)
+      te_node *m = multiple_of (ctx, d, c);
+      if (m && !te_uses_var (m, s->loops[k].var))
         {
           r = te_replace (ctx, r, v, te_int (ctx, 0));
-          q = te_add (ctx, q, v);
+          q = te_add (ctx, q, te_mul (ctx, m, v));
         }
     }
   r = te_canon_int (ctx, r);
@@ -659,13 +675,13 @@ write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
       && !apart_from_siblings (p, t, s, st))
     {
       te_diag_set (diag, TE_DIAG_USER, st->loc,
-                   "'%s' is written by more than one statement of a loop "
-                   "nest; not supported yet",
+                   "'%s' is written by two statements of a loop nest "
+                   "whose elements may meet; not supported yet",
                    t->name);
-      te_diag_note (diag, "write the elements one iteration stores in a "
-                          "loop of their own (for (r = 0; r < 4; r++) "
-                          "%s[i + r] = ...)",
-                    t->name);
+      te_diag_note (diag, "the gradient needs every element written "
+                          "once; statements of one loop may store to "
+                          "places of one array that never meet (y[2*i] "
+                          "and y[2*i + 1])");
       return false;
     }
   if (!te_type_is_float (t->type))

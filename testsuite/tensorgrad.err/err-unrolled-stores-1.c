@@ -1,22 +1,18 @@
 /* { dg-do compile } */
-/* A loop body unrolled by hand into several stores of one array, each a
-   statement of the one loop nest: refused (where the stores are one
-   statement in a loop of its own over the tile, as in
-   tensorgrad.exec/tiled-matmul-1.c, the kernel is differentiated), with
-   a note on how to write it.  The counter stepped by 2 and its value
-   after the loop are fine.  */
+/* Two stores of one loop body whose elements meet: y[i + 1] of one
+   iteration is y[i] of the next, so each element is written twice and
+   the last write wins.  Refused at the second store.  The same body with
+   the counter stepped by 2 stores to places that never meet and is
+   differentiated (tensorgrad.exec/stores-apart-1.c).  */
 
 __attribute__ ((differentiable))
 void
-scale2 (int n, const double *x, double *y)
+smooth2 (int n, const double *x, double *y)
 {
-  int i;
-  for (i = 0; i + 1 < n; i += 2)
+  for (int i = 0; i + 1 < n; i++)
     {
       y[i] = 2 * x[i];
-      y[i + 1] = 2 * x[i + 1]; /* { dg-error "'y' is written by more than one statement of a loop nest; not supported yet" } */
-      /* { dg-message "write the elements one iteration stores in a loop of their own" "" { target *-*-* } .-1 } */
+      y[i + 1] = x[i] + x[i + 1]; /* { dg-error "'y' is written by two statements of a loop nest whose elements may meet; not supported yet" } */
+      /* { dg-message "the gradient needs every element written once" "" { target *-*-* } .-1 } */
     }
-  if (i < n)
-    y[i] = 2 * x[i];
 }
