@@ -158,6 +158,20 @@ typedef struct inside_query
   te_node *lo, *hi; /* in S's counters */
 } inside_query;
 
+/* Is D >= 0 where Q's stages run, also at its smallest over the shared
+   loops (a causal read to u <= t of a row written to u < T: T - 1 - t)?  */
+static bool
+above_where_run (const inside_query *q, te_node *d)
+{
+  te_ctx *ctx = q->p->ctx;
+  d = te_canon_int (ctx, d);
+  if (te_non_negative_where_run (ctx, d, q->fs, q->s))
+    return true;
+  te_node *lo, *hi;
+  return te_index_range (ctx, d, q->n, q->s->loops, &lo, &hi)
+         && te_non_negative_where_run (ctx, lo, q->fs, q->s);
+}
+
 static bool
 load_inside (const te_stmt *st, te_node *load, void *data)
 {
@@ -169,10 +183,8 @@ load_inside (const te_stmt *st, te_node *load, void *data)
   te_node *rlo, *rhi;
   return m >= 0
          && te_index_range (ctx, load->args[0], m, loops, &rlo, &rhi)
-         && te_non_negative_where_run (
-             ctx, te_canon_int (ctx, te_sub (ctx, rlo, q->lo)), q->fs, q->s)
-         && te_non_negative_where_run (
-             ctx, te_canon_int (ctx, te_sub (ctx, q->hi, rhi)), q->fs, q->s);
+         && above_where_run (q, te_sub (ctx, rlo, q->lo))
+         && above_where_run (q, te_sub (ctx, q->hi, rhi));
 }
 
 /* Is every read of T in stage S, with the loops inside its N shared ones

@@ -379,8 +379,10 @@ te_program_reductions (te_program *p, te_diag *diag)
             stage 1: for ():     return[0] = sum (i < n; 0; log (t0[i]));
 
    A reduction whose terms use the counter of an enclosing reduction is
-   computed by a stage of its own, over the counters it uses, into a local
-   array that the statement then reads: the backward program differentiates
+   computed by a stage of its own, over the counters it uses (and the
+   loops of its stage inside which an array it reads is written: a
+   scratch row rewritten in each iteration), into a local array that the
+   statement then reads: the backward program differentiates
    local arrays like any temporary.  */
 
 typedef struct nested_query
@@ -416,6 +418,27 @@ find_nested (te_node *n, void *data)
       }
 }
 
+/* Does R read an array that a stage inside source loop ID writes (a
+   scratch row rewritten in every iteration of the loop, whose reads
+   depend on the iteration although their indices do not)?  */
+static bool
+reads_written_in (const te_program *p, te_node *r, int id)
+{
+  if (!id)
+    return false;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_stage *w = &p->stages[s];
+      bool inside = false;
+      for (int i = 0; i < w->nloops; i++)
+        inside |= w->loop_ids[i] == id;
+      for (int k = 0; inside && k < w->nstmts; k++)
+        if (te_reads (r, w->stmts[k].dst))
+          return true;
+    }
+  return false;
+}
+
 /* Hoist one nested reduction of statement K of stage S; false if none
    or if it cannot be hoisted.  */
 static bool
@@ -429,10 +452,17 @@ hoist_one (te_program *p, int s, int k)
     return false;
   te_node *r = q.found;
   te_loop loops[TE_MAX_LOOPS];
+  int ids[TE_MAX_LOOPS] = { 0 };
   int n = 0;
   for (int i = 0; i < st->nloops; i++)
-    if (te_uses_var_free (r, st->loops[i].var) && n < TE_MAX_LOOPS)
-      loops[n++] = st->loops[i];
+    if ((te_uses_var_free (r, st->loops[i].var)
+         || reads_written_in (p, r, st->loop_ids[i]))
+        && n < TE_MAX_LOOPS)
+      {
+        /* A source loop the new stage runs in too, at the same place.  */
+        ids[n] = n == i ? st->loop_ids[i] : 0;
+        loops[n++] = st->loops[i];
+      }
   for (int v = 0; v < p->nvars; v++)
     if (!stage_var (st, v) && te_uses_var_free (r, v))
       {
@@ -463,6 +493,8 @@ hoist_one (te_program *p, int s, int k)
   h->nest = nest;
   h->nloops = n;
   memcpy (h->loops, loops, sizeof loops);
+  for (int i = 0; i < n && ids[i]; i++)
+    h->loop_ids[i] = ids[i];
   te_stage_add_stmt (p, h, t, lin, TE_SET, r, NULL, loc);
   return true;
 }
