@@ -752,9 +752,16 @@ clamp_fn (te_node *n, void *data)
   clamp_scan *c = data;
   if (!clamp_p (n))
     return;
+  /* Of nested clamps (a select picking between a bound and another
+     select), the outermost is the atom; its arms bound the inner.  */
   for (int k = 0; k < c->n; k++)
-    if (te_contains (n, c->found[k]))
-      return; /* the outer of nested clamps: bounded through the inner */
+    if (te_contains (c->found[k], n))
+      return;
+  int m = 0;
+  for (int k = 0; k < c->n; k++)
+    if (!te_contains (n, c->found[k]))
+      c->found[m++] = c->found[k];
+  c->n = m;
   if (c->n < MAX_CLAMPS)
     c->found[c->n++] = n;
   else

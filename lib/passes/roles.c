@@ -1022,6 +1022,329 @@ at_least (te_program *p, te_node *a, te_node *b)
   return te_non_negative (ctx, d);
 }
 
+/* ---- extents along the paths of the selects ---------------------------- */
+
+/* A condition on the path to an access: C, or its negation.  */
+typedef struct path_lit
+{
+  te_node *c;
+  bool neg;
+} path_lit;
+
+#define MAX_LITS 8
+
+typedef struct path_query
+{
+  te_program *p;
+  const te_tensor *t;
+  const te_stage *s;
+  const te_stmt *st;
+  te_node *present;
+  te_node *bound;
+  te_node *tops[MAX_TOPS], *loose[MAX_TOPS];
+  int ntops, nloose;
+  long budget;
+  bool unknown;
+} path_query;
+
+/* Does N use a counter of loop K of LOOPS or one inside it?  */
+static bool
+uses_from (const te_node *n, const te_loop *loops, int nloops, int k)
+{
+  for (int j = k; j < nloops; j++)
+    if (te_uses_var (n, loops[j].var))
+      return true;
+  return false;
+}
+
+/* Bound the loops LOOPS (N of them) by L < R, where the access runs:
+   a counter v with L = v + K gets the extent R - K when that is never
+   above its own; a bound from below on a counter by the sizes alone
+   (K < v) leaves the largest element as it was.  False when the
+   condition cannot be used so.  */
+static bool
+bound_by_less (te_ctx *ctx, te_node *l, te_node *r, te_loop *loops, int n)
+{
+  for (int k = 0; k < n; k++)
+    {
+      te_node *v = te_var (ctx, loops[k].var);
+      te_node *kl = te_canon_int (ctx, te_sub (ctx, l, v));
+      if (kl->op == TE_CONST)
+        {
+          te_node *e = te_canon_int (ctx, te_sub (ctx, r, kl));
+          if (uses_from (e, loops, n, k))
+            return false;
+          te_node *d = te_canon_int (ctx, te_sub (ctx, loops[k].extent, e));
+          te_node *lo, *hi;
+          if (!te_index_range (ctx, d, k, loops, &lo, &hi))
+            return false;
+          if (te_non_negative (ctx, lo))
+            loops[k].extent = e;
+          else if (!(te_index_range (ctx, te_canon_int (ctx, te_sub (
+                                                   ctx, te_int (ctx, 0), d)),
+                                     k, loops, &lo, &hi)
+                     && te_non_negative (ctx, lo)))
+            return false;
+          return true;
+        }
+    }
+  return !uses_from (l, loops, n, 0);
+}
+
+/* C without the comparisons with a boolean constant the lifter wraps
+   conditions in (false != (a || b)), *NEG flipped for each that
+   negates.  */
+static te_node *
+bool_of (te_ctx *ctx, te_node *c, bool *neg)
+{
+  for (;;)
+    {
+      /* a || (!a && b) is a || b, as -O0's CFG gives `if (a || b)`.  */
+      te_op other = c->op == TE_OR ? TE_AND : TE_OR;
+      if ((c->op == TE_OR || c->op == TE_AND) && c->args[1]->op == other
+          && c->args[1]->args[0]->op == TE_NOT
+          && c->args[1]->args[0]->args[0] == c->args[0])
+        {
+          c = te_binary (ctx, c->op, c->args[0], c->args[1]->args[1]);
+          continue;
+        }
+      if (!((c->op == TE_NE || c->op == TE_EQ) && c->type == TE_BOOL))
+        break;
+      int k = c->args[0]->op == TE_CONST ? 0
+              : c->args[1]->op == TE_CONST ? 1 : -1;
+      if (k < 0 || c->args[1 - k]->type != TE_BOOL)
+        break;
+      bool one = c->args[k]->u.i != 0;
+      if ((c->op == TE_NE) == one)
+        *neg = !*neg;
+      c = c->args[1 - k];
+    }
+  return c;
+}
+
+/* Apply the condition C (negated with NEG) on the path of an access to
+   its loops; false when it makes the largest element unknown.  A
+   condition on data (it reads an array) or on the sizes alone bounds
+   nothing: the arrays hold every element such an access may reach.  */
+static bool
+apply_lit (path_query *q, te_node *c, bool neg, te_loop *loops, int n)
+{
+  te_ctx *ctx = q->p->ctx;
+  c = bool_of (ctx, c, &neg);
+  if (c == q->present || te_reads (c, NULL))
+    return true;
+  bool counters = false;
+  for (int k = 0; k < n; k++)
+    counters |= te_uses_var (c, loops[k].var);
+  if (!counters)
+    return true;
+  switch (c->op)
+    {
+    case TE_NOT:
+      return apply_lit (q, c->args[0], !neg, loops, n);
+    case TE_AND:
+    case TE_OR:
+      if ((c->op == TE_AND) == !neg)
+        return apply_lit (q, c->args[0], neg, loops, n)
+               && apply_lit (q, c->args[1], neg, loops, n);
+      return false;
+    case TE_NE:
+    case TE_EQ:
+      /* v != e leaves out one point; v == e keeps one.  */
+      return c->args[0]->type != TE_BOOL && (c->op == TE_NE) == !neg;
+    case TE_LT:
+    case TE_LE:
+    case TE_GT:
+    case TE_GE:
+      {
+        te_op op = c->op;
+        if (neg)
+          op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT
+               : op == TE_GT ? TE_LE : TE_LT;
+        te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[0]));
+        te_node *b = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[1]));
+        te_node *l = op == TE_LT || op == TE_LE ? a : b;
+        te_node *r = op == TE_LT || op == TE_LE ? b : a;
+        if (op == TE_LE || op == TE_GE)
+          r = te_canon_int (ctx, te_add (ctx, r, te_int (ctx, 1)));
+        return te_pure_poly (l) && te_pure_poly (r)
+               && bound_by_less (ctx, l, r, loops, n);
+      }
+    default:
+      return false;
+    }
+}
+
+/* One past the largest INDEX reaches where the condition C (negated
+   with NEG) holds, when C bounds the index itself: L < R with INDEX =
+   L + K and R of the sizes alone (a padded window's x[i + k - 1] behind
+   i + k - 1 < n: below n); else NULL.  */
+static te_node *
+index_cap (path_query *q, te_node *c, bool neg, te_node *index,
+           const te_loop *loops, int n)
+{
+  te_ctx *ctx = q->p->ctx;
+  c = bool_of (ctx, c, &neg);
+  if (c->op == TE_NOT)
+    return index_cap (q, c->args[0], !neg, index, loops, n);
+  if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
+    {
+      te_node *a = index_cap (q, c->args[0], neg, index, loops, n);
+      return a ? a : index_cap (q, c->args[1], neg, index, loops, n);
+    }
+  te_op op = c->op;
+  if (op != TE_LT && op != TE_LE && op != TE_GT && op != TE_GE)
+    return NULL;
+  if (neg)
+    op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT : op == TE_GT ? TE_LE
+                                                                : TE_LT;
+  te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[0]));
+  te_node *b = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[1]));
+  te_node *l = op == TE_LT || op == TE_LE ? a : b;
+  te_node *r = op == TE_LT || op == TE_LE ? b : a;
+  if (op == TE_LE || op == TE_GE)
+    r = te_add (ctx, r, te_int (ctx, 1));
+  r = te_canon_int (ctx, r);
+  /* INDEX = L + REST, REST free of L's counters (a row's offset).  */
+  te_node *rest = te_canon_int (
+      ctx, te_sub (ctx, te_canon_int (ctx, te_cast (ctx, TE_I64, index)), l));
+  if (!te_pure_poly (r) || !te_pure_poly (rest))
+    return NULL;
+  for (int v = 0; v < q->p->nvars; v++)
+    if (te_uses_var (r, v) || (te_uses_var (l, v) && te_uses_var (rest, v)))
+      return NULL;
+  te_node *up = te_index_upper (ctx, rest, n, loops);
+  return up ? te_canon_int (ctx, te_add (ctx, r, up)) : NULL;
+}
+
+/* Does C use no counter of LOOPS that INDEX does not use?  */
+static bool
+uses_only (const te_node *c, const te_node *index, const te_loop *loops,
+           int n)
+{
+  for (int k = 0; k < n; k++)
+    if (te_uses_var (c, loops[k].var) && !te_uses_var (index, loops[k].var))
+      return false;
+  return true;
+}
+
+/* Fold access INDEX of Q's tensor, reached under the NL conditions
+   LITS, into Q's bound (exact) or into its loose tops.  */
+static void
+path_access (path_query *q, te_node *index, const path_lit *lits, int nl)
+{
+  te_ctx *ctx = q->p->ctx;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
+  if (n < 0)
+    {
+      q->unknown = true;
+      return;
+    }
+  bool exact = true;
+  te_node *cap = NULL;
+  for (int i = 0; i < nl && exact; i++)
+    if (!apply_lit (q, lits[i].c, lits[i].neg, loops, n))
+      {
+        te_node *c = index_cap (q, lits[i].c, lits[i].neg, index, loops,
+                                n);
+        /* A bound on a counter the index does not use (a padded
+           window's test of l + k - P for the weight w[k]) leaves that
+           counter free to meet it: the index still reaches its top.  */
+        exact = c != NULL || !uses_only (lits[i].c, index, loops, n);
+        cap = cap ? cap : c;
+      }
+  if (!exact)
+    n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
+  te_node *hi = te_index_upper (ctx, te_canon_int (ctx, index), n, loops);
+  for (int k = 0; hi && k < n; k++)
+    if (!te_param_poly (te_canon_int (ctx, loops[k].extent)))
+      hi = NULL;
+  int *nt = exact ? &q->ntops : &q->nloose;
+  if (!hi || *nt == MAX_TOPS)
+    {
+      q->unknown = true;
+      return;
+    }
+  te_node *top = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
+  if (cap)
+    top = te_canon_int (ctx, te_binary (ctx, TE_MIN, top, cap));
+  (exact ? q->tops : q->loose)[(*nt)++] = top;
+  if (exact)
+    q->bound = te_binary (ctx, TE_MAX, q->bound, top);
+}
+
+/* Walk N under the NL conditions LITS, folding every load of Q's
+   tensor.  */
+static void
+path_walk (path_query *q, te_node *n, path_lit *lits, int nl)
+{
+  if (!n || q->unknown)
+    return;
+  if (--q->budget < 0)
+    {
+      q->unknown = true;
+      return;
+    }
+  if (n->op == TE_LOAD && n->u.tensor == q->t)
+    path_access (q, n->args[0], lits, nl);
+  int ar = te_op_arity (n->op);
+  if ((n->op == TE_SELECT || n->op == TE_AND || n->op == TE_OR)
+      && nl < MAX_LITS)
+    {
+      path_walk (q, n->args[0], lits, nl);
+      lits[nl] = (path_lit){ n->args[0], n->op == TE_OR };
+      path_walk (q, n->args[1], lits, nl + 1);
+      if (n->op == TE_SELECT)
+        {
+          lits[nl].neg = true;
+          path_walk (q, n->args[2], lits, nl + 1);
+        }
+      return;
+    }
+  for (int k = 0; k < ar; k++)
+    path_walk (q, n->args[k], lits, nl);
+}
+
+/* T's extent from each access's loops bounded by the conditions on its
+   path (a causal score's keys behind u <= t, a neighbour behind
+   i + 1 < n); an access whose conditions bound it in another way must
+   stay below an exact one.  NULL when that cannot be told.  */
+static te_node *
+path_extent (te_program *p, const te_tensor *t, te_node *present)
+{
+  path_query q;
+  memset (&q, 0, sizeof q);
+  q.p = p;
+  q.t = t;
+  q.present = present;
+  q.bound = te_int (p->ctx, 0);
+  q.budget = 20000;
+  path_lit lits[MAX_LITS + 1];
+  for (int s = 0; s < p->nstages && !q.unknown; s++)
+    for (int k = 0; k < p->stages[s].nstmts && !q.unknown; k++)
+      {
+        q.s = &p->stages[s];
+        q.st = &p->stages[s].stmts[k];
+        int nl = 0;
+        if (q.st->guard && q.st->guard != present)
+          lits[nl++] = (path_lit){ q.st->guard, false };
+        if (q.st->dst == t)
+          path_access (&q, q.st->index, lits, nl);
+        path_walk (&q, q.st->value, lits, nl);
+        if (q.st->guard)
+          path_walk (&q, q.st->guard, lits, 0);
+      }
+  for (int g = 0; g < q.nloose && !q.unknown; g++)
+    {
+      bool covered = false;
+      for (int u = 0; u < q.ntops && !covered; u++)
+        covered = at_least (p, q.tops[u], q.loose[g]);
+      q.unknown = !covered;
+    }
+  return q.unknown ? NULL : q.bound;
+}
+
 te_node *
 te_tensor_extent (te_program *p, const te_tensor *t)
 {
@@ -1086,7 +1409,9 @@ te_tensor_extent (te_program *p, const te_tensor *t)
     }
   free (m.always);
   free (m.reach);
-  return q.unknown ? NULL : q.bound;
+  if (q.unknown)
+    return path_extent (p, t, present);
+  return q.bound;
 }
 
 bool
