@@ -627,6 +627,69 @@ shared_nest (emitter *e, const te_lw_stage *g)
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
 }
 
+/* Run R of stage G of shape TE_LW_ONE (lib/back/lower.h): one loop nest
+   of its statements' own loops, the fast one computing their shared
+   values once if every shadow they touch is there, else the slow one,
+   each statement inside its NULL tests but those R hoists around it.  */
+static tree
+run_nest (emitter *e, const te_lw_stage *g, const te_lw_run *r)
+{
+  const te_stmt *st = r->fast[0].st;
+  tree body = alloc_stmt_list ();
+  e->loc = stmt_location (e, st->loc);
+  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
+  enter_scope (e, r->scope, &body);
+  for (int k = 0; k < r->n; k++)
+    {
+      e->loc = stmt_location (e, r->fast[k].st->loc);
+      append_to_statement_list (store (e, &r->fast[k]), &body);
+    }
+  leave_scopes (e, mark, smark);
+  tree fast = loop_nest (e, st->ninner, st->inner, false, body);
+  tree cond = all_nonnull (e, r->all, r->nall);
+  if (!cond)
+    return fast;
+  tree slow = alloc_stmt_list ();
+  for (int k = 0; k < r->n; k++)
+    {
+      const te_lw_stmt *l = &g->stmts[r->first + k];
+      e->loc = stmt_location (e, l->st->loc);
+      e->cond_loads = l->zero;
+      e->ncond = l->nzero;
+      tree x = store (e, l);
+      e->ncond = 0;
+      tree c = all_nonnull (e, l->skip, l->nskip);
+      if (c)
+        x = build3 (COND_EXPR, void_type_node, c, x, NULL_TREE);
+      append_to_statement_list (x, &slow);
+    }
+  slow = loop_nest (e, st->ninner, st->inner, false, slow);
+  tree hoist = all_nonnull (e, r->hoist, r->nhoist);
+  if (hoist)
+    slow = build3 (COND_EXPR, void_type_node, hoist, slow, NULL_TREE);
+  return build3 (COND_EXPR, void_type_node, cond, fast, slow);
+}
+
+/* Stage G of shape TE_LW_ONE: one loop nest, each iteration running
+   every statement, those of a run in one nest of their own loops.  */
+static tree
+one_nest (emitter *e, const te_lw_stage *g)
+{
+  const te_stage *s = g->stage;
+  tree inner = alloc_stmt_list ();
+  int r = 0;
+  for (int k = 0; k < g->nstmts; k++)
+    if (r < g->nruns && g->runs[r].first == k)
+      {
+        append_to_statement_list (run_nest (e, g, &g->runs[r]), &inner);
+        k += g->runs[r++].n - 1;
+      }
+    else
+      append_to_statement_list (stmt_nest (e, s, &g->stmts[k], false),
+                                &inner);
+  return loop_nest (e, s->nloops, s->loops, s->reversed, inner);
+}
+
 /* Pointer of TYPE to element OFFSET of T; NULL if T is NULL, or is a
    nullable shadow that the caller passed as NULL.  */
 static tree
@@ -833,18 +896,8 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           append_to_statement_list (shared_nest (&e, g), &body);
           break;
         case TE_LW_ONE:
-          {
-            /* One loop nest, each iteration running every statement.  */
-            tree inner = alloc_stmt_list ();
-            for (int k = 0; k < g->nstmts; k++)
-              append_to_statement_list (stmt_nest (&e, st, &g->stmts[k],
-                                                   false),
-                                        &inner);
-            append_to_statement_list (loop_nest (&e, st->nloops, st->loops,
-                                                 st->reversed, inner),
-                                      &body);
-            break;
-          }
+          append_to_statement_list (one_nest (&e, g), &body);
+          break;
         case TE_LW_EACH:
           for (int k = 0; k < g->nstmts; k++)
             append_to_statement_list (stmt_nest (&e, st, &g->stmts[k], true),

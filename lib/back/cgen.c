@@ -30,7 +30,9 @@
    3. Each stage has the shape lib/back/lower.c decided, as in emit.cc:
       each statement a loop nest of its own, one nest running the
       statements in order, or `if (every shadow is there)' one nest
-      computing the values they share once, `else' the one nest.
+      computing the values they share once, `else' the one nest; inside
+      one nest, a run of statements the same way in one nest of their
+      own loops, the slow nest inside the tests they all have.
       Counters have type long and are named after the kernel's.  A
       statement is inside the NULL tests the lowering gave it, and reads
       the NULL-able shadows it listed as 0 when NULL.
@@ -140,6 +142,35 @@ inner_nest (cgen *g, block *out, const void *arg)
                  l);
 }
 
+/* "A && B && ..." for the N tensors TS into HEAD.  */
+static void
+nonnull_list (cgen *g, sbuf *head, const te_tensor *const *ts, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const char *base = cg_tensor_base (g, ts[i]);
+      sb_printf (head, "%s%s", i ? " && " : "", base ? base : "?");
+    }
+}
+
+/* BODY into OUT, inside "if (TS...)" when N.  */
+static void
+if_nonnull (cgen *g, block *out, const te_tensor *const *ts, int n,
+            block *body)
+{
+  if (!n)
+    {
+      blk_append (out, body);
+      return;
+    }
+  sbuf head = { 0 };
+  sb_printf (&head, "if (");
+  nonnull_list (g, &head, ts, n);
+  sb_printf (&head, ")");
+  blk_compound (out, head.s, body);
+  free (head.s);
+}
+
 /* Lowered statement L of stage S: its own loops, the store, and the NULL
    tests of the shadows it needs, into OUT.  STAGE_LOOPS: with S's loops
    around.  */
@@ -158,31 +189,92 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
     inner_nest (g, &nest, l);
   cg_scope_leave (g);
   g->ncond = 0;
-  if (!l->nskip)
+  if_nonnull (g, out, l->skip, l->nskip, &nest);
+}
+
+/* A run of a TE_LW_ONE stage's statements (lower.h) ...  */
+typedef struct run_arg
+{
+  const te_lw_stage *l;
+  const te_lw_run *r;
+} run_arg;
+
+/* ... the body of its fast nest: the shared values, then each statement
+   ...  */
+static void
+run_fast_body (cgen *g, block *out, const void *arg)
+{
+  const run_arg *a = arg;
+  cg_scope_enter (g);
+  g->loc = a->r->fast[0].st->loc;
+  cg_bind_scope (g, out, a->r->scope);
+  for (int k = 0; k < a->r->n; k++)
     {
-      blk_append (out, &nest);
+      g->loc = a->r->fast[k].st->loc;
+      guarded_store (g, out, &a->r->fast[k]);
+    }
+  cg_scope_leave (g);
+}
+
+/* ... and of its slow nest: each statement inside its NULL tests.  */
+static void
+run_slow_body (cgen *g, block *out, const void *arg)
+{
+  const run_arg *a = arg;
+  for (int k = 0; k < a->r->n; k++)
+    {
+      const te_lw_stmt *l = &a->l->stmts[a->r->first + k];
+      g->loc = l->st->loc;
+      g->cond = l->zero;
+      g->ncond = l->nzero;
+      block b = { { 0 }, 0 };
+      guarded_store (g, &b, l);
+      g->ncond = 0;
+      if_nonnull (g, out, l->skip, l->nskip, &b);
+    }
+}
+
+/* Run R of stage L into OUT: one nest of the statements' own loops.  */
+static void
+run_nest (cgen *g, block *out, const te_lw_stage *l, const te_lw_run *r)
+{
+  const te_stmt *st = r->fast[0].st;
+  run_arg a = { l, r };
+  if (!r->nall)
+    {
+      cg_emit_loops (g, out, st->ninner, st->inner, false, run_fast_body, &a);
       return;
     }
+  block fast = { { 0 }, 0 }, slow = { { 0 }, 0 }, tested = { { 0 }, 0 };
+  cg_scope_enter (g);
+  cg_emit_loops (g, &fast, st->ninner, st->inner, false, run_fast_body, &a);
+  cg_scope_leave (g);
+  cg_scope_enter (g);
+  cg_emit_loops (g, &slow, st->ninner, st->inner, false, run_slow_body, &a);
+  cg_scope_leave (g);
+  if_nonnull (g, &tested, r->hoist, r->nhoist, &slow);
   sbuf head = { 0 };
-  sb_printf (&head, "if (");
-  for (int i = 0; i < l->nskip; i++)
-    {
-      const char *base = cg_tensor_base (g, l->skip[i]);
-      sb_printf (&head, "%s%s", i ? " && " : "", base ? base : "?");
-    }
-  sb_printf (&head, ")");
-  blk_compound (out, head.s, &nest);
+  nonnull_list (g, &head, r->all, r->nall);
+  blk_if_else (out, head.s, &fast, &tested);
   free (head.s);
 }
 
 /* The statements of a TE_LW_ONE stage (or the slow nest of a
-   TE_LW_SHARED one), in order, inside its loops.  */
+   TE_LW_SHARED one), in order, inside its loops, those of a run in one
+   nest.  */
 static void
 one_body (cgen *g, block *out, const void *arg)
 {
   const te_lw_stage *l = arg;
+  int r = 0;
   for (int k = 0; k < l->nstmts; k++)
-    stmt_nest (g, out, l->stage, &l->stmts[k], false);
+    if (r < l->nruns && l->runs[r].first == k)
+      {
+        run_nest (g, out, l, &l->runs[r]);
+        k += l->runs[r++].n - 1;
+      }
+    else
+      stmt_nest (g, out, l->stage, &l->stmts[k], false);
 }
 
 /* The body of the fast nest of a TE_LW_SHARED stage: the shared values,
@@ -214,11 +306,7 @@ shared_nest (cgen *g, block *out, const te_lw_stage *l)
   cg_nest_begin (g);
   cg_emit_loops (g, &slow, s->nloops, s->loops, false, one_body, l);
   sbuf head = { 0 };
-  for (int i = 0; i < l->nall; i++)
-    {
-      const char *base = cg_tensor_base (g, l->all[i]);
-      sb_printf (&head, "%s%s", i ? " && " : "", base ? base : "?");
-    }
+  nonnull_list (g, &head, l->all, l->nall);
   blk_if_else (out, head.s, &fast, &slow);
   free (head.s);
 }

@@ -63,6 +63,8 @@ typedef struct run
   int64_t *var;
   bool *bound;
   bool *skip; /* per statement of the current stage */
+  int *runs;  /* per statement of the current stage: at the first of a
+                 run (te_lower_run), how many run as one nest */
   uint64_t tick;
   int depth;
   uint64_t scope[MP_MAX_DEPTH + 1];

@@ -12,7 +12,8 @@
       mpfr_t for floating ones.
    2. It allocates the locals (zeroed) and the return value, then runs
       each stage: each statement over the whole nest in turn (or, fused
-      or recurrent, all statements per iteration), counters bound in an
+      or recurrent, all statements per iteration, those of a run of
+      lib/back/lower.c's in one nest of their loops), counters bound in an
       array indexed by counter number; per execution: guard, index,
       value, store.  Which statements a NULL nullable tensor skips is
       decided once per stage.
@@ -834,14 +835,40 @@ stmt_nest (run *r, const void *data)
   return run_loops (r, st->ninner, st->inner, 0, false, exec_body, st);
 }
 
-/* Every statement of stage DATA not skipped, in order.  */
+/* Statements FIRST .. FIRST + N - 1 of stage S, one nest of their loops
+   (te_lower_run).  */
+typedef struct stmt_run
+{
+  const te_stage *s;
+  int first, n;
+} stmt_run;
+
+/* One iteration of the nest of run DATA: each statement not skipped.  */
+static bool
+run_body (run *r, const void *data)
+{
+  const stmt_run *x = data;
+  for (int i = x->first; i < x->first + x->n; i++)
+    if (!r->skip[i] && !exec_stmt (r, &x->s->stmts[i]))
+      return false;
+  return true;
+}
+
+/* Every statement of stage DATA not skipped, in order, those of a run in
+   one nest of their loops, as the lowering has them.  */
 static bool
 all_stmts (run *r, const void *data)
 {
   const te_stage *s = data;
-  for (int i = 0; i < s->nstmts; i++)
-    if (!r->skip[i] && !stmt_nest (r, &s->stmts[i]))
-      return false;
+  for (int i = 0; i < s->nstmts; i += r->runs[i])
+    {
+      const te_stmt *st = &s->stmts[i];
+      stmt_run x = { s, i, r->runs[i] };
+      if (x.n > 1
+              ? !run_loops (r, st->ninner, st->inner, 0, false, run_body, &x)
+              : !r->skip[i] && !stmt_nest (r, st))
+        return false;
+    }
   return true;
 }
 
@@ -883,8 +910,15 @@ run_stage (run *r, const te_stage *s)
       return ok;
     }
   bool *skip = calloc (s->nstmts ? s->nstmts : 1, sizeof *skip);
-  if (!skip)
-    return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
+  int *runs = calloc (s->nstmts ? s->nstmts : 1, sizeof *runs);
+  if (!skip || !runs)
+    {
+      free (skip);
+      free (runs);
+      return ip_fail (r, TE_DIAG_INTERNAL, "out of memory");
+    }
+  for (int i = 0; i < s->nstmts; i += runs[i])
+    runs[i] = te_lower_run (s, i);
   for (int i = 0; i < s->nstmts; i++)
     {
       const te_stmt *st = &s->stmts[i];
@@ -900,6 +934,7 @@ run_stage (run *r, const te_stage *s)
       skip[i] = q.skip;
     }
   r->skip = skip;
+  r->runs = runs;
   r->loc = s->loc;
   bool ok = true;
   if (s->fused || s->recurrent)
@@ -910,7 +945,9 @@ run_stage (run *r, const te_stage *s)
         ok = run_loops (r, s->nloops, s->loops, 0, s->reversed, stmt_nest,
                         &s->stmts[i]);
   r->skip = NULL;
+  r->runs = NULL;
   free (skip);
+  free (runs);
   return ok;
 }
 

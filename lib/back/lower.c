@@ -42,6 +42,46 @@
    4. Each scope lists the selects it evaluates; their arms, and the
       terms of each reduction it binds, are scopes inside it.
 
+   5. Runs.  In one nest, consecutive statements with the same loops of
+      their own (counters and extents) run as one nest of those loops
+      when they may (te_lower_run), as the fused stage of step 1 does:
+      when every NULL-able shadow they touch is there, the nest computes
+      their shared values once and then each statement without tests;
+      otherwise each statement inside its own tests, in one nest, and
+      the tests they all have once, around it.
+
+      Before (a softmax's gradient after rows.c split its fused nest
+      over i, j, i.e. one row):
+          stage 0: for (fused) i < n:
+            for j < m: d_x[j + m * i] += y[j + m * i] * d_y[j + m * i];
+            for j < m: d_mx[0] += -(y[j + m * i] * d_y[j + m * i]);
+      After:
+          lower: stage 0 statements 0 to 1: one nest of their own loops
+          lower: stage 0 statements 0 to 1: skipped when d_y is NULL
+          if (d_x && d_y)
+            for j < m: { s0 = y[..] * d_y[..]; d_x[..] += s0;
+                         d_mx[0] += -s0; }
+          else if (d_y)
+            for j < m: { if (d_x) d_x[..] += ...; d_mx[0] += ...; }
+
+      Why that is the same program.  Separately, all iterations of the
+      first statement X run, then all of the second Y; in one nest,
+      iteration j of Y runs after iterations 0..j of X and before
+      j+1..  The two orders give the same values when Y reads nothing X
+      writes, X reads nothing Y writes (so no statement sees an element
+      at another time than it did), the loops' extents read neither,
+      and the elements both write are only added to.  Added to by both,
+      an element gets its terms in another order, so that is allowed
+      only where that order is the program's own: both statements ran
+      as one fused nest of these loops before rows.c gave each its
+      loops (te_stmt.split), and one nest restores the order of that
+      nest, restricted to one iteration of the stage's loops.  The
+      shared values, computed before the first statement, read only
+      tensors no statement of the run writes but its own destination,
+      which it alone touches; they are taken from the guards and from
+      the values that no guard protects (a guarded value may load out
+      of bounds where its guard is false).
+
    Each scope walks the distinct nodes below its roots that enclosing
    scopes did not bind, once (TE_WALK_LOWER).
 
@@ -553,6 +593,156 @@ reads_own_writes (const te_stage *s)
   return false;
 }
 
+/* ---- runs (step 5) ----------------------------------------------------- */
+
+/* Do statements X and Y have loops of their own, and the same?  */
+static bool
+same_inner (const te_stmt *x, const te_stmt *y)
+{
+  if (!x->ninner || x->ninner != y->ninner)
+    return false;
+  for (int k = 0; k < x->ninner; k++)
+    if (x->inner[k].var != y->inner[k].var
+        || x->inner[k].extent != y->inner[k].extent)
+      return false;
+  return true;
+}
+
+/* Does statement X read tensor T, in its value, index or guard?  */
+static bool
+stmt_reads (const te_stmt *x, const te_tensor *t)
+{
+  return te_reads (x->value, t) || te_reads (x->index, t)
+         || (x->guard && te_reads (x->guard, t));
+}
+
+/* May statement X, earlier, and Y, with the same loops of their own, run
+   interleaved in one nest of them (step 5)?  */
+static bool
+joinable (const te_stmt *x, const te_stmt *y)
+{
+  if (stmt_reads (x, y->dst) || stmt_reads (y, x->dst))
+    return false;
+  for (int k = 0; k < x->ninner; k++)
+    if (te_reads (x->inner[k].extent, x->dst)
+        || te_reads (x->inner[k].extent, y->dst))
+      return false;
+  if (x->dst != y->dst)
+    return true;
+  return x->op == TE_ADD_TO && y->op == TE_ADD_TO && x->split
+         && x->split == y->split;
+}
+
+int
+te_lower_run (const te_stage *s, int first)
+{
+  if (!s->fused || s->call)
+    return 1;
+  int n = 1;
+  while (first + n < s->nstmts)
+    {
+      const te_stmt *y = &s->stmts[first + n];
+      if (!same_inner (&s->stmts[first], y))
+        break;
+      bool ok = true;
+      for (int k = first; ok && k < first + n; k++)
+        ok = joinable (&s->stmts[k], y);
+      if (!ok)
+        break;
+      n++;
+    }
+  return n;
+}
+
+/* Is T one of the N tensors TS?  */
+static bool
+among (const te_tensor *const *ts, int n, const te_tensor *t)
+{
+  for (int i = 0; i < n; i++)
+    if (ts[i] == t)
+      return true;
+  return false;
+}
+
+/* The tests the slow statements M[0..N) all have into R's HOIST, taken
+   out of theirs.  */
+static void
+hoist_tests (lw *w, te_lw_run *r, te_lw_stmt *m, int n)
+{
+  nullable_set common = { { 0 }, 0 };
+  for (int i = 0; m[0].skip && i < m[0].nskip; i++)
+    {
+      bool all = true;
+      for (int k = 1; all && k < n; k++)
+        all = among (m[k].skip, m[k].nskip, m[0].skip[i]);
+      if (all)
+        add_nullable (&common, m[0].skip[i]);
+    }
+  r->nhoist = common.n;
+  r->hoist = copy_tensors (w, common.items, common.n);
+  for (int k = 0; k < n; k++)
+    {
+      int kept = 0;
+      for (int i = 0; m[k].skip && i < m[k].nskip; i++)
+        if (!among (common.items, common.n, m[k].skip[i]))
+          m[k].skip[kept++] = m[k].skip[i];
+      m[k].nskip = kept;
+    }
+}
+
+/* The run of statements FIRST .. FIRST + N - 1 of stage S, whose slow
+   statements go to M (the stage's, from FIRST), into R.  */
+static void
+lower_run (lw *w, te_lw_run *r, const te_stage *s, int first, int n,
+           te_lw_stmt *m)
+{
+  r->first = first;
+  r->n = n;
+  nullable_set all = { { 0 }, 0 };
+  vec roots = { 0 };
+  for (int k = first; k < first + n; k++)
+    {
+      const te_stmt *st = &s->stmts[k];
+      stmt_nullable (st, &all);
+      vec_push (w, &roots, st->guard ? st->guard : st->value);
+    }
+  r->nall = all.n;
+  r->all = copy_tensors (w, all.items, all.n);
+  int mark = w->nundo;
+  r->scope
+      = lower_scope (w, (const te_node *const *) roots.v, roots.n, LW_SHARED);
+  free (roots.v);
+  r->fast = xalloc (w, n, sizeof *r->fast);
+  for (int k = 0; r->fast && k < n; k++)
+    lower_stmt (w, &r->fast[k], &s->stmts[first + k], false);
+  unbind (w, mark);
+  for (int k = 0; k < n; k++)
+    if (all.n)
+      lower_stmt (w, &m[k], &s->stmts[first + k], true);
+    else
+      m[k].st = &s->stmts[first + k];
+  if (all.n)
+    hoist_tests (w, r, m, n);
+}
+
+/* The statements of the one nest of stage S into L, in runs (step 5).  */
+static void
+lower_one (lw *w, te_lw_stage *l, const te_stage *s)
+{
+  l->nstmts = s->nstmts;
+  l->stmts = xalloc (w, s->nstmts, sizeof *l->stmts);
+  l->runs = xalloc (w, s->nstmts / 2 + 1, sizeof *l->runs);
+  for (int k = 0; l->stmts && l->runs && k < s->nstmts;)
+    {
+      int n = te_lower_run (s, k);
+      if (n == 1)
+        lower_stmt (w, &l->stmts[k], &s->stmts[k], true);
+      else
+        lower_run (w, &l->runs[l->nruns++], s, k, n, &l->stmts[k]);
+      k += n;
+    }
+}
+
 /* Stage S into L (step 1).  */
 static void
 lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
@@ -593,7 +783,13 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
         }
       return;
     }
-  l->shape = s->fused ? TE_LW_ONE : TE_LW_EACH;
+  if (s->fused)
+    {
+      l->shape = TE_LW_ONE;
+      lower_one (w, l, s);
+      return;
+    }
+  l->shape = TE_LW_EACH;
   l->nstmts = s->nstmts;
   l->stmts = lower_stmts (w, s, true);
 }
@@ -715,6 +911,14 @@ te_lowered_free (te_lowered *l)
       stmts_free (g->fast, g->fast ? g->stage->nstmts : 0);
       free (g->all);
       scope_free (g->scope);
+      for (int r = 0; g->runs && r < g->nruns; r++)
+        {
+          stmts_free (g->runs[r].fast, g->runs[r].fast ? g->runs[r].n : 0);
+          free (g->runs[r].all);
+          free (g->runs[r].hoist);
+          scope_free (g->runs[r].scope);
+        }
+      free (g->runs);
     }
   free (l->stages);
   free (l);
@@ -745,19 +949,20 @@ scope_dump (FILE *f, const te_lw_scope *s, const char *where)
     }
 }
 
-/* Statements M[0..N) of stage S; FAST: those of the fast nest.  */
+/* Statements M[0..N) of stage S, numbered from BASE; FAST: those of the
+   fast nest.  */
 static void
-stmts_dump (FILE *f, int s, const te_lw_stmt *m, int n, bool fast)
+stmts_dump (FILE *f, int s, const te_lw_stmt *m, int n, int base, bool fast)
 {
   for (int k = 0; m && k < n; k++)
     {
       for (int i = 0; i < m[k].nskip; i++)
         fprintf (f, "lower: stage %d statement %d: skipped when %s is NULL\n",
-                 s, k, m[k].skip[i]->name);
+                 s, base + k, m[k].skip[i]->name);
       for (int i = 0; i < m[k].nzero; i++)
         fprintf (f, "lower: stage %d statement %d: reads %s as 0 when "
                     "NULL\n",
-                 s, k, m[k].zero[i]->name);
+                 s, base + k, m[k].zero[i]->name);
       scope_dump (f, m[k].guard, fast ? "fast guard" : "guard");
       scope_dump (f, m[k].body, fast ? "fast value" : "value");
     }
@@ -779,8 +984,22 @@ te_lowered_dump (FILE *f, const te_lowered *l)
                  s, g->chain[0], g->chain[1], g->stage->stmts[g->chain[0]].dst->name);
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
       if (g->fast)
-        stmts_dump (f, s, g->fast, g->stage->nstmts, true);
-      stmts_dump (f, s, g->stmts, g->nstmts, false);
+        stmts_dump (f, s, g->fast, g->stage->nstmts, 0, true);
+      for (int r = 0; r < g->nruns; r++)
+        {
+          const te_lw_run *x = &g->runs[r];
+          int last = x->first + x->n - 1;
+          fprintf (f, "lower: stage %d statements %d to %d: one nest of "
+                      "their own loops\n",
+                   s, x->first, last);
+          for (int i = 0; i < x->nhoist; i++)
+            fprintf (f, "lower: stage %d statements %d to %d: skipped when "
+                        "%s is NULL\n",
+                     s, x->first, last, x->hoist[i]->name);
+          scope_dump (f, x->scope, "shared");
+          stmts_dump (f, s, x->fast, x->n, x->first, true);
+        }
+      stmts_dump (f, s, g->stmts, g->nstmts, 0, false);
     }
   fprintf (f, "lower: %d shared locals, %d accumulators\n", l->nshared,
            l->naccs);

@@ -7,7 +7,10 @@
    - the nest shape of each stage (te_lw_shape): each statement a loop
      nest of its own, one nest running every statement, or one nest that
      computes the statements' shared values once when every shadow they
-     touch is there (else the one nest of the statements);
+     touch is there (else the one nest of the statements); in one nest,
+     the consecutive statements whose loops of their own are the same
+     and may run interleaved, which share those loops (te_lw_run) and in
+     the same way their values;
    - for each statement, the NULL-able shadows whose NULL skips it (its
      destination, and for a += one its value vanishes with: the
      te_zero_if_null rule) and those it reads as 0 when NULL;
@@ -97,13 +100,33 @@ typedef struct te_lw_stmt
   te_lw_scope *body;      /* the value and the index */
 } te_lw_stmt;
 
+/* Consecutive statements of a TE_LW_ONE stage that run as one nest of
+   their own loops (the loops of the first; lower.c step 5, te_lower_run):
+   when none of ALL is NULL (or ALL is empty), that nest computes SCOPE
+   (the values they share) and then FAST in order; otherwise, when none
+   of HOIST is NULL, it runs the stage's STMTS[FIRST .. FIRST + N) in
+   order, each inside its NULL tests, which omit HOIST (the tests they
+   all have).  */
+typedef struct te_lw_run
+{
+  int first, n;            /* N >= 2 */
+  int nall;
+  const te_tensor **all;
+  te_lw_scope *scope;
+  te_lw_stmt *fast;        /* N of them, no NULL tests */
+  int nhoist;
+  const te_tensor **hoist; /* tested once, around the nest */
+} te_lw_run;
+
 typedef enum te_lw_shape
 {
   TE_LW_CALL,  /* a call stage: SCOPE holds its arguments */
   TE_LW_EACH,  /* each statement in STMTS its own nest of the stage's
                   loops, inside its NULL tests */
   TE_LW_ONE,   /* one nest of the stage's loops (reversed if the stage is)
-                  running STMTS in order, each inside its NULL tests */
+                  running STMTS in order, each inside its NULL tests,
+                  but those of each of RUNS together in a nest of their
+                  own loops */
   TE_LW_SHARED /* when none of ALL is NULL (or ALL is empty): one nest
                   computing SCOPE (the values the statements share) then
                   FAST in order; otherwise the TE_LW_ONE nest of STMTS */
@@ -126,6 +149,10 @@ typedef struct te_lw_stage
                          loads run backwards (x[2*i + 1], then x[2*i]), so
                          a back end compiled by GCC keeps the nest from
                          being vectorized */
+  int nruns;
+  te_lw_run *runs;    /* TE_LW_ONE: in order, none overlapping; a
+                         statement of a run with ALL empty has nothing
+                         lowered but its ST */
 } te_lw_stage;
 
 typedef struct te_lowered
@@ -148,6 +175,11 @@ void te_lowered_dump (FILE *f, const te_lowered *l);
    destination or the optional input whose shadow that is, or ST adds a
    value that is zero when T reads as zero?  */
 bool te_lower_skips (const te_stmt *st, const te_tensor *t);
+
+/* How many statements of stage S from its statement FIRST on run as one
+   nest of their own loops (lower.c step 5): 1 when FIRST runs alone.
+   The interpreter runs them so too.  */
+int te_lower_run (const te_stage *s, int first);
 
 /* The select of scope S for node N, or NULL.  */
 const te_lw_select *te_lw_find_select (const te_lw_scope *s,

@@ -284,6 +284,10 @@ typedef struct te_stmt
   unsigned pos;   /* the lifter's program order of the store (GIMPLE
                      uids in an order where a loop's body comes before
                      what follows it); 0 for statements a pass made */
+  int split;      /* statements that ran as one fused nest until rows.c
+                     gave each its loops share this number (nonzero, one
+                     per such nest of a stage); lib/back/lower.c may run
+                     them as one nest again.  0: no such nest */
 } te_stmt;
 
 /* An argument of a call stage, as the callee's parameter takes it.  */

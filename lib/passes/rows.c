@@ -40,7 +40,9 @@
       anywhere: the sums are the same up to their order.
    3. The group becomes one fused stage over the P loops; each statement
       gets its stage's other loops as loops of its own (renamed apart
-      from the P counters), in front of those it had.
+      from the P counters), in front of those it had.  The statements of
+      a fused stage that get loops so share a tag (te_stmt.split): the
+      lowering runs them as one nest of those loops again (lower.c).
 
    Limits: the P loops must be outermost in every stage of the group and
    have extents free of the inner counters; accesses must grow with the
@@ -289,12 +291,13 @@ tensor_ok (te_program *p, int first, int last, int np, const te_tensor *t)
    that write one array only add to it.  Apart they run slower: each
    loop computes again what the statements shared (a softmax's y * d_y
    in d_x, d_max and d_sum) and the fast nest without NULL tests is
-   lost; measured at -O3 (farm-bench, paired), a softmax's gradient
-   takes 1.5 times as long split as fused, a dense layer's 1.1 times.
-   But only so do the temporaries between the group's stages live for
-   one row: attention's gradient is as fast and 3000 times smaller.  The
-   lowering should run consecutive statements with the same loops as one
-   nest again (issue of expert speed).  */
+   lost; measured at -O3 (paired), a softmax's gradient took 1.5 times
+   as long split as fused, a dense layer's 1.1 times.  But only so do
+   the temporaries between the group's stages live for one row:
+   attention's gradient is as fast and 3000 times smaller.  So merge
+   tags the statements of such a stage (te_stmt.split), and the lowering
+   runs consecutive ones with the same loops as one nest again, their
+   shared values once (lib/back/lower.c, step 5).  */
 static bool
 split_ok (const te_stage *s, int np)
 {
@@ -392,6 +395,9 @@ merge (te_program *p, int first, int last, int np)
           const te_stmt *st = &os->stmts[k];
           te_stmt *c = &stmts[n++];
           *c = *st;
+          /* The statements of a fused stage that get loops of their own
+             ran as one nest: the lowering may run them so again.  */
+          c->split = os->fused && nown > 0 ? s - first + 1 : 0;
           c->index = te_rename_counters (ctx, st->index, nr, from, to);
           c->value = te_rename_counters (ctx, st->value, nr, from, to);
           if (st->guard)
