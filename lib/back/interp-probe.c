@@ -15,10 +15,12 @@
       callback gives no value.  An integer node whose operands are known
       is computed by interp.c's ip_eval_int, as mp_run computes it (a
       division by zero stops the probe).
-   3. A select, && or || whose condition is unknown evaluates all its
+   3. A select, && or || whose condition is unknown, or reads an array
+      (a mask: other data may take the other way), evaluates all its
       operands as branches that may not run: their accesses are reported
-      as unsure.  A guard that is unknown makes the statement's index
-      and value unsure; one that is known false skips it.
+      as unsure.  A guard that is so makes the statement's index and
+      value unsure; one that is known false and reads no array skips
+      it.
    4. A slot is valid until a loop counter changes (the run's tick,
       advanced by interp.c's loops), so a node is evaluated once per
       point of the loops around it.
@@ -90,13 +92,17 @@ probe_cond (run *r, const te_node *n, slot *s)
   const slot *c = &r->slots[n->args[0]->id];
   bool ka = c->known, sel = n->op == TE_SELECT;
   int64_t a = ka ? c->i : 0;
+  /* A condition on data (a mask) may go either way for other data: both
+     operands run, as branches that may not run, though its value here
+     is known.  */
+  bool either = !ka || te_reads (n->args[0], NULL);
   /* The second operand runs when the first does not decide.  */
-  bool second = !ka || (sel || n->op == TE_AND ? a != 0 : a == 0);
-  bool third = sel && (!ka || !a);
-  r->unsure += !ka;
+  bool second = either || (sel || n->op == TE_AND ? a != 0 : a == 0);
+  bool third = sel && (either || !a);
+  r->unsure += either;
   bool ok = (!second || ip_eval (r, n->args[1]))
             && (!third || ip_eval (r, n->args[2]));
-  r->unsure -= !ka;
+  r->unsure -= either;
   if (!ok)
     return false;
   const slot *b = second ? &r->slots[n->args[1]->id] : NULL;
@@ -164,9 +170,9 @@ probe_stmt (run *r, const te_stmt *st)
       if (!ip_eval (r, st->guard))
         return false;
       const slot *g = &r->slots[st->guard->id];
-      if (g->known && !g->i)
+      unsure = !g->known || te_reads (st->guard, NULL);
+      if (!unsure && !g->i)
         return true;
-      unsure = !g->known;
     }
   r->unsure += unsure;
   bool ok = (ip_eval (r, st->index) && report (r, st->dst, st->index, true, NULL)
