@@ -303,6 +303,10 @@ lift_float_assign (lifter *l, gassign *def)
     }
 }
 
+static gphi *body_accumulator (gimple *def, class loop *loop);
+static te_node *lift_reduction_1 (lifter *l, gphi *phi, te_type type,
+                                  bool after_body);
+
 /* Floating expression T (an SSA name or a constant).  */
 te_node *
 lift_float (lifter *l, tree t)
@@ -371,6 +375,11 @@ lift_float (lifter *l, tree t)
                   && !flow_loop_nested_p (l->cur->loop, dl))
                 r = precomputed (l, t, r, type, loop_depth (o));
             }
+          else if (gphi *acc = body_accumulator (def, dl))
+            /* A do/while: the exit test follows the update, so what the
+               loop leaves is the value after the body (s += x[i]; i++;
+               } while (i < n)), the reduction's whole result.  */
+            r = lift_reduction_1 (l, acc, type, true);
           else
             r = fail (l, "a value computed inside an inner loop is used "
                          "after it; only reductions (s += e, s *= e, "
@@ -452,15 +461,44 @@ static bool lift_tape (lifter *l, class loop *loop, te_node *ext);
    An inner reduction whose init is the accumulator itself (a reduction
    over several loops) is flattened into one node, so the terms are
    combined in the order the loops run.  */
+/* DEF, in loop LOOP, as the value the loop's header PHI for it takes
+   from the latch, when the loop's only exit follows DEF (a do/while's
+   test after the update, whose value is then what the loop leaves): that
+   PHI, else NULL.  */
+static gphi *
+body_accumulator (gimple *def, class loop *loop)
+{
+  edge exit = single_exit (loop);
+  if (!exit || gimple_bb (def)->loop_father != loop
+      || !dominated_by_p (CDI_DOMINATORS, exit->src, gimple_bb (def)))
+    return NULL;
+  tree t = gimple_get_lhs (def);
+  if (!t || TREE_CODE (t) != SSA_NAME)
+    return NULL;
+  for (gphi_iterator gsi = gsi_start_phis (loop->header); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (PHI_ARG_DEF_FROM_EDGE (gsi.phi (), loop_latch_edge (loop)) == t)
+      return gsi.phi ();
+  return NULL;
+}
+
 te_node *
 lift_reduction (lifter *l, gphi *phi, te_type type)
+{
+  return lift_reduction_1 (l, phi, type, false);
+}
+
+/* lift_reduction; AFTER_BODY: the value used is the one the latch gives
+   PHI, in a loop whose exit test follows the update (a do/while).  */
+static te_node *
+lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
 {
   class loop *loop = gimple_bb (phi)->loop_father;
   location_t saved = l->loc;
   edge exit = single_exit (loop);
   if (!exit)
     return fail_early_exit (l, loop);
-  if (exit->src != loop->header)
+  if (exit->src != loop->header && !after_body)
     {
       l->loc = loop_location (loop);
       return fail (l, "a reduction over a loop whose exit test follows its "
