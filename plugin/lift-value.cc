@@ -634,6 +634,8 @@ lift_count (lifter *l, gphi *phi)
 
 /* ---- control flow: guards ----------------------------------------------- */
 
+static te_node *switch_condition (lifter *l, gswitch *sw, basic_block dest);
+
 /* The condition under which edge E is taken, given its source ran.  */
 te_node *
 edge_condition (lifter *l, edge e)
@@ -643,10 +645,7 @@ edge_condition (lifter *l, edge e)
       || !(e->flags & (EDGE_TRUE_VALUE | EDGE_FALSE_VALUE)))
     {
       if (last && gimple_code (last) == GIMPLE_SWITCH)
-        {
-          l->loc = gimple_location (last);
-          return fail (l, "switch statements are not supported");
-        }
+        return switch_condition (l, as_a<gswitch *> (last), e->dest);
       return te_bool (l->ctx, true);
     }
   gcond *c = as_a<gcond *> (last);
@@ -697,6 +696,60 @@ all_paths_reach (basic_block d, basic_block bb, class loop *tl)
         }
     }
   return true;
+}
+
+/* The condition that case label K of switch SW picks, of the lifted
+   index X: X == low, or low <= X <= high for a range.  */
+static te_node *
+case_condition (lifter *l, gswitch *sw, unsigned k, te_node *x)
+{
+  te_ctx *ctx = l->ctx;
+  tree label = gimple_switch_label (sw, k);
+  te_node *lo = te_int (ctx, tree_to_shwi (CASE_LOW (label)));
+  if (!CASE_HIGH (label))
+    return te_binary (ctx, TE_EQ, x, lo);
+  te_node *hi = te_int (ctx, tree_to_shwi (CASE_HIGH (label)));
+  return te_binary (ctx, TE_AND, te_binary (ctx, TE_LE, lo, x),
+                    te_binary (ctx, TE_LE, x, hi));
+}
+
+/* The condition under which switch SW jumps to block DEST: the case
+   labels that lead there, or, for the default label, none of the
+   others.  */
+static te_node *
+switch_condition (lifter *l, gswitch *sw, basic_block dest)
+{
+  te_ctx *ctx = l->ctx;
+  location_t saved = l->loc;
+  l->loc = gimple_location (sw);
+  te_node *x = lift_int (l, gimple_switch_index (sw));
+  if (!x)
+    return NULL;
+  l->loc = saved;
+  x = te_cast (ctx, TE_I64, x);
+  unsigned n = gimple_switch_num_labels (sw);
+  for (unsigned k = 1; k < n; k++)
+    if (!tree_fits_shwi_p (CASE_LOW (gimple_switch_label (sw, k)))
+        || (CASE_HIGH (gimple_switch_label (sw, k))
+            && !tree_fits_shwi_p (CASE_HIGH (gimple_switch_label (sw, k)))))
+      {
+        l->loc = gimple_location (sw);
+        return fail (l, "a switch on a value wider than 64 bits cannot be "
+                        "differentiated");
+      }
+  te_node *any = te_bool (ctx, false), *cond = te_bool (ctx, false);
+  for (unsigned k = 1; k < n; k++)
+    {
+      te_node *c = case_condition (l, sw, k, x);
+      any = te_guard_or (ctx, any, c);
+      if (label_to_block (cfun, CASE_LABEL (gimple_switch_label (sw, k)))
+          == dest)
+        cond = te_guard_or (ctx, cond, c);
+    }
+  if (label_to_block (cfun, CASE_LABEL (gimple_switch_default_label (sw)))
+      == dest)
+    cond = te_guard_or (ctx, cond, te_not (ctx, any));
+  return cond;
 }
 
 te_node *

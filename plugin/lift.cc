@@ -833,7 +833,8 @@ check_other (lifter *l, gimple *g)
       fail (l, "inline assembly cannot be differentiated");
       return;
     case GIMPLE_SWITCH:
-      fail (l, "switch statements are not supported");
+      /* Its cases are the conditions of the edges out of it
+         (switch_condition).  */
       return;
     case GIMPLE_GOTO:
       fail (l, "computed goto cannot be differentiated");
