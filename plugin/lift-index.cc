@@ -927,6 +927,8 @@ lift_int (lifter *l, tree t)
 
 /* ---- addresses ---------------------------------------------------------- */
 
+static tree bumped_pointer (gphi *phi, class loop *loop);
+
 /* SSA pointer T as BASE + OFF bytes, by what defines it: a parameter at
    entry, an evolution in the loops of the nest, a copy or pointer
    arithmetic, the allocation of a variable-length local array.  A
@@ -949,6 +951,8 @@ ssa_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
   if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
     {
       tree ev = analyze_scalar_evolution (dl, t);
+      if (ev == t)
+        ev = bumped_pointer (as_a<gphi *> (def), dl);
       ev = instantiate_scev (nest_entry (l), dl, ev);
       if (ev != chrec_dont_know && !chrec_contains_undetermined (ev)
           && ev != t)
@@ -977,6 +981,37 @@ ssa_pointer (lifter *l, tree t, te_tensor **base, te_node **off)
   return fail (l, "index of this access is not affine in the loop "
                   "counters"),
          false;
+}
+
+/* The evolution of pointer PHI, in the header of LOOP, that the loop
+   bumps by a constant through a copy (*x++ on a parameter at -O0:
+   x.0 = x; x = x.0 + 8, which SCEV leaves unknown): {init, +, step};
+   else PHI's result.  */
+static tree
+bumped_pointer (gphi *phi, class loop *loop)
+{
+  tree t = gimple_phi_result (phi);
+  if (gimple_bb (phi) != loop->header)
+    return t;
+  tree next = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
+  gimple *d = TREE_CODE (next) == SSA_NAME ? SSA_NAME_DEF_STMT (next) : NULL;
+  if (!d || !is_gimple_assign (d)
+      || gimple_assign_rhs_code (d) != POINTER_PLUS_EXPR
+      || TREE_CODE (gimple_assign_rhs2 (d)) != INTEGER_CST)
+    return t;
+  tree a = gimple_assign_rhs1 (d);
+  while (TREE_CODE (a) == SSA_NAME && a != t)
+    {
+      gimple *c = SSA_NAME_DEF_STMT (a);
+      if (!gimple_assign_ssa_name_copy_p (c))
+        return t;
+      a = gimple_assign_rhs1 (c);
+    }
+  if (a != t)
+    return t;
+  return build_polynomial_chrec (
+      loop->num, PHI_ARG_DEF_FROM_EDGE (phi, loop_preheader_edge (loop)),
+      fold_convert (sizetype, gimple_assign_rhs2 (d)));
 }
 
 /* Pointer evolution T, {B, +, S}_LOOP, as BASE + OFF bytes: B plus S
