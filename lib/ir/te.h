@@ -226,6 +226,8 @@ struct te_tensor
   bool nullable;     /* a shadow the caller may pass as NULL: then writes
                         to it are skipped and reads of it are zero */
   bool read_back;    /* an output that later stages read */
+  bool batch_tape;   /* carry.c: the tape of a state a time loop carries
+                        inside a loop over a batch, a block per sample */
   te_tensor *accum;  /* in a forward program: where the adjoints of reads
                         of it accumulate, if not in ->shadow */
   bool optional;     /* a pointer parameter the kernel tests against NULL

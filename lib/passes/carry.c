@@ -703,6 +703,7 @@ carry_1 (carry *c)
       return false;
     }
   const char *tvar = p->var_names[us->loops[c->np].var];
+  c->tape->batch_tape = c->np > 0;
   rewrite (c);
   if (s->kind == TE_TK_PARAM)
     {

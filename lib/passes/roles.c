@@ -596,10 +596,19 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
                          "the same nest in earlier iterations; not "
                          "supported yet",
                          t->name);
-            te_diag_note (diag, "compute the value where it is read, in "
-                                "the same inner loop, or move the loop "
-                                "that writes '%s' before this nest",
-                          t->name);
+            if (t->batch_tape)
+              te_diag_note (diag, "'%s' is a state the time loop carries "
+                                  "inside a loop over samples; a step "
+                                  "that reads it in one inner loop and "
+                                  "updates it in a later one is a "
+                                  "recurrence over the inner of two "
+                                  "loops, which is not done yet",
+                            t->name);
+            else
+              te_diag_note (diag, "compute the value where it is read, "
+                                  "in the same inner loop, or move the "
+                                  "loop that writes '%s' before this nest",
+                            t->name);
           }
         else
           te_diag_set (diag, TE_DIAG_USER, st->loc,
