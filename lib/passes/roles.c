@@ -498,6 +498,94 @@ guarded_inside (te_ctx *ctx, int nw, const te_loop *from, te_node *index,
   return te_loads_below (ctx, value, t, te_var (ctx, to[k].var), e);
 }
 
+typedef struct gather_atom
+{
+  te_node *found; /* the load of an integer array, or its conversion */
+  te_node *load;
+  int count;
+} gather_atom;
+
+static void
+find_gather (te_node *n, void *data)
+{
+  gather_atom *g = data;
+  te_node *x = n->op == TE_CAST ? n->args[0] : n;
+  if (x->op != TE_LOAD || te_type_is_float (x->type)
+      || x->u.tensor->kind != TE_TK_PARAM)
+    return;
+  if (x != g->load)
+    g->count++;
+  if (x != g->load || n != x)
+    g->found = n; /* the conversion around it, when there is one */
+  g->load = x;
+}
+
+/* Or does R, read by stage S at the row base a write W of stage WS (the
+   only writer before S, one loop inside the loops they share) writes
+   plus one element picked by an integer array (a loss's p[n*V +
+   target[n]] in the row loop of the softmax that wrote p), read that
+   row?  It does when the picked element lies in the row, as the kernel
+   means: one beyond would be an element of an output that a later row
+   writes, not yet written, whose value no kernel uses.  T's entry values
+   are read nowhere.  */
+static bool
+gather_in_row (te_program *p, const te_tensor *t, const te_stage *s,
+               const te_node *r, int wsi, const te_stmt *w, int shared)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *ws = &p->stages[wsi];
+  if (ws->nloops != shared + 1 || t->kind != TE_TK_PARAM
+      || w->op != TE_SET || w->guard)
+    return false;
+  for (int k = 0; k < wsi; k++)
+    for (int j = 0; j < p->stages[k].nstmts; j++)
+      if (te_reads (p->stages[k].stmts[j].value, t)
+          || te_reads (p->stages[k].stmts[j].index, t)
+          || (p->stages[k].stmts[j].guard
+              && te_reads (p->stages[k].stmts[j].guard, t)))
+        return false;
+  for (int k = 0; k < ws->nstmts; k++)
+    if (te_reads (ws->stmts[k].value, t)
+        || (ws->stmts[k].dst == t && &ws->stmts[k] != w))
+      return false;
+  te_node *rw = te_canon_int (ctx, te_rename_counters (ctx, (te_node *) r,
+                                                      shared, s->loops,
+                                                      ws->loops));
+  gather_atom g = { NULL, NULL, 0 };
+  te_walk (rw, find_gather, &g);
+  if (g.count != 1)
+    return false;
+  /* The element W writes at the picked place of the row ...  */
+  te_node *at = te_canon_int (
+      ctx, te_replace (ctx, rw, g.found, te_var (ctx, ws->loops[shared].var)));
+  if (at == te_canon_int (ctx, w->index))
+    return true;
+  /* ... or W writes only inside the row, [base, base + C) with C the
+     row's stride (a padded row's zeros after its V entries), which its
+     later iterations leave.  */
+  if (shared != 1)
+    return false;
+  te_node *base = te_canon_int (ctx, te_replace (ctx, rw, g.found,
+                                                 te_int (ctx, 0)));
+  te_node *v = te_var (ctx, ws->loops[0].var);
+  te_node *c = te_canon_int (
+      ctx, te_sub (ctx, te_replace (ctx, base, v,
+                                    te_add (ctx, v, te_int (ctx, 1))),
+                   base));
+  te_node *lo, *hi;
+  if (!te_index_range (ctx, w->index, 1, ws->loops + 1, &lo, &hi))
+    return false;
+  return te_non_negative_where_run (
+             ctx, te_canon_int (ctx, te_sub (ctx, lo, base)), ws, s)
+         && te_non_negative_where_run (
+             ctx,
+             te_canon_int (ctx, te_sub (ctx, te_sub (ctx, te_add (ctx, base, c),
+                                                     te_int (ctx, 1)),
+                                        hi)),
+             ws, s)
+         && te_non_negative (ctx, c);
+}
+
 static bool
 read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
                      const te_node *r, const te_stage *ws, const te_stmt *w)
@@ -505,6 +593,8 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
   te_ctx *ctx = p->ctx;
   int shared = te_shared_loops (s, ws);
   if (shared == 0)
+    return true;
+  if (gather_in_row (p, w->dst, s, r, (int) (ws - p->stages), w, shared))
     return true;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, s, shared, st->value, r, loops);

@@ -1,9 +1,11 @@
 /* { dg-do compile } */
-/* A softmax with its cross-entropy loss in one row loop: the loss reads
-   the probability of the target through the integer index target[n],
-   which could name any element, also one a later iteration writes; the
-   plugin cannot tell it lies in row n.  Refused at the read, with a
-   note; in a loop over the rows of its own the loss is accepted.  */
+/* A softmax with a loss in one row loop that reads a probability
+   through a flat index into the whole matrix, pick[n]: it may name an
+   element of a row a later iteration writes, whose value the source
+   reads before it is written.  Refused at the read, with a note.  Read
+   as probs[n * V + target[n]], the probability of a target in the row
+   the iteration wrote, it is accepted (tensorgrad.exec/crossent-row-1.c),
+   and so is the loss in a loop over the rows of its own.  */
 
 #include <math.h>
 
@@ -26,7 +28,7 @@ crossent (int N, int V, const float *logits, const int *target, float *probs,
         }
       for (int j = 0; j < V; j++)
         probs[n * V + j] /= s;
-      losses[n] = -logf (probs[n * V + target[n]]); /* { dg-error "'probs' is read here where an earlier loop of the same nest may not have written it yet; not supported yet" } */
+      losses[n] = -logf (probs[target[n]]); /* { dg-error "'probs' is read here where an earlier loop of the same nest may not have written it yet; not supported yet" } */
     }
 }
 
