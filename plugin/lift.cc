@@ -309,8 +309,9 @@ add_store (lifter *l, te_tensor *t, te_node *index, te_node *value,
       return;
     }
   l->cur->store_uid[s->nstmts] = l->uid;
-  te_stage_add_stmt (l->p, s, t, index, TE_SET, value, guard, l->loc)->pos
-      = l->uid;
+  te_stmt *st = te_stage_add_stmt (l->p, s, t, index, TE_SET, value, guard,
+                                   l->loc);
+  st->pos = st->pos_first = l->uid;
 }
 
 void

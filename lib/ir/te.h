@@ -286,6 +286,9 @@ typedef struct te_stmt
   unsigned pos;   /* the lifter's program order of the store (GIMPLE
                      uids in an order where a loop's body comes before
                      what follows it); 0 for statements a pass made */
+  unsigned pos_first; /* of the first of the stores the lifter merged
+                     into this statement (the arms of an if/else), else
+                     POS */
   int split;      /* statements that ran as one fused nest until rows.c
                      gave each its loops share this number (nonzero, one
                      per such nest of a stage); lib/back/lower.c may run

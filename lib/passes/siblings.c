@@ -258,6 +258,7 @@ split (te_program *p, te_stage *a, const te_stage *b, int k, int c)
             x->op, te_canon_loads (ctx, te_replace (ctx, x->value, v, r)),
             NULL, x->loc);
         y->pos = x->pos;
+        y->pos_first = x->pos_first;
       }
   a->stmts = tmp.stmts;
   a->nstmts = tmp.nstmts;

@@ -325,6 +325,24 @@ early_reads (te_program *p, te_diag *diag)
                   if (!wt || w->nest != rs->nest || !wt->pos
                       || wt->pos < r->pos)
                     continue;
+                  if (wt->pos_first < r->pos)
+                    {
+                      /* Read between the stores of the arms of an
+                         if/else: after one of them, or before another,
+                         in an order the lifter's cannot tell.  */
+                      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                                   "the sum stored here adds up '%s' "
+                                   "where it is rewritten in the arms of "
+                                   "an if/else, and it cannot be told "
+                                   "whether before or after; not "
+                                   "supported yet",
+                                   r->tensor->name);
+                      te_diag_note (diag, "add up '%s' in a loop of its "
+                                          "own after the one that rewrites "
+                                          "it",
+                                    r->tensor->name);
+                      return false;
+                    }
                   te_tensor *v = read_version (ctx, wt, r->tensor);
                   /* The sum's loads of T, as W's loops see them.  */
                   int shared = te_shared_loops (rs, w);
