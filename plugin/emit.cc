@@ -378,9 +378,9 @@ expr (emitter *e, const te_node *n)
     case TE_NE:
       return binary (e, n, NE_EXPR);
     case TE_AND:
-      return binary (e, n, TRUTH_AND_EXPR);
+      return binary (e, n, TRUTH_ANDIF_EXPR);
     case TE_OR:
-      return binary (e, n, TRUTH_OR_EXPR);
+      return binary (e, n, TRUTH_ORIF_EXPR);
     case TE_NOT:
       return fold_build1 (TRUTH_NOT_EXPR, type, expr (e, n->args[0]));
     case TE_SELECT:

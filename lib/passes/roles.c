@@ -1316,13 +1316,12 @@ index_cap (path_query *q, te_node *c, bool neg, te_node *index,
   return up ? te_canon_int (ctx, te_add (ctx, r, up)) : NULL;
 }
 
-/* Does C use no counter of LOOPS that INDEX does not use?  */
+/* Does C use no counter (of NVARS) that INDEX does not use?  */
 static bool
-uses_only (const te_node *c, const te_node *index, const te_loop *loops,
-           int n)
+uses_only (const te_node *c, const te_node *index, int nvars)
 {
-  for (int k = 0; k < n; k++)
-    if (te_uses_var (c, loops[k].var) && !te_uses_var (index, loops[k].var))
+  for (int v = 0; v < nvars; v++)
+    if (te_uses_var (c, v) && !te_uses_var (index, v))
       return false;
   return true;
 }
@@ -1350,7 +1349,7 @@ path_access (path_query *q, te_node *index, const path_lit *lits, int nl)
         /* A bound on a counter the index does not use (a padded
            window's test of l + k - P for the weight w[k]) leaves that
            counter free to meet it: the index still reaches its top.  */
-        exact = c != NULL || !uses_only (lits[i].c, index, loops, n);
+        exact = c != NULL || !uses_only (lits[i].c, index, q->p->nvars);
         cap = cap ? cap : c;
       }
   if (!exact)
