@@ -314,6 +314,41 @@ add_store (lifter *l, te_tensor *t, te_node *index, te_node *value,
   st->pos = st->pos_first = l->uid;
 }
 
+/* A whole local array of floating elements set to zero by its
+   initializer (float acc[8] = {0}: GIMPLE's acc = {}), stored as one
+   zero per element at constant indices, as acc[0] = 0; acc[1] = 0; ...
+   would be.  False when ST is no such store.  */
+static bool
+zero_array (lifter *l, gassign *st, basic_block bb)
+{
+  tree lhs = gimple_assign_lhs (st), rhs = gimple_assign_rhs1 (st);
+  tree type = TREE_TYPE (lhs);
+  te_type et;
+  if (TREE_CODE (rhs) != CONSTRUCTOR || CONSTRUCTOR_NELTS (rhs) != 0
+      || TREE_CODE (type) != ARRAY_TYPE
+      || !float_te_type (TREE_TYPE (type), &et)
+      || !TYPE_SIZE_UNIT (type) || !tree_fits_shwi_p (TYPE_SIZE_UNIT (type)))
+    return false;
+  int64_t n = tree_to_shwi (TYPE_SIZE_UNIT (type))
+              / tree_to_shwi (TYPE_SIZE_UNIT (TREE_TYPE (type)));
+  if (n < 1 || n > 64)
+    return false;
+  te_tensor *t;
+  te_node *index;
+  tree first = build4 (ARRAY_REF, TREE_TYPE (type), lhs, size_zero_node,
+                       NULL_TREE, NULL_TREE);
+  if (!lift_access (l, first, &t, &index))
+    return true;
+  te_node *g = stmt_guard (l, bb);
+  if (!g)
+    return true;
+  for (int64_t k = 0; k < n; k++)
+    add_store (l, t, te_canon_int (l->ctx, te_add (l->ctx, index,
+                                                   te_int (l->ctx, k))),
+               te_float (l->ctx, et, 0), g);
+  return true;
+}
+
 void
 lift_store (lifter *l, gassign *st)
 {
@@ -323,6 +358,8 @@ lift_store (lifter *l, gassign *st)
   te_tensor *t;
   te_node *index;
   tree lhs = gimple_assign_lhs (st);
+  if (zero_array (l, st, bb))
+    return;
   if (!lift_access (l, lhs, &t, &index))
     return;
   if (!te_type_is_float (t->type))

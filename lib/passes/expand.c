@@ -21,8 +21,10 @@
       a counter of those shared loops, and their extents use no counter.
    2. The first of those stages writes the array with one unguarded
       statement T[w] = e, e not reading T, and w runs over a dense range
-      (every element between its first and last, in order); every later
-      read reads inside that range.  So each iteration reads only what
+      (every element between its first and last, in order), or with one
+      statement per element of 0..c-1 at constant indices (a tile
+      initialized with braces); every later read reads inside that
+      range.  So each iteration reads only what
       the same iteration wrote.
    3. Every access T[x] in a stage whose shared counters are b1..bn
       becomes T[lin (b) * R + x], lin the row-major number of the shared
@@ -112,6 +114,68 @@ free_of_shared (const te_stage *s, const te_tensor *t, int n)
   return true;
 }
 
+/* Step 2, for several writers: do the statements of FS that write T,
+   with no loop inside the N shared ones, write each element of a dense
+   range [*LO, *HI] at a constant index, once, unguarded, without reading
+   T (a register tile initialized with braces, acc[4] = {0, 0, 0, 0})?
+   The first of them, or NULL.  */
+static const te_stmt *
+constant_writers (te_program *p, const te_stage *fs, const te_tensor *t,
+                  int n, te_node **lo, te_node **hi)
+{
+  enum { MAX_ELEMS = 64 };
+  bool seen[MAX_ELEMS] = { false };
+  const te_stmt *first = NULL;
+  int64_t top = -1;
+  if (fs->nloops != n)
+    return NULL;
+  for (int k = 0; k < fs->nstmts; k++)
+    {
+      const te_stmt *w = &fs->stmts[k];
+      if (w->dst != t)
+        continue;
+      if (w->guard || w->op != TE_SET || te_reads (w->value, t)
+          || w->ninner || w->index->op != TE_CONST || w->index->u.i < 0
+          || w->index->u.i >= MAX_ELEMS || seen[w->index->u.i])
+        return NULL;
+      seen[w->index->u.i] = true;
+      top = w->index->u.i > top ? w->index->u.i : top;
+      first = first ? first : w;
+    }
+  for (int64_t e = 0; e <= top; e++)
+    if (!seen[e])
+      return NULL;
+  *lo = te_int (p->ctx, 0);
+  *hi = te_int (p->ctx, top);
+  return first;
+}
+
+/* The constant writers of T that make up stage S (constant_writers),
+   when they all store one value, as one statement over a loop of its
+   own, T[c] = v for c < HI + 1: the form a tile zeroed in a loop has,
+   which the reductions that start from it know.  */
+static void
+one_loop (te_program *p, te_stage *s, te_tensor *t, te_node *hi)
+{
+  te_ctx *ctx = p->ctx;
+  if (s->nstmts < 2 || s->nloops == TE_MAX_LOOPS)
+    return;
+  for (int k = 0; k < s->nstmts; k++)
+    if (s->stmts[k].dst != t || s->stmts[k].value != s->stmts[0].value
+        || s->stmts[k].index->op != TE_CONST)
+      return;
+  int var = te_program_new_var (p, "c");
+  te_stmt st = s->stmts[0];
+  s->nstmts = 0;
+  te_stage_add_loop (s, var, te_canon_int (ctx, te_add (ctx, hi,
+                                                        te_int (ctx, 1))));
+  s->loop_ids[s->nloops - 1] = 0;
+  te_stmt *x = te_stage_add_stmt (p, s, t, te_var (ctx, var), TE_SET,
+                                  st.value, NULL, st.loc);
+  x->pos = st.pos;
+  x->pos_first = st.pos_first;
+}
+
 /* Step 2: is the write of T in FIRST (stage index F) one unguarded
    statement over a dense range, [*LO, *HI], that does not read T?  */
 static const te_stmt *
@@ -119,13 +183,15 @@ dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
               te_node **lo, te_node **hi)
 {
   const te_stmt *w = NULL;
+  int nw = 0;
   for (int k = 0; k < fs->nstmts; k++)
     if (fs->stmts[k].dst == t)
       {
-        if (w)
-          return NULL;
-        w = &fs->stmts[k];
+        w = w ? w : &fs->stmts[k];
+        nw++;
       }
+  if (nw > 1)
+    return constant_writers (p, fs, t, n, lo, hi);
   if (!w || w->guard || w->op != TE_SET || te_reads (w->value, t))
     return NULL;
   /* Dense: the index less its first element numbers the iterations of
@@ -255,6 +321,7 @@ expand_1 (te_program *p, te_tensor *t)
   te_node *lo, *hi;
   if (!dense_writer (p, fs, t, n, &lo, &hi))
     return false;
+  one_loop (p, &p->stages[first], t, hi);
   for (int s = first + 1; s < p->nstages; s++)
     if (te_stage_accesses (&p->stages[s], t)
         && !reads_inside (p, &p->stages[s], t, n, fs, lo, hi))

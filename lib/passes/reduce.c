@@ -387,10 +387,30 @@ te_program_reductions (te_program *p, te_diag *diag)
 
 typedef struct nested_query
 {
+  const te_program *p;
   const te_stage *s;
+  const te_node *root; /* the statement's value */
   int nvars;
   te_node *found;
 } nested_query;
+
+static bool reads_written_in (const te_program *p, te_node *r, int id);
+
+/* Does reduction R, in value ROOT of a statement of stage S, depend on
+   counter V that S does not have: use it, or read an array that a stage
+   inside V's source loop writes, V bound by a reduction around R (the
+   sum over a sample's scratch row h[j], rewritten for every sample n,
+   inside a loss summed over n)?  */
+static bool
+depends_on (const te_program *p, const te_node *root, te_node *r, int v)
+{
+  if (te_uses_var_free (r, v))
+    return true;
+  int id = te_program_var_loop (p, v);
+  return id && !te_uses_var (r, v) && !te_binding_loop (r, v)
+         && te_binding_loop ((te_node *) root, v) != NULL
+         && reads_written_in (p, r, id);
+}
 
 
 static bool
@@ -411,7 +431,7 @@ find_nested (te_node *n, void *data)
   if (q->found || n->op != TE_REDUCE)
     return;
   for (int v = 0; v < q->nvars; v++)
-    if (!stage_var (q->s, v) && te_uses_var_free (n, v))
+    if (!stage_var (q->s, v) && depends_on (q->p, q->root, n, v))
       {
         q->found = n;
         return;
@@ -446,7 +466,7 @@ hoist_one (te_program *p, int s, int k)
 {
   te_ctx *ctx = p->ctx;
   te_stage *st = &p->stages[s];
-  nested_query q = { st, p->nvars, NULL };
+  nested_query q = { p, st, st->stmts[k].value, p->nvars, NULL };
   te_walk (st->stmts[k].value, find_nested, &q);
   if (!q.found)
     return false;
@@ -464,11 +484,13 @@ hoist_one (te_program *p, int s, int k)
         loops[n++] = st->loops[i];
       }
   for (int v = 0; v < p->nvars; v++)
-    if (!stage_var (st, v) && te_uses_var_free (r, v))
+    if (!stage_var (st, v) && depends_on (p, st->stmts[k].value, r, v))
       {
         const te_loop *bl = te_binding_loop (st->stmts[k].value, v);
         if (!bl || n == TE_MAX_LOOPS)
           return false;
+        /* A source loop too (what r reads it writes), at its place.  */
+        ids[n] = n == 0 || ids[n - 1] ? te_program_var_loop (p, v) : 0;
         loops[n++] = *bl;
       }
   te_node *lin, *size;
