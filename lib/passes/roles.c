@@ -1121,6 +1121,23 @@ at_least (te_program *p, te_node *a, te_node *b)
   return te_non_negative (ctx, d);
 }
 
+/* Does every one of the N bounds B stay at or below one of the NT
+   bounds TOPS (of accesses that always run)?  */
+static bool
+covered (te_program *p, te_node *const *tops, int nt, te_node *const *b,
+         int n)
+{
+  for (int g = 0; g < n; g++)
+    {
+      bool ok = false;
+      for (int u = 0; u < nt && !ok; u++)
+        ok = at_least (p, tops[u], b[g]);
+      if (!ok)
+        return false;
+    }
+  return true;
+}
+
 /* ---- extents along the paths of the selects ---------------------------- */
 
 /* A condition on the path to an access: C, or its negation.  */
@@ -1433,13 +1450,7 @@ path_extent (te_program *p, const te_tensor *t, te_node *present)
         if (q.st->guard)
           path_walk (&q, q.st->guard, lits, 0);
       }
-  for (int g = 0; g < q.nloose && !q.unknown; g++)
-    {
-      bool covered = false;
-      for (int u = 0; u < q.ntops && !covered; u++)
-        covered = at_least (p, q.tops[u], q.loose[g]);
-      q.unknown = !covered;
-    }
+  q.unknown = q.unknown || !covered (p, q.tops, q.ntops, q.loose, q.nloose);
   return q.unknown ? NULL : q.bound;
 }
 
@@ -1498,13 +1509,8 @@ te_tensor_extent (te_program *p, const te_tensor *t)
             q.st = st;
           }
       }
-  for (int g = 0; g < q.nguarded && !q.unknown; g++)
-    {
-      bool covered = false;
-      for (int u = 0; u < q.ntops && !covered; u++)
-        covered = at_least (p, q.tops[u], q.guarded_tops[g]);
-      q.unknown = !covered;
-    }
+  q.unknown = q.unknown || !covered (p, q.tops, q.ntops, q.guarded_tops,
+                                      q.nguarded);
   free (m.always);
   free (m.reach);
   if (q.unknown)
