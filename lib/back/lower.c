@@ -608,20 +608,13 @@ same_inner (const te_stmt *x, const te_stmt *y)
   return true;
 }
 
-/* Does statement X read tensor T, in its value, index or guard?  */
-static bool
-stmt_reads (const te_stmt *x, const te_tensor *t)
-{
-  return te_reads (x->value, t) || te_reads (x->index, t)
-         || (x->guard && te_reads (x->guard, t));
-}
 
 /* May statement X, earlier, and Y, with the same loops of their own, run
    interleaved in one nest of them (step 5)?  */
 static bool
 joinable (const te_stmt *x, const te_stmt *y)
 {
-  if (stmt_reads (x, y->dst) || stmt_reads (y, x->dst))
+  if (te_stmt_reads (x, y->dst) || te_stmt_reads (y, x->dst))
     return false;
   for (int k = 0; k < x->ninner; k++)
     if (te_reads (x->inner[k].extent, x->dst)
@@ -980,8 +973,9 @@ te_lowered_dump (FILE *f, const te_lowered *l)
       fprintf (f, "lower: stage %d: %s\n", s, shapes[g->shape]);
       if (g->chain[0] >= 0)
         fprintf (f, "lower: stage %d: not vectorized: statements %d and %d "
-                 "add to one element of '%s' in every iteration\n",
-                 s, g->chain[0], g->chain[1], g->stage->stmts[g->chain[0]].dst->name);
+                    "add to one element of '%s' in every iteration\n",
+                 s, g->chain[0], g->chain[1],
+                 g->stage->stmts[g->chain[0]].dst->name);
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
       if (g->fast)
         stmts_dump (f, s, g->fast, g->stage->nstmts, 0, true);

@@ -697,19 +697,10 @@ upper_taken (te_ctx *ctx, te_node *arm, const te_node *c, bool neg,
              int nloops, const te_loop *loops, int depth)
 {
   te_node *u = upper_of (ctx, arm, nloops, loops, depth);
-  te_op op = c->op;
-  if (op != TE_LT && op != TE_LE && op != TE_GT && op != TE_GE)
+  te_node *l, *r;
+  if (!te_as_less (ctx, c, neg, &l, &r))
     return u;
-  te_node *a = te_cast (ctx, TE_I64, c->args[0]);
-  te_node *b = te_cast (ctx, TE_I64, c->args[1]);
-  if (neg)
-    op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT : op == TE_GT ? TE_LE : TE_LT;
-  /* As L < R.  */
   te_node *one = te_int (ctx, 1);
-  te_node *l = op == TE_LT || op == TE_LE ? a : b;
-  te_node *r = op == TE_LT || op == TE_LE ? b : a;
-  if (op == TE_LE || op == TE_GE)
-    r = te_add (ctx, r, one);
   te_node *k = te_canon_int (ctx, te_sub (ctx, te_cast (ctx, TE_I64, arm), l));
   if (k->op != TE_CONST)
     return u;
@@ -718,6 +709,26 @@ upper_taken (te_ctx *ctx, te_node *arm, const te_node *c, bool neg,
     return u;
   te_node *v = te_canon_int (ctx, te_add (ctx, te_sub (ctx, ur, one), k));
   return u ? te_binary (ctx, TE_MIN, u, v) : v;
+}
+
+bool
+te_as_less (te_ctx *ctx, const te_node *c, bool neg, te_node **l,
+            te_node **r)
+{
+  te_op op = c->op;
+  if (op != TE_LT && op != TE_LE && op != TE_GT && op != TE_GE)
+    return false;
+  if (neg)
+    op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT : op == TE_GT ? TE_LE
+                                                                : TE_LT;
+  te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[0]));
+  te_node *b = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[1]));
+  bool less = op == TE_LT || op == TE_LE;
+  *l = less ? a : b;
+  *r = less ? b : a;
+  if (op == TE_LE || op == TE_GE)
+    *r = te_canon_int (ctx, te_add (ctx, *r, te_int (ctx, 1)));
+  return true;
 }
 
 /* The largest value of clamp atom N.  */

@@ -91,6 +91,10 @@ bool te_param_poly (const te_node *n);
    edge padding x[i > 0 ? i - 1 : 0], or by min and max), growing with
    each clamp; a clamp's largest value is that of the arm it picks, each
    arm bounded also by the condition under which it is picked.  */
+/* Comparison C (negated with NEG), as L < R: *L and *R canonical 64-bit
+   integers (a <= b is a < b + 1); false when C is no <, <=, > or >=.  */
+bool te_as_less (te_ctx *ctx, const te_node *c, bool neg, te_node **l,
+                 te_node **r);
 te_node *te_index_upper (te_ctx *ctx, te_node *n, int nloops,
                          const te_loop *loops);
 /* The iteration of NLOOPS LOOPS (outermost first) as one integer *LIN,

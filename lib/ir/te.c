@@ -1012,6 +1012,7 @@ te_walk (te_node *n, void (*fn) (te_node *, void *), void *data)
 typedef struct binder_query
 {
   int var;
+  te_node *reduce;
   const te_loop *loop;
 } binder_query;
 
@@ -1022,15 +1023,26 @@ binder_fn (te_node *n, void *data)
   if (n->op == TE_REDUCE)
     for (int k = 0; k < n->u.red.nloops; k++)
       if (n->u.red.loops[k].var == q->var)
-        q->loop = &n->u.red.loops[k];
+        {
+          q->reduce = n;
+          q->loop = &n->u.red.loops[k];
+        }
 }
 
 const te_loop *
 te_binding_loop (const te_node *n, int var)
 {
-  binder_query q = { var, NULL };
+  binder_query q = { var, NULL, NULL };
   te_walk ((te_node *) n, binder_fn, &q);
   return q.loop;
+}
+
+te_node *
+te_binding_reduce (const te_node *n, int var)
+{
+  binder_query q = { var, NULL, NULL };
+  te_walk ((te_node *) n, binder_fn, &q);
+  return q.reduce;
 }
 
 typedef struct loads_query
@@ -1077,13 +1089,16 @@ te_stage_accesses (const te_stage *s, const te_tensor *t)
   if (s->call)
     return te_call_passes (s, t, true) || te_call_passes (s, t, false);
   for (int k = 0; k < s->nstmts; k++)
-    {
-      const te_stmt *st = &s->stmts[k];
-      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
-          || (st->guard && te_reads (st->guard, t)))
-        return true;
-    }
+    if (s->stmts[k].dst == t || te_stmt_reads (&s->stmts[k], t))
+      return true;
   return false;
+}
+
+bool
+te_stmt_reads (const te_stmt *x, const te_tensor *t)
+{
+  return te_reads (x->value, t) || te_reads (x->index, t)
+         || (x->guard && te_reads (x->guard, t));
 }
 
 bool

@@ -569,6 +569,8 @@ bool te_uses_var (const te_node *n, int var);
 bool te_uses_var_free (const te_node *n, int var);
 /* The loop of a reduction in N that binds counter VAR, or NULL.  */
 const te_loop *te_binding_loop (const te_node *n, int var);
+/* The reduction in N that binds counter VAR, or NULL.  */
+te_node *te_binding_reduce (const te_node *n, int var);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
    their number, or -1 if there are more.  */
 int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);
@@ -591,6 +593,8 @@ bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
 /* Does stage S access T: a statement writes it, or a value, index or
    guard reads it, or a call passes it?  */
 bool te_stage_accesses (const te_stage *s, const te_tensor *t);
+/* Does statement X read T, in its value, index or guard?  */
+bool te_stmt_reads (const te_stmt *x, const te_tensor *t);
 /* Does the size of a tensor of P read T?  */
 bool te_sizes_read (const te_program *p, const te_tensor *t);
 /* The number of outer loops stages A and B share: loops of one source

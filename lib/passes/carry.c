@@ -71,13 +71,6 @@
 #define MAX_TIMED 8
 
 
-/* Does statement X read T?  */
-static bool
-stmt_reads (const te_stmt *x, const te_tensor *t)
-{
-  return te_reads (x->value, t) || te_reads (x->index, t)
-         || (x->guard && te_reads (x->guard, t));
-}
 
 /* What the analysis of one candidate found.  */
 typedef struct carry
@@ -229,7 +222,7 @@ carried (carry *c)
   bool read = false, init = c->s->kind != TE_TK_LOCAL;
   for (int s = c->first; s <= c->u; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
-      read |= stmt_reads (&p->stages[s].stmts[k], c->s);
+      read |= te_stmt_reads (&p->stages[s].stmts[k], c->s);
   for (int s = 0; s < c->first; s++)
     init |= te_stage_writes (&p->stages[s], c->s);
   return read && init;
@@ -312,7 +305,7 @@ check_before (carry *c)
       for (int k = 0; k < st->nstmts; k++)
         {
           const te_stmt *x = &st->stmts[k];
-          if (stmt_reads (x, c->s)
+          if (te_stmt_reads (x, c->s)
               && (writes || c->init < 0
                   || !loads_inside (c, st, c->np, x, NULL)))
             return false;

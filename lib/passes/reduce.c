@@ -396,30 +396,12 @@ typedef struct nested_query
 
 static bool reads_written_in (const te_program *p, te_node *r, int id);
 
-typedef struct binder_query
-{
-  int var;
-  te_node *found;
-} binder_query;
-
-static void
-binder_fn (te_node *n, void *data)
-{
-  binder_query *q = data;
-  if (q->found || n->op != TE_REDUCE)
-    return;
-  for (int k = 0; k < n->u.red.nloops; k++)
-    if (n->u.red.loops[k].var == q->var)
-      q->found = n;
-}
-
 /* Is R inside the terms of the reduction of ROOT that binds V?  */
 static bool
 inside_binder (const te_node *root, const te_node *r, int v)
 {
-  binder_query q = { v, NULL };
-  te_walk ((te_node *) root, binder_fn, &q);
-  return q.found && q.found != r && te_contains (q.found->args[1], r);
+  te_node *b = te_binding_reduce (root, v);
+  return b && b != r && te_contains (b->args[1], r);
 }
 
 /* Does reduction R, in value ROOT of a statement of stage S, depend on

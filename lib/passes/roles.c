@@ -246,12 +246,6 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
              b);
 }
 
-/* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
-   counters whose coefficient is a multiple of C, each times its
-   multiple (rows of C indexed by two loops, (b * T + t) * C), R what is
-   left, its range in [0, C)
-   where the loops of S and OTHER run.  Sets *LO and *HI, R's extremes;
-   false if W's index is no such sum.  */
 /* D / C when D is C times a polynomial (T * Vp of Vp, the stride of an
    outer loop over rows of Vp elements), else NULL.  */
 static te_node *
@@ -264,6 +258,12 @@ multiple_of (te_ctx *ctx, te_node *d, te_node *c)
   te_node *m = te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 1)));
   return te_canon_int (ctx, te_mul (ctx, c, m)) == d ? m : NULL;
 }
+
+/* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
+   counters whose coefficient is a multiple of C, each times its
+   multiple (rows of C indexed by two loops, (b * T + t) * C), R what is
+   left, its range in [0, C) where the loops of S and OTHER run.  Sets
+   *LO and *HI, R's extremes; false if W's index is no such sum.  */
 
 static bool
 rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
@@ -526,8 +526,8 @@ find_gather (te_node *n, void *data)
    target[n]] in the row loop of the softmax that wrote p), read that
    row?  It does when the picked element lies in the row, as the kernel
    means: one beyond would be an element of an output that a later row
-   writes, not yet written, whose value no kernel uses.  T's entry values
-   are read nowhere.  */
+   writes, not yet written, whose value no kernel uses.  No stage before
+   W reads T (its entry values are not the kernel's).  */
 static bool
 gather_in_row (te_program *p, const te_tensor *t, const te_stage *s,
                const te_node *r, int wsi, const te_stmt *w, int shared)
@@ -539,10 +539,7 @@ gather_in_row (te_program *p, const te_tensor *t, const te_stage *s,
     return false;
   for (int k = 0; k < wsi; k++)
     for (int j = 0; j < p->stages[k].nstmts; j++)
-      if (te_reads (p->stages[k].stmts[j].value, t)
-          || te_reads (p->stages[k].stmts[j].index, t)
-          || (p->stages[k].stmts[j].guard
-              && te_reads (p->stages[k].stmts[j].guard, t)))
+      if (te_stmt_reads (&p->stages[k].stmts[j], t))
         return false;
   for (int k = 0; k < ws->nstmts; k++)
     if (te_reads (ws->stmts[k].value, t)
@@ -1273,18 +1270,9 @@ apply_lit (path_query *q, te_node *c, bool neg, te_loop *loops, int n)
     case TE_GT:
     case TE_GE:
       {
-        te_op op = c->op;
-        if (neg)
-          op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT
-               : op == TE_GT ? TE_LE : TE_LT;
-        te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[0]));
-        te_node *b = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[1]));
-        te_node *l = op == TE_LT || op == TE_LE ? a : b;
-        te_node *r = op == TE_LT || op == TE_LE ? b : a;
-        if (op == TE_LE || op == TE_GE)
-          r = te_canon_int (ctx, te_add (ctx, r, te_int (ctx, 1)));
-        return te_pure_poly (l) && te_pure_poly (r)
-               && bound_by_less (ctx, l, r, loops, n);
+        te_node *l, *r;
+        return te_as_less (ctx, c, neg, &l, &r) && te_pure_poly (l)
+               && te_pure_poly (r) && bound_by_less (ctx, l, r, loops, n);
       }
     default:
       return false;
@@ -1308,19 +1296,9 @@ index_cap (path_query *q, te_node *c, bool neg, te_node *index,
       te_node *a = index_cap (q, c->args[0], neg, index, loops, n);
       return a ? a : index_cap (q, c->args[1], neg, index, loops, n);
     }
-  te_op op = c->op;
-  if (op != TE_LT && op != TE_LE && op != TE_GT && op != TE_GE)
+  te_node *l, *r;
+  if (!te_as_less (ctx, c, neg, &l, &r))
     return NULL;
-  if (neg)
-    op = op == TE_LT ? TE_GE : op == TE_LE ? TE_GT : op == TE_GT ? TE_LE
-                                                                : TE_LT;
-  te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[0]));
-  te_node *b = te_canon_int (ctx, te_cast (ctx, TE_I64, c->args[1]));
-  te_node *l = op == TE_LT || op == TE_LE ? a : b;
-  te_node *r = op == TE_LT || op == TE_LE ? b : a;
-  if (op == TE_LE || op == TE_GE)
-    r = te_add (ctx, r, te_int (ctx, 1));
-  r = te_canon_int (ctx, r);
   /* INDEX = L + REST, REST free of L's counters (a row's offset).  */
   te_node *rest = te_canon_int (
       ctx, te_sub (ctx, te_canon_int (ctx, te_cast (ctx, TE_I64, index)), l));

@@ -329,7 +329,7 @@ early_reads (te_program *p, te_diag *diag)
                     {
                       /* Read between the stores of the arms of an
                          if/else: after one of them, or before another,
-                         in an order the lifter's cannot tell.  */
+                         in an order the lifter cannot tell.  */
                       te_diag_set (diag, TE_DIAG_USER, st->loc,
                                    "the sum stored here adds up '%s' "
                                    "where it is rewritten in the arms of "
