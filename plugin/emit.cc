@@ -580,19 +580,29 @@ stmt_location (emitter *e, te_loc loc)
   return set_block ((location_t) loc, NULL_TREE);
 }
 
-/* Statement L of stage S as a loop nest inside its NULL tests: its own
-   loops, and S's when STAGE_LOOPS.  */
+/* Which loops stmt_nest puts around a statement: none (inside a run's
+   nest of them), its own, or its own and its stage's.  */
+enum nest_loops
+{
+  NO_LOOPS,
+  OWN_LOOPS,
+  ALL_LOOPS
+};
+
+/* Statement L of stage S inside its NULL tests, in the loops LOOPS
+   says.  */
 static tree
 stmt_nest (emitter *e, const te_stage *s, const te_lw_stmt *l,
-           bool stage_loops)
+           enum nest_loops loops)
 {
   const te_stmt *st = l->st;
   e->loc = stmt_location (e, st->loc);
   e->cond_loads = l->zero;
   e->ncond = l->nzero;
   tree nest = store (e, l);
-  nest = loop_nest (e, st->ninner, st->inner, false, nest);
-  if (stage_loops)
+  if (loops != NO_LOOPS)
+    nest = loop_nest (e, st->ninner, st->inner, false, nest);
+  if (loops == ALL_LOOPS)
     nest = loop_nest (e, s->nloops, s->loops, s->reversed, nest);
   e->ncond = 0;
   tree cond = all_nonnull (e, l->skip, l->nskip);
@@ -622,7 +632,8 @@ shared_nest (emitter *e, const te_lw_stage *g)
     return fast;
   tree slow = alloc_stmt_list ();
   for (int k = 0; k < g->nstmts; k++)
-    append_to_statement_list (stmt_nest (e, s, &g->stmts[k], false), &slow);
+    append_to_statement_list (stmt_nest (e, s, &g->stmts[k], OWN_LOOPS),
+                              &slow);
   slow = loop_nest (e, s->nloops, s->loops, false, slow);
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
 }
@@ -651,18 +662,9 @@ run_nest (emitter *e, const te_lw_stage *g, const te_lw_run *r)
     return fast;
   tree slow = alloc_stmt_list ();
   for (int k = 0; k < r->n; k++)
-    {
-      const te_lw_stmt *l = &g->stmts[r->first + k];
-      e->loc = stmt_location (e, l->st->loc);
-      e->cond_loads = l->zero;
-      e->ncond = l->nzero;
-      tree x = store (e, l);
-      e->ncond = 0;
-      tree c = all_nonnull (e, l->skip, l->nskip);
-      if (c)
-        x = build3 (COND_EXPR, void_type_node, c, x, NULL_TREE);
-      append_to_statement_list (x, &slow);
-    }
+    append_to_statement_list (stmt_nest (e, g->stage,
+                                         &g->stmts[r->first + k], NO_LOOPS),
+                              &slow);
   slow = loop_nest (e, st->ninner, st->inner, false, slow);
   tree hoist = all_nonnull (e, r->hoist, r->nhoist);
   if (hoist)
@@ -685,7 +687,7 @@ one_nest (emitter *e, const te_lw_stage *g)
         k += g->runs[r++].n - 1;
       }
     else
-      append_to_statement_list (stmt_nest (e, s, &g->stmts[k], false),
+      append_to_statement_list (stmt_nest (e, s, &g->stmts[k], OWN_LOOPS),
                                 &inner);
   return loop_nest (e, s->nloops, s->loops, s->reversed, inner);
 }
@@ -900,7 +902,8 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           break;
         case TE_LW_EACH:
           for (int k = 0; k < g->nstmts; k++)
-            append_to_statement_list (stmt_nest (&e, st, &g->stmts[k], true),
+            append_to_statement_list (stmt_nest (&e, st, &g->stmts[k],
+                                                 ALL_LOOPS),
                                       &body);
           break;
         }

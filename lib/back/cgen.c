@@ -171,22 +171,32 @@ if_nonnull (cgen *g, block *out, const te_tensor *const *ts, int n,
   free (head.s);
 }
 
-/* Lowered statement L of stage S: its own loops, the store, and the NULL
-   tests of the shadows it needs, into OUT.  STAGE_LOOPS: with S's loops
-   around.  */
+/* Which loops stmt_nest puts around a statement: none (inside a run's
+   nest of them), its own, or its own and its stage's.  */
+enum nest_loops
+{
+  NO_LOOPS,
+  OWN_LOOPS,
+  ALL_LOOPS
+};
+
+/* Lowered statement L of stage S: the loops LOOPS says, the store, and
+   the NULL tests of the shadows it needs, into OUT.  */
 static void
 stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
-           bool stage_loops)
+           enum nest_loops loops)
 {
   g->loc = l->st->loc;
   g->cond = l->zero;
   g->ncond = l->nzero;
   block nest = { { 0 }, 0 };
   cg_scope_enter (g);
-  if (stage_loops)
+  if (loops == ALL_LOOPS)
     cg_emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, l);
-  else
+  else if (loops == OWN_LOOPS)
     inner_nest (g, &nest, l);
+  else
+    guarded_store (g, &nest, l);
   cg_scope_leave (g);
   g->ncond = 0;
   if_nonnull (g, out, l->skip, l->nskip, &nest);
@@ -222,16 +232,8 @@ run_slow_body (cgen *g, block *out, const void *arg)
 {
   const run_arg *a = arg;
   for (int k = 0; k < a->r->n; k++)
-    {
-      const te_lw_stmt *l = &a->l->stmts[a->r->first + k];
-      g->loc = l->st->loc;
-      g->cond = l->zero;
-      g->ncond = l->nzero;
-      block b = { { 0 }, 0 };
-      guarded_store (g, &b, l);
-      g->ncond = 0;
-      if_nonnull (g, out, l->skip, l->nskip, &b);
-    }
+    stmt_nest (g, out, a->l->stage, &a->l->stmts[a->r->first + k],
+               NO_LOOPS);
 }
 
 /* Run R of stage L into OUT: one nest of the statements' own loops.  */
@@ -274,7 +276,7 @@ one_body (cgen *g, block *out, const void *arg)
         k += l->runs[r++].n - 1;
       }
     else
-      stmt_nest (g, out, l->stage, &l->stmts[k], false);
+      stmt_nest (g, out, l->stage, &l->stmts[k], OWN_LOOPS);
 }
 
 /* The body of the fast nest of a TE_LW_SHARED stage: the shared values,
@@ -658,7 +660,7 @@ body (cgen *g, block *top)
               if (top->nstmts)
                 sb_printf (&top->text, "\n");
               cg_nest_begin (g);
-              stmt_nest (g, top, st, &l->stmts[k], true);
+              stmt_nest (g, top, st, &l->stmts[k], ALL_LOOPS);
             }
           break;
         }
