@@ -662,42 +662,6 @@ edge_condition (lifter *l, edge e)
 /* The condition under which block BB runs, relative to one run of block
    TOP, which dominates it; an inner loop counts as a single node entered
    through its header.  */
-/* Does every path from D, staying inside loop TL and below D (D
-   dominates what it reaches), come to BB before it leaves, goes back to
-   TL's header or ends?  Then BB runs whenever D does (the join of an
-   if/else, the statements after an `if (v > m) m = v;`).  */
-static bool
-all_paths_reach (basic_block d, basic_block bb, class loop *tl)
-{
-  auto_vec<basic_block, 16> work;
-  auto_bitmap seen;
-  work.safe_push (d);
-  bitmap_set_bit (seen, d->index);
-  int budget = 256;
-  while (!work.is_empty ())
-    {
-      basic_block x = work.pop ();
-      if (EDGE_COUNT (x->succs) == 0 || --budget == 0)
-        return false;
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, x->succs)
-        {
-          basic_block y = e->dest;
-          if (y == bb)
-            continue;
-          if (y == EXIT_BLOCK_PTR_FOR_FN (cfun)
-              || (tl != current_loops->tree_root
-                  && (y == tl->header || !flow_bb_inside_loop_p (tl, y)))
-              || !dominated_by_p (CDI_DOMINATORS, y, d))
-            return false;
-          if (bitmap_set_bit (seen, y->index))
-            work.safe_push (y);
-        }
-    }
-  return true;
-}
-
 /* The condition that case label K of switch SW picks, of the lifted
    index X: X == low, or low <= X <= high for a range.  */
 static te_node *
@@ -766,14 +730,20 @@ block_guard (lifter *l, basic_block bb, basic_block top)
         in = loop_outer (in);
       return block_guard (l, in->header, top);
     }
-  /* A block every path from its immediate dominator comes to runs when
-     that one does: its condition is the dominator's, without lifting
-     the branches in between (whose conditions may read a scalar the
-     loop carries, as a running maximum's comparison does).  */
+  /* A block that post-dominates its immediate dominator runs when that
+     one does: its condition is the dominator's, without lifting the
+     branches in between (whose conditions may read a scalar the loop
+     carries, as a running maximum's comparison does).  In a loop whose
+     one exit leaves from its header or latch, every way from the
+     dominator to the exit passes the latch, so the block runs in the
+     iteration the dominator does.  */
   basic_block d = get_immediate_dominator (CDI_DOMINATORS, bb);
+  edge out = tl != current_loops->tree_root ? single_exit (tl) : NULL;
   if (d && d != ENTRY_BLOCK_PTR_FOR_FN (cfun)
-      && dominated_by_p (CDI_DOMINATORS, d, top)
-      && d->loop_father == tl && all_paths_reach (d, bb, tl))
+      && dominated_by_p (CDI_DOMINATORS, d, top) && d->loop_father == tl
+      && (tl == current_loops->tree_root
+          || (out && (out->src == tl->header || out->src == tl->latch)))
+      && dominated_by_p (CDI_POST_DOMINATORS, d, bb))
     return block_guard (l, d, top);
   te_node *g = te_bool (l->ctx, false);
   edge e;

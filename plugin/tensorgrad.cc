@@ -326,12 +326,14 @@ lift_custom (function *fun, tree kernel)
   if (!c->fwd)
     return;
   calculate_dominance_info (CDI_DOMINATORS);
+  calculate_dominance_info (CDI_POST_DOMINATORS);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_ctx *ctx = te_ctx_new ();
   te_program *user = lift_function (fun, ctx, true);
   scev_finalize ();
   loop_optimizer_finalize ();
+  free_dominance_info (CDI_POST_DOMINATORS);
   if (!user)
     {
       inform (DECL_SOURCE_LOCATION (fun->decl),
@@ -394,12 +396,14 @@ differentiate (function *fun)
   /* The user wrote <name>_grad: it is used as it is, and checked.  */
   bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
   calculate_dominance_info (CDI_DOMINATORS);
+  calculate_dominance_info (CDI_POST_DOMINATORS);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_ctx *ctx = te_ctx_new ();
   te_program *fwd = lift_function (fun, ctx, false);
   scev_finalize ();
   loop_optimizer_finalize ();
+  free_dominance_info (CDI_POST_DOMINATORS);
 
   te_diag diag;
   memset (&diag, 0, sizeof diag);
