@@ -1,0 +1,74 @@
+/* { dg-do run } */
+/* The descriptor's number of elements of arrays read only behind
+   conditions (roles.c, path_extent), under AddressSanitizer
+   (asan.exp): tg_gradcheck copies that many elements of each of the
+   caller's arrays, which are allocated here exactly as large as the
+   kernel reads them, so an extent counted one too many is a
+   heap-buffer-overflow.  A neighbour behind i + 1 < n (x has n
+   elements, not n + 1); a padded 1-D convolution whose input is read
+   only behind 0 <= l + k - P < L; causal scores whose keys are read
+   only behind u <= t (T rows, not more); each checked against central
+   differences as in descriptor-paths-1.c.  */
+
+#include <math.h>
+#include "tg-test.h"
+
+__attribute__ ((differentiable))
+void
+shift_add (int n, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = x[i] * x[i] + (i + 1 < n ? x[i + 1] : 0);
+}
+
+__attribute__ ((differentiable))
+void
+conv_pad (int L, int K, int P, const double *x, const double *w, double *y)
+{
+  for (int l = 0; l < L; l++)
+    {
+      double s = 0;
+      for (int k = 0; k < K; k++)
+        {
+          int pos = l + k - P;
+          if (pos < 0 || pos >= L)
+            continue;
+          s += w[k] * x[pos];
+        }
+      y[l] = tanh (s);
+    }
+}
+
+__attribute__ ((differentiable))
+void
+causal (int T, int d, const double *q, const double *k, double *s)
+{
+  for (int t = 0; t < T; t++)
+    for (int u = 0; u < T; u++)
+      {
+        double a = 0;
+        for (int i = 0; i < d; i++)
+          a += q[t * d + i] * k[u * d + i];
+        s[t * T + u] = u <= t ? a : -1e9;
+      }
+}
+
+int
+main (void)
+{
+  int n = 5, L = 6, K = 3, P = 1, T = 4, d = 2;
+  double *x = tg_alloc (n), *y = tg_alloc (n);
+  tg_fill (x, n, 1, -1, 1);
+  TG_GRADCHECK (shift_add, &n, x, y);
+  double *xc = tg_alloc (L), *w = tg_alloc (K), *yc = tg_alloc (L);
+  tg_fill (xc, L, 2, -1, 1);
+  tg_fill (w, K, 3, -1, 1);
+  TG_GRADCHECK (conv_pad, &L, &K, &P, xc, w, yc);
+  double *q = tg_alloc (T * d), *k = tg_alloc (T * d), *s = tg_alloc (T * T);
+  tg_fill (q, T * d, 4, -1, 1);
+  tg_fill (k, T * d, 5, -1, 1);
+  TG_GRADCHECK (causal, &T, &d, q, k, s);
+  free (x), free (y), free (xc), free (w), free (yc);
+  free (q), free (k), free (s);
+  return tg_exit ();
+}
