@@ -76,6 +76,12 @@ typedef struct sweep
   const te_program *fwd;
   const te_stage *fs;
   const te_stmt *st;
+  /* The loops of ST: FS's, and in a block (blocks.c) ST's own after them
+     (EXT), which every statement made for ST has as loops of its own.  */
+  const te_stage *ls;
+  te_stage ext;
+  int nown;
+  const te_loop *own;
   red_info reds[MAX_REDS];
   int nreds;
   te_node *self; /* adjoint of the entry value of T[w] so far */
@@ -318,7 +324,7 @@ static bool
 find_home (sweep *w, red_info *ri)
 {
   te_ctx *ctx = w->ctx;
-  const te_stage *fs = w->fs;
+  const te_stage *fs = w->ls;
   for (int v = 0; v < w->b->nvars; v++)
     {
       bool in_l = false;
@@ -356,6 +362,23 @@ ordinal (te_ctx *ctx, const te_node *r)
 static te_stage *new_stage (sweep *w, int nhome, const te_loop *home,
                              int nextra, const te_loop *extra);
 
+/* Give NS, a statement made for the current one, its loops of its own:
+   the statement's own in a block, then those of the reduction whose
+   terms it runs over (W->inner).  */
+static void
+own_loops (sweep *w, te_stmt *ns)
+{
+  int n = w->nown + w->ninner;
+  if (!n)
+    return;
+  ns->ninner = n;
+  ns->inner = te_alloc (w->ctx, n * sizeof *ns->inner);
+  if (w->nown)
+    memcpy (ns->inner, w->own, w->nown * sizeof *ns->inner);
+  if (w->ninner)
+    memcpy (ns->inner + w->nown, w->inner, w->ninner * sizeof *ns->inner);
+}
+
 /* Step 3: temporaries, and a stage P per reduction, inner ones first so
    that outer ones read their values.  */
 static bool
@@ -384,19 +407,19 @@ prepare_reductions (sweep *w, te_node *guard)
       te_node *g = guard;
       /* In a recurrence, at the start of each iteration of its one
          stage (the last one), which then holds every use of vR.  */
-      if (w->fused && ri->nhome != w->fs->nloops)
+      if (w->fused && ri->nhome != w->ls->nloops)
         return te_diag_set (w->diag, TE_DIAG_USER, w->st->loc,
                             "a reduction in a recurrence must use every "
                             "loop counter of its nest; not supported yet");
       te_stage *p = w->fused ? &w->b->stages[w->b->nstages - 1]
                              : new_stage (w, ri->nhome, ri->home, 0, NULL);
       if (g)
-        for (int k = 0; k < w->fs->nloops; k++)
-          if (te_uses_var_free (g, w->fs->loops[k].var)
-              && !te_uses_var_free (r, w->fs->loops[k].var))
+        for (int k = 0; k < w->ls->nloops; k++)
+          if (te_uses_var_free (g, w->ls->loops[k].var)
+              && !te_uses_var_free (r, w->ls->loops[k].var))
             g = NULL; /* computed where the guard cannot be told: all */
-      te_stage_add_stmt (w->b, p, ri->val, ri->lin, TE_SET, value, g,
-                         w->st->loc);
+      own_loops (w, te_stage_add_stmt (w->b, p, ri->val, ri->lin, TE_SET,
+                                       value, g, w->st->loc));
       if (r->u.red.kind == TE_RED_MAX || r->u.red.kind == TE_RED_MIN)
         {
           te_node *ord = ordinal (ctx, r);
@@ -412,8 +435,8 @@ prepare_reductions (sweep *w, te_node *guard)
               ctx, TE_RED_MIN, r->u.red.nloops, r->u.red.loops, none,
               te_select (ctx, hit, ord, none));
           ri->first = new_temp (w, "f", TE_I64, ri->size);
-          te_stage_add_stmt (w->b, p, ri->first, ri->lin, TE_SET, first, g,
-                             w->st->loc);
+          own_loops (w, te_stage_add_stmt (w->b, p, ri->first, ri->lin,
+                                           TE_SET, first, g, w->st->loc));
         }
     }
   return true;
@@ -480,12 +503,14 @@ reuse (sweep *w, te_node *x)
   if (!w->reuse_from)
     return x;
   const te_stage *cur = &w->b->stages[w->b->nstages - 1];
-  for (int k = 0; k < w->fs->nloops; k++)
+  for (int k = 0; k < w->ls->nloops; k++)
     {
       bool bound = false;
       for (int j = 0; j < cur->nloops; j++)
-        bound |= cur->loops[j].var == w->fs->loops[k].var;
-      if (!bound && te_uses_var (w->reuse_to, w->fs->loops[k].var))
+        bound |= cur->loops[j].var == w->ls->loops[k].var;
+      for (int j = 0; j < w->nown; j++)
+        bound |= w->own[j].var == w->ls->loops[k].var;
+      if (!bound && te_uses_var (w->reuse_to, w->ls->loops[k].var))
         return x;
     }
   te_node *y = te_replace_memo (w->ctx, x, w->reuse_from, w->reuse_to,
@@ -646,12 +671,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
       te_stmt *ns = te_stage_add_stmt (w->b, &w->b->stages[w->b->nstages - 1],
                                        dst, index, TE_ADD_TO, adj, g,
                                        st->loc);
-      if (w->ninner)
-        {
-          ns->ninner = w->ninner;
-          ns->inner = te_alloc (ctx, w->ninner * sizeof *ns->inner);
-          memcpy (ns->inner, w->inner, w->ninner * sizeof *ns->inner);
-        }
+      own_loops (w, ns);
     }
   free (a.nodes);
   te_memo_free (&a.pos);
@@ -731,9 +751,9 @@ reverse_reduction (sweep *w, red_info *ri)
   /* The statement's guard, where R's home can tell it; elsewhere dR is
      zero where the guard is false, which is enough.  */
   te_node *g = w->st->guard;
-  for (int k = 0; g && k < w->fs->nloops; k++)
-    if (te_uses_var_free (g, w->fs->loops[k].var)
-        && !te_uses_var_free (r, w->fs->loops[k].var))
+  for (int k = 0; g && k < w->ls->nloops; k++)
+    if (te_uses_var_free (g, w->ls->loops[k].var)
+        && !te_uses_var_free (r, w->ls->loops[k].var))
       g = NULL;
   if (w->fused)
     {
@@ -884,15 +904,20 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
                   copy->recurrent = fs->recurrent;
                   copy->fused = fs->recurrent;
                 }
-              te_stage_add_stmt (b, copy, t, st->index, st->op, st->value,
-                                 st->guard, st->loc);
+              te_stmt *c = te_stage_add_stmt (b, copy, t, st->index, st->op,
+                                              st->value, st->guard, st->loc);
+              c->ninner = st->ninner;
+              c->inner = st->inner;
               local_shadow (b, t, "");
             }
           else if (t->read_back && t->shadow)
             {
               /* Large enough for the elements every writer writes.  */
-              te_node *size = te_index_bound (ctx, st->index, fs->nloops,
-                                           fs->loops);
+              te_loop all[2 * TE_MAX_LOOPS];
+              memcpy (all, fs->loops, fs->nloops * sizeof *all);
+              memcpy (all + fs->nloops, st->inner, st->ninner * sizeof *all);
+              te_node *size = te_index_bound (ctx, st->index,
+                                              fs->nloops + st->ninner, all);
               if (!size)
                 return te_diag_set (diag, TE_DIAG_USER, st->loc,
                                     "cannot bound the elements of '%s' that "
@@ -925,6 +950,27 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     return true;
   w->fs = fs;
   w->st = st;
+  w->ls = fs;
+  w->nown = 0;
+  w->own = NULL;
+  if (st->ninner)
+    {
+      if (!fs->recurrent)
+        return te_diag_set (w->diag, TE_DIAG_INTERNAL, st->loc,
+                            "a statement with loops of its own outside a "
+                            "block");
+      w->ext = *fs;
+      for (int k = 0; k < st->ninner; k++)
+        {
+          if (w->ext.nloops == TE_MAX_LOOPS)
+            return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                                "too many nested loops");
+          w->ext.loops[w->ext.nloops++] = st->inner[k];
+        }
+      w->ls = &w->ext;
+      w->nown = st->ninner;
+      w->own = st->inner;
+    }
   forget_rewrites (w);
   w->nreds = 0;
   w->self = w->self_raw = NULL;

@@ -340,6 +340,11 @@ typedef struct te_stage
                                  or 0: stages of one nest share their
                                  outer loops where these agree */
   bool recurrent;  /* reads elements its earlier iterations wrote */
+  int block_end;   /* roles.c: this stage begins a block that ends at that
+                      stage (a later one of its nest), whose stages run
+                      iteration by iteration of the loops they share, as
+                      the source does (blocks.c makes it one stage); 0:
+                      none */
   bool fused;      /* emit all statements in one loop nest, in order */
   te_call *call;   /* a call stage: no loops, no statements */
   int nstmts;

@@ -52,12 +52,15 @@
    tape has a block of (max (T, 0) + 1) R elements per sample, at the
    sample's number (row-major over those loops) times that size.
 
+   The stages of the nest then read rows that earlier steps wrote:
+   siblings.c runs two of them as one loop where it can, blocks.c runs a
+   step's loops as one stage in the source's order where each reads all
+   of what the one before wrote.
+
    Limits: L must be the outermost loop of its nest but for the batch
-   loops (the recurrence of a step with two inner loops over S inside a
-   batch is refused later, roles.c: one over the inner of two loops is
-   not done yet); S is
-   updated by one statement of one stage per step and read within the
-   range it writes; no call passes S.  An array this pass leaves alone is
+   loops; S is updated by one statement of one stage per step and read
+   within the range it writes (a read behind a condition on its index,
+   p[j - 1] behind j > 0, counts as outside); no call passes S.  An array this pass leaves alone is
    refused later as before ("written by more than one loop nest").  */
 
 #include "ir/te.h"

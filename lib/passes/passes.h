@@ -102,6 +102,11 @@ bool te_program_shrink (te_program *p, te_diag *diag);
 
 /* ---- roles and the ABI ------------------------------------------------- */
 
+/* blocks.c: the stages of one step of a recurrence that roles.c marked
+   (te_stage.block_end) become one stage over the loops they share, each
+   statement with loops of its own, run in the source's order.  */
+bool te_program_blocks (te_program *p, te_diag *diag);
+
 /* roles.c: decide every tensor's role from the stages; fill each parameter's shadow
    number per DESIGN.md section 2.  Fails (DIAG) on what the current AD
    cannot represent.  */

@@ -60,6 +60,9 @@ const te_pass te_passes[] = {
     "elementwise temporaries are substituted into their readers" },
   { "roles", TE_PASS_FORWARD, false, te_program_roles,
     "the roles of the tensors and the shadows of the parameters" },
+  { "blocks", TE_PASS_FORWARD, false, te_program_blocks,
+    "the inner loops of one step of a recurrence run as one stage, in "
+    "order" },
   { "callers", TE_PASS_SNAPSHOT, false, NULL,
     "the forward program is copied for the kernel's callers" },
   { "ad", TE_PASS_REVERSE, false, NULL,

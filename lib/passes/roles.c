@@ -641,6 +641,43 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
   return te_non_negative_where_run (ctx, gap, ws, s);
 }
 
+/* Or do the loops of R's stage S and of the later stage WS (whose
+   statement W writes what R reads) run inside the same P outermost loops
+   of the source, and does R, at an iteration of them, read only elements
+   that W wrote at earlier iterations or never writes, W writing higher at
+   every later iteration (a state's tape: a GRU's gate loop reads row t,
+   its update loop writes row t + 1)?  Then the stages from S to WS run
+   iteration by iteration of the P loops, as the source does (blocks.c);
+   P, or 0 if not.  */
+static int
+block_read (te_program *p, int s, const te_stmt *st, const te_node *r,
+            int ws, const te_stmt *w)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *rs = &p->stages[s], *wst = &p->stages[ws];
+  int shared = te_shared_loops (rs, wst);
+  if (shared == 0 || rs->call || wst->call || w->guard)
+    return 0;
+  for (int k = s + 1; k < ws; k++)
+    if (p->stages[k].call
+        || (!te_stage_empty (&p->stages[k])
+            && te_shared_loops (rs, &p->stages[k]) < shared))
+      return 0;
+  if (!writes_rising (ctx, wst, w->index))
+    return 0;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_read_loops (p->nvars, rs, shared, st->value, r, loops);
+  if (n < 0 || !te_index_monotone (ctx, r, n, loops))
+    return 0;
+  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
+  te_node *wmin = te_index_extreme (ctx, w->index, wst->nloops - shared,
+                                    wst->loops + shared, false);
+  wmin = te_rename_counters (ctx, wmin, shared, wst->loops, rs->loops);
+  te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, wmin, rmax),
+                                            te_int (ctx, 1)));
+  return te_non_negative_where_run (ctx, gap, rs, rs) ? shared : 0;
+}
+
 /* A read of T at stage S, after a first writer: no later stage may write
    what it can see.  In the TE program the read comes first and sees the
    older value; in the source it may come after (stages of one loop nest
@@ -676,6 +713,13 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
         if (w->dst != t || read_apart (p, &p->stages[s], st, r,
                                        &p->stages[ws], w))
           continue;
+        if (p->stages[ws].nest == p->stages[s].nest
+            && block_read (p, s, st, r, ws, w))
+          {
+            if (p->stages[s].block_end < ws)
+              p->stages[s].block_end = ws;
+            continue;
+          }
         if (p->stages[ws].nest == p->stages[s].nest)
           {
             te_diag_set (diag, TE_DIAG_USER, st->loc,
@@ -1059,7 +1103,7 @@ extent_of_access (extent_query *q, te_node *index)
 {
   te_ctx *ctx = q->p->ctx;
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
+  int n = te_access_loops (q->p->nvars, q->s, 0, q->st, index, false, loops);
   index = te_canon_int (ctx, index);
   te_node *hi = n < 0 ? NULL : te_index_upper (ctx, index, n, loops);
   if (!hi)
@@ -1328,7 +1372,7 @@ path_access (path_query *q, te_node *index, const path_lit *lits, int nl)
 {
   te_ctx *ctx = q->p->ctx;
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
+  int n = te_access_loops (q->p->nvars, q->s, 0, q->st, index, false, loops);
   if (n < 0)
     {
       q->unknown = true;
@@ -1348,7 +1392,7 @@ path_access (path_query *q, te_node *index, const path_lit *lits, int nl)
         cap = cap ? cap : c;
       }
   if (!exact)
-    n = te_read_loops (q->p->nvars, q->s, 0, q->st->value, index, loops);
+    n = te_access_loops (q->p->nvars, q->s, 0, q->st, index, false, loops);
   te_node *hi = te_index_upper (ctx, te_canon_int (ctx, index), n, loops);
   for (int k = 0; hi && k < n; k++)
     if (!te_param_poly (te_canon_int (ctx, loops[k].extent)))

@@ -19,13 +19,20 @@
    then B's in each iteration, when that order is the source's too:
 
    1. what A reads of B's arrays, B wrote in earlier iterations of the
-      outermost loop they share (B writing row by row: its index less its
-      first element is the number of its iteration);
+      loop of the recurrence, R (B writing row by row: its index less its
+      first element is the number of its iteration in R and the loops
+      inside R);
    2. what B reads of A's arrays is the element A wrote in the same
       iteration (A's value is substituted: statements of one stage read
       no element another one writes in the iteration), or an element A
-      wrote in earlier iterations of the outer loop;
+      wrote in earlier iterations of R;
    3. they write different arrays, unguarded.
+
+   R is the outermost loop of the stages for which 1 and 2 hold: a time
+   loop, or a time loop inside loops over the samples of a batch, each
+   sample's state a block of its own (carry.c's tape, whose blocks are
+   apart: what 1 and 2 compare is within one iteration of the loops
+   around R).
 
    Then roles.c finds one recurrent stage, whose gradient ad.c runs
    backwards in one loop.  Each merge is noted.  */
@@ -41,33 +48,39 @@
 #define MAX_SPLIT 8
 
 /* The largest element read R of statement READER in stage S reaches at
-   an iteration of S's outermost loop: the other loops of S and the
-   reductions binding R's other counters at their last values.  NULL if
-   that cannot be told.  */
+   an iteration of S's loops 0 to K (K the loop of the recurrence): the
+   other loops of S and the reductions binding R's other counters at
+   their last values.  NULL if that cannot be told.  */
 static te_node *
-read_top (te_program *p, const te_stage *s, const te_stmt *reader,
+read_top (te_program *p, const te_stage *s, int k, const te_stmt *reader,
           const te_node *r)
 {
   te_loop loops[2 * TE_MAX_LOOPS];
-  int n = te_read_loops (p->nvars, s, 1, reader->value, r, loops);
+  int n = te_read_loops (p->nvars, s, k + 1, reader->value, r, loops);
   if (n < 0 || !te_index_monotone (p->ctx, r, n, loops))
     return NULL;
   return te_index_extreme (p->ctx, (te_node *) r, n, loops, true);
 }
 
 /* The last element write W of stage S reaches by the end of the
-   iteration before the current one of S's outermost loop, when W writes
-   in the order of its iterations; else NULL.  */
+   iteration before the current one of S's loop K, when W writes in the
+   order of the iterations of loop K and those inside it (within one
+   iteration of the loops around K); else NULL.  */
 static te_node *
-written_by_previous (te_program *p, const te_stage *s, const te_stmt *w)
+written_by_previous (te_program *p, const te_stage *s, int k,
+                     const te_stmt *w)
 {
   te_ctx *ctx = p->ctx;
-  if (!te_writes_in_order (ctx, s, w->index))
+  int n = s->nloops - k;
+  te_node *lin, *size;
+  te_node *first = te_index_extreme (ctx, w->index, n, s->loops + k, false);
+  if (!te_linearize (ctx, n, s->loops + k, &lin, &size)
+      || te_canon_int (ctx, te_sub (ctx, w->index, first)) != lin)
     return NULL;
-  te_node *v = te_var (ctx, s->loops[0].var);
+  te_node *v = te_var (ctx, s->loops[k].var);
   te_node *prev = te_replace (ctx, w->index, v,
                               te_sub (ctx, v, te_int (ctx, 1)));
-  return te_index_extreme (ctx, prev, s->nloops - 1, s->loops + 1, true);
+  return te_index_extreme (ctx, prev, n - 1, s->loops + k + 1, true);
 }
 
 typedef struct load_scan
@@ -77,6 +90,7 @@ typedef struct load_scan
   const te_stmt *reader;
   const te_stage *ws;    /* the writing stage and ... */
   const te_stmt *w;      /* ... its statement */
+  int k;                 /* the loop of the recurrence */
   te_node *same;         /* a load of the element W writes in the same
                             iteration, which is fine (substituted) */
   const te_stage *same_in; /* or of the element any statement of this
@@ -100,16 +114,15 @@ scan_fn (te_node *n, void *data)
         return;
     }
   te_ctx *ctx = q->p->ctx;
-  te_node *top = read_top (q->p, q->s, q->reader, n->args[0]);
-  te_node *prev = written_by_previous (q->p, q->ws, q->w);
+  te_node *top = read_top (q->p, q->s, q->k, q->reader, n->args[0]);
+  te_node *prev = written_by_previous (q->p, q->ws, q->k, q->w);
   if (!top || !prev)
     {
       q->ok = false;
       return;
     }
-  /* Both in terms of the reader's outer counter.  */
-  prev = te_replace (ctx, prev, te_var (ctx, q->ws->loops[0].var),
-                     te_var (ctx, q->s->loops[0].var));
+  /* Both in terms of the reader's counters of the loops to K.  */
+  prev = te_rename_counters (ctx, prev, q->k + 1, q->ws->loops, q->s->loops);
   q->ok = te_non_negative (ctx, te_sub (ctx, prev, top));
 }
 
@@ -118,6 +131,52 @@ static te_node *
 to_counters_of (te_ctx *ctx, te_node *n, const te_stage *b, const te_stage *a)
 {
   return te_rename_counters (ctx, n, b->nloops, b->loops, a->loops);
+}
+
+/* Steps 1 and 2 for stages A and B with K the loop of the recurrence:
+   B's statements in A's counters, reading A's values where they read
+   what A writes in the iteration; NULL if the order is not the
+   source's.  */
+static te_stmt *
+in_order (te_program *p, const te_stage *a, const te_stage *b, int k)
+{
+  te_ctx *ctx = p->ctx;
+  if (te_shared_loops (a, b) <= k)
+    return NULL;
+  /* Step 1.  */
+  for (int i = 0; i < a->nstmts; i++)
+    for (int j = 0; j < b->nstmts; j++)
+      {
+        load_scan q = { p, a, &a->stmts[i], b, &b->stmts[j], k, NULL, NULL,
+                       true };
+        te_walk (a->stmts[i].value, scan_fn, &q);
+        te_walk (a->stmts[i].index, scan_fn, &q);
+        if (!q.ok)
+          return NULL;
+      }
+  /* Step 2, B's statements in A's counters.  */
+  te_stmt *renamed = te_alloc (ctx, b->nstmts * sizeof *renamed);
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      renamed[j] = b->stmts[j];
+      renamed[j].index = te_canon_int (ctx, to_counters_of (ctx, b->stmts[j].index,
+                                                    b, a));
+      renamed[j].value = to_counters_of (ctx, b->stmts[j].value, b, a);
+      for (int i = 0; i < a->nstmts; i++)
+        {
+          te_stmt *w = &a->stmts[i];
+          te_node *same = te_load (ctx, w->dst, w->index);
+          load_scan q = { p, a, &renamed[j], a, w, k, same, a, true };
+          te_walk (renamed[j].value, scan_fn, &q);
+          te_walk (renamed[j].index, scan_fn, &q);
+          if (!q.ok)
+            return NULL;
+          renamed[j].value = te_replace (ctx, renamed[j].value, same,
+                                         te_cast (ctx, w->dst->type,
+                                                  w->value));
+        }
+    }
+  return renamed;
 }
 
 /* Steps 1-3 for stages A and B (B right after A); merges B into A.  */
@@ -146,39 +205,11 @@ merge (te_program *p, te_stage *a, te_stage *b)
       if (a->stmts[i].dst == b->stmts[j].dst || a->stmts[i].guard
           || b->stmts[j].guard || a->stmts[i].ninner || b->stmts[j].ninner)
         return false;
-  /* Step 1.  */
-  for (int i = 0; i < a->nstmts; i++)
-    for (int j = 0; j < b->nstmts; j++)
-      {
-        load_scan q = { p, a, &a->stmts[i], b, &b->stmts[j], NULL, NULL,
-                       true };
-        te_walk (a->stmts[i].value, scan_fn, &q);
-        te_walk (a->stmts[i].index, scan_fn, &q);
-        if (!q.ok)
-          return false;
-      }
-  /* Step 2, B's statements in A's counters.  */
-  te_stmt *renamed = te_alloc (ctx, b->nstmts * sizeof *renamed);
-  for (int j = 0; j < b->nstmts; j++)
-    {
-      renamed[j] = b->stmts[j];
-      renamed[j].index = te_canon_int (ctx, to_counters_of (ctx, b->stmts[j].index,
-                                                    b, a));
-      renamed[j].value = to_counters_of (ctx, b->stmts[j].value, b, a);
-      for (int i = 0; i < a->nstmts; i++)
-        {
-          te_stmt *w = &a->stmts[i];
-          te_node *same = te_load (ctx, w->dst, w->index);
-          load_scan q = { p, a, &renamed[j], a, w, same, a, true };
-          te_walk (renamed[j].value, scan_fn, &q);
-          te_walk (renamed[j].index, scan_fn, &q);
-          if (!q.ok)
-            return false;
-          renamed[j].value = te_replace (ctx, renamed[j].value, same,
-                                         te_cast (ctx, w->dst->type,
-                                                  w->value));
-        }
-    }
+  te_stmt *renamed = NULL;
+  for (int k = 0; k < a->nloops && !renamed; k++)
+    renamed = in_order (p, a, b, k);
+  if (!renamed)
+    return false;
   for (int j = 0; j < b->nstmts; j++)
     {
       te_stage_add_stmt (p, a, renamed[j].dst, renamed[j].index,
@@ -290,8 +321,9 @@ read_in (const te_program *p, const te_tensor *t)
 }
 
 /* Drop the statements of A that write a local array nothing reads any
-   more: the blocks of a split loop, whose values the merge substituted
-   into the statements that read them.  */
+   more: a copy's source (hn in h[i] = hn[i]) or the blocks of a split
+   loop, whose values the merge substituted into the statements that
+   read them.  */
 static void
 drop_dead_blocks (te_program *p, te_stage *a)
 {
@@ -313,7 +345,10 @@ static bool
 split_and_merge (te_program *p, te_stage *a, te_stage *b)
 {
   if (merge (p, a, b))
-    return true;
+    {
+      drop_dead_blocks (p, a);
+      return true;
+    }
   int k = -1;
   int c = split_factor (p, a, b, &k);
   if (!c)
