@@ -7,6 +7,7 @@
 #include "ir/index.h"
 
 #include <stdint.h>
+#include <string.h>
 
 static void
 narrow_fn (te_node *n, void *data)
@@ -823,4 +824,180 @@ te_node *
 te_index_upper (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops)
 {
   return upper_of (ctx, n, nloops, loops, 0);
+}
+
+/* ---- ranges of a read under the conditions on its path ---------------- */
+
+#define PATH_CONDS 16
+
+typedef struct path_range
+{
+  te_ctx *ctx;
+  const te_tensor *t;
+  const te_node *r;
+  int nloops;
+  const te_loop *loops;
+  const te_node *conds[PATH_CONDS];
+  bool negs[PATH_CONDS];
+  int nc;
+  te_node *lo, *hi;
+  long budget;
+  bool fail;
+} path_range;
+
+/* Narrow loop K of LOOPS (*FIRST and *LAST its first and last values) by
+   the condition L < R: v + K < R gives a last value, L < v + K a first
+   one, where the bound is free of the loops' counters and tighter.  */
+static void
+narrow_by_less (te_ctx *ctx, te_node *l, te_node *r, int nloops,
+                const te_loop *loops, te_node **first, te_node **last)
+{
+  for (int k = 0; k < nloops; k++)
+    {
+      te_node *v = te_var (ctx, loops[k].var);
+      te_node *kl = te_canon_int (ctx, te_sub (ctx, l, v));
+      te_node *kr = te_canon_int (ctx, te_sub (ctx, r, v));
+      te_node *b = NULL;
+      bool upper = false;
+      if (kl->op == TE_CONST)
+        {
+          b = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, r, kl),
+                                         te_int (ctx, 1)));
+          upper = true;
+        }
+      else if (kr->op == TE_CONST)
+        b = te_canon_int (ctx, te_add (ctx, te_sub (ctx, l, kr),
+                                       te_int (ctx, 1)));
+      if (!b || !te_pure_poly (b))
+        continue;
+      bool free = true;
+      for (int j = 0; j < nloops; j++)
+        free &= !te_uses_var (b, loops[j].var);
+      if (!free)
+        continue;
+      if (upper && te_non_negative (ctx, te_canon_int (ctx,
+                                                       te_sub (ctx, last[k],
+                                                               b))))
+        last[k] = b;
+      else if (!upper
+               && te_non_negative (ctx, te_canon_int (ctx,
+                                                      te_sub (ctx, b,
+                                                              first[k]))))
+        first[k] = b;
+    }
+}
+
+/* Narrow by condition C (negated with NEG): each comparison of a
+   conjunction.  */
+static void
+narrow_by (te_ctx *ctx, const te_node *c, bool neg, int nloops,
+           const te_loop *loops, te_node **first, te_node **last)
+{
+  if (c->op == TE_NOT)
+    {
+      narrow_by (ctx, c->args[0], !neg, nloops, loops, first, last);
+      return;
+    }
+  if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
+    {
+      narrow_by (ctx, c->args[0], neg, nloops, loops, first, last);
+      narrow_by (ctx, c->args[1], neg, nloops, loops, first, last);
+      return;
+    }
+  te_node *l, *r;
+  if (te_as_less (ctx, c, neg, &l, &r))
+    narrow_by_less (ctx, l, r, nloops, loops, first, last);
+}
+
+/* Fold the range of Q's read where the conditions on its path hold.  */
+static void
+fold_range (path_range *q)
+{
+  te_ctx *ctx = q->ctx;
+  int n = q->nloops;
+  te_node *first[2 * TE_MAX_LOOPS], *last[2 * TE_MAX_LOOPS];
+  for (int k = 0; k < n; k++)
+    {
+      first[k] = te_int (ctx, 0);
+      last[k] = te_canon_int (ctx, te_sub (ctx, q->loops[k].extent,
+                                           te_int (ctx, 1)));
+    }
+  for (int i = 0; i < q->nc; i++)
+    narrow_by (ctx, q->conds[i], q->negs[i], n, q->loops, first, last);
+  /* The counters shifted to start at 0 over the narrowed extents.  */
+  te_loop shifted[2 * TE_MAX_LOOPS];
+  te_node *index = (te_node *) q->r;
+  for (int k = 0; k < n; k++)
+    {
+      te_node *v = te_var (ctx, q->loops[k].var);
+      index = te_replace (ctx, index, v, te_add (ctx, v, first[k]));
+      shifted[k] = q->loops[k];
+      shifted[k].extent = te_canon_int (
+          ctx, te_add (ctx, te_sub (ctx, last[k], first[k]), te_int (ctx, 1)));
+    }
+  te_node *lo, *hi;
+  if (!te_index_range (ctx, te_canon_int (ctx, index), n, shifted, &lo, &hi))
+    {
+      q->fail = true;
+      return;
+    }
+  q->lo = q->lo && q->lo != lo
+              ? te_canon_int (ctx, te_binary (ctx, TE_MIN, q->lo, lo))
+              : lo;
+  q->hi = q->hi && q->hi != hi
+              ? te_canon_int (ctx, te_binary (ctx, TE_MAX, q->hi, hi))
+              : hi;
+}
+
+static void
+range_walk (path_range *q, const te_node *n)
+{
+  if (!n || q->fail)
+    return;
+  if (--q->budget < 0)
+    {
+      q->fail = true;
+      return;
+    }
+  if (n->op == TE_LOAD && n->u.tensor == q->t && n->args[0] == q->r)
+    fold_range (q);
+  if (n->op == TE_SELECT && q->nc < PATH_CONDS)
+    {
+      range_walk (q, n->args[0]);
+      q->conds[q->nc] = n->args[0];
+      for (int arm = 1; arm <= 2; arm++)
+        {
+          q->negs[q->nc++] = arm == 2;
+          range_walk (q, n->args[arm]);
+          q->nc--;
+        }
+      return;
+    }
+  for (int k = 0; k < 3; k++)
+    range_walk (q, n->args[k]);
+}
+
+bool
+te_read_range (te_ctx *ctx, const te_node *root, const te_node *guard,
+               const te_tensor *t, const te_node *r, int nloops,
+               const te_loop *loops, te_node **lo, te_node **hi)
+{
+  path_range q;
+  memset (&q, 0, sizeof q);
+  q.ctx = ctx;
+  q.t = t;
+  q.r = r;
+  q.nloops = nloops;
+  q.loops = loops;
+  q.budget = 20000;
+  if (guard)
+    q.conds[q.nc++] = guard;
+  range_walk (&q, root);
+  if (!q.fail && q.lo)
+    {
+      *lo = q.lo;
+      *hi = q.hi;
+      return true;
+    }
+  return te_index_range (ctx, (te_node *) r, nloops, loops, lo, hi);
 }

@@ -44,6 +44,15 @@ te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
    loop counting down).  False when that cannot be told.  */
 bool te_index_range (te_ctx *ctx, te_node *index, int nloops,
                      const te_loop *loops, te_node **lo, te_node **hi);
+/* te_index_range of the read T[R] in ROOT (a statement's value, run
+   where GUARD holds, NULL: always) over NLOOPS LOOPS, where the
+   conditions on each of its paths hold: a comparison of a counter plus a
+   constant with an expression of the sizes narrows that counter (u[j - 1]
+   behind j > 0 starts at u[0]).  Conditions used otherwise, or a read
+   whose paths cannot be walked, give te_index_range's range.  */
+bool te_read_range (te_ctx *ctx, const te_node *root, const te_node *guard,
+                    const te_tensor *t, const te_node *r, int nloops,
+                    const te_loop *loops, te_node **lo, te_node **hi);
 /* How integer E changes with counter VAR: 1 if it grows or stays, -1 if
    it shrinks or stays, 0 if neither can be told (a parameter's sign, a
    product of counters of both signs).  */

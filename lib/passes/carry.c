@@ -57,10 +57,17 @@
    step's loops as one stage in the source's order where each reads all
    of what the one before wrote.
 
+   Reads are bounded by the conditions on their paths (te_read_range:
+   p[j - 1] behind j > 0 starts at p[0]).  When the initial state writes
+   more than U (a stencil's interior updated, its boundary kept), [LO,
+   HI] is the initial state's and U, the one statement of its stage
+   over one inner loop, writes the whole row, the element it had where
+   it wrote nothing (widen_update); with another statement in its stage
+   the kernel is refused here.
+
    Limits: L must be the outermost loop of its nest but for the batch
    loops; S is updated by one statement of one stage per step and read
-   within the range it writes (a read behind a condition on its index,
-   p[j - 1] behind j > 0, counts as outside); no call passes S.  An array this pass leaves alone is
+   within the range its initial state writes; no call passes S.  An array this pass leaves alone is
    refused later as before ("written by more than one loop nest").  */
 
 #include "ir/te.h"
@@ -86,7 +93,9 @@ typedef struct carry
   te_node *windex;     /* its index as lifted */
   int first, last;     /* the nest: stages FIRST..LAST, U among them */
   int init;            /* the stage of the initial state, or -1 */
-  te_node *lo, *hi;    /* the elements U writes */
+  te_node *lo, *hi;    /* the elements of the state: those the initial
+                          state writes, or without one those U writes */
+  te_node *ulo, *uhi;  /* the elements U writes, inside [LO, HI] */
   te_node *rows;       /* R */
   te_node *final;      /* max (T, 0): the row of the last step */
   te_node *batch;      /* the number of the batch iteration, in U's
@@ -125,7 +134,9 @@ loads_inside (carry *c, const te_stage *s, int skip, const te_stmt *st,
           te_loop loops[2 * TE_MAX_LOOPS];
           int m = te_read_loops (c->p->nvars, s, skip, st->value, x, loops);
           te_node *rlo, *rhi;
-          if (m < 0 || !te_index_range (ctx, x, m, loops, &rlo, &rhi)
+          if (m < 0
+              || !te_read_range (ctx, roots[r], r == 2 ? NULL : st->guard,
+                                 c->s, x, m, loops, &rlo, &rhi)
               || !te_non_negative_where_run (
                   ctx, te_canon_int (ctx, te_sub (ctx, rlo, c->lo)), us, s)
               || !te_non_negative_where_run (
@@ -285,6 +296,55 @@ check_nest (carry *c)
         }
     }
   return true;
+}
+
+/* The elements the one statement before the nest that writes the local
+   C->s writes densely, when they include those U writes (a stencil's
+   interior updated, its boundary kept) and U is the one statement of
+   its stage, over one inner loop: [LO, HI] becomes theirs, and U will
+   write all of them (widen_update).  */
+static void
+widen_to_initial (carry *c, bool *blocked)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  c->ulo = c->lo;
+  c->uhi = c->hi;
+  const te_stage *us = &p->stages[c->u];
+  const te_stmt *w = NULL;
+  const te_stage *ws = NULL;
+  for (int s = 0; s < c->first; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      if (p->stages[s].stmts[k].dst == c->s)
+        {
+          if (w)
+            return;
+          w = &p->stages[s].stmts[k];
+          ws = &p->stages[s];
+        }
+  te_node *lin, *count, *lo, *hi;
+  int np = c->np;
+  if (!w || w->guard || w->op != TE_SET || ws->nloops < np
+      || !te_linearize (ctx, ws->nloops - np, ws->loops + np, &lin, &count)
+      || !te_index_range (ctx, w->index, ws->nloops - np, ws->loops + np, &lo,
+                          &hi)
+      || te_canon_int (ctx, te_sub (ctx, w->index, lo)) != lin)
+    return;
+  for (int k = 0; k < ws->nloops; k++)
+    if (te_uses_var (lo, ws->loops[k].var) || te_uses_var (hi, ws->loops[k].var))
+      return;
+  if ((lo != c->lo || hi != c->hi)
+      && te_non_negative (ctx, te_canon_int (ctx, te_sub (ctx, c->lo, lo)))
+      && te_non_negative (ctx, te_canon_int (ctx, te_sub (ctx, hi, c->hi))))
+    {
+      if (us->nloops != c->np + 2 || us->nstmts != 1)
+        {
+          *blocked = us->nstmts != 1;
+          return;
+        }
+      c->lo = lo;
+      c->hi = hi;
+    }
 }
 
 /* Step 3: the initial state, and the stages between it and the nest,
@@ -600,6 +660,39 @@ copy_stage (carry *c, int at, te_tensor *dst, te_tensor *src, te_node *off)
   te_stage_add_stmt (p, s, dst, w, TE_SET, read, NULL, loc);
 }
 
+/* U, dense over [ULO, UHI] inside [LO, HI], writes every element of
+   the row: where it wrote nothing before, the element it had (a
+   stencil's boundary): S[LO + v] = ULO <= LO + v <= UHI ? e : S[LO + v]
+   over v < HI - LO + 1, so each row of the tape is whole.  */
+static void
+widen_update (carry *c)
+{
+  te_program *p = c->p;
+  te_ctx *ctx = p->ctx;
+  if (c->ulo == c->lo && c->uhi == c->hi)
+    return;
+  te_stage *us = &p->stages[c->u];
+  te_stmt *w = &us->stmts[0];
+  te_loop *l = &us->loops[c->np + 1];
+  te_node *v = te_var (ctx, l->var);
+  te_node *from = te_canon_int (ctx, te_sub (ctx, c->ulo, c->lo));
+  te_node *to = te_canon_int (ctx, te_sub (ctx, c->uhi, c->lo));
+  te_node *value = te_replace (ctx, w->value, v, te_sub (ctx, v, from));
+  te_node *in = te_binary (ctx, TE_AND, te_binary (ctx, TE_LE, from, v),
+                           te_binary (ctx, TE_LE, v, to));
+  w->index = te_canon_int (ctx, te_add (ctx, c->lo, v));
+  w->value = te_canon_loads (
+      ctx, te_select (ctx, in, value, te_load (ctx, c->s, w->index)));
+  l->extent = te_canon_int (
+      ctx, te_add (ctx, te_sub (ctx, c->hi, c->lo), te_int (ctx, 1)));
+  c->w = w;
+  c->windex = w->index;
+  te_program_note (p, "tape: the update of '%s' writes %s to %s; each "
+                      "step keeps the other elements, to %s",
+                   c->s->name, te_node_string (p, c->ulo),
+                   te_node_string (p, c->uhi), te_node_string (p, c->hi));
+}
+
 /* Step 5.  */
 static void
 rewrite (carry *c)
@@ -665,8 +758,25 @@ carry_1 (carry *c)
       || !te_type_is_float (s->type) || !find_update (c))
     return false;
   find_nest (c);
-  if (!carried (c) || !dense_update (c, &p->stages[c->u], c->w)
-      || !check_nest (c)
+  if (!carried (c) || !dense_update (c, &p->stages[c->u], c->w))
+    return false;
+  bool blocked = false;
+  widen_to_initial (c, &blocked);
+  if (blocked && !check_nest (c))
+    {
+      te_diag_set (c->diag, TE_DIAG_USER, c->w->loc,
+                   "'%s' is a state the time loop carries, updated in "
+                   "part of its elements by a loop that updates another "
+                   "array too; not supported yet",
+                   s->name);
+      te_diag_note (c->diag, "the elements the update leaves are kept "
+                             "from step to step where '%s' is the one "
+                             "array its loop updates",
+                    s->name);
+      c->refused = true;
+      return false;
+    }
+  if (!check_nest (c)
       || !check_before (c) || !after_nest (c, false))
     return false;
   const te_stage *us = &p->stages[c->u];
@@ -700,6 +810,7 @@ carry_1 (carry *c)
     }
   const char *tvar = p->var_names[us->loops[c->np].var];
   c->tape->batch_tape = c->np > 0;
+  widen_update (c);
   rewrite (c);
   if (s->kind == TE_TK_PARAM)
     {

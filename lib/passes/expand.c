@@ -248,7 +248,8 @@ load_inside (const te_stmt *st, te_node *load, void *data)
                          loops);
   te_node *rlo, *rhi;
   return m >= 0
-         && te_index_range (ctx, load->args[0], m, loops, &rlo, &rhi)
+         && te_read_range (ctx, st->value, st->guard, load->u.tensor,
+                           load->args[0], m, loops, &rlo, &rhi)
          && above_where_run (q, te_sub (ctx, rlo, q->lo))
          && above_where_run (q, te_sub (ctx, q->hi, rhi));
 }

@@ -175,19 +175,15 @@ reads_earlier_iterations (te_program *p, const te_stage *s, const te_stmt *st,
       if (!te_index_monotone (ctx, st->index, ninner, inner))
         continue;
       memcpy (inner + ninner, rloops, nr * sizeof *inner);
-      if (te_index_monotone (ctx, r, ninner + nr, inner))
-        {
-          te_node *rmax = te_index_extreme (ctx, (te_node *) r, ninner + nr,
-                                            inner, true);
-          if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax))))
-            return true;
-        }
+      te_node *rlo, *rhi, *wlo, *whi;
+      if (!te_read_range (ctx, reader->value, reader->guard, st->dst, r,
+                          ninner + nr, inner, &rlo, &rhi))
+        continue;
+      if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rhi))))
+        return true;
       /* Counting down: every element read above every element written,
          W falling with the counter.  */
-      te_node *rlo, *rhi, *wlo, *whi;
       if (te_index_direction (ctx, st->index, s->loops[k].var) < 0
-          && te_index_range (ctx, (te_node *) r, ninner + nr, inner, &rlo,
-                             &rhi)
           && te_index_range (ctx, st->index, ninner, inner, &wlo, &whi)
           && positive (te_canon_int (ctx, te_sub (ctx, rlo, whi))))
         {
@@ -217,7 +213,9 @@ written_before (te_program *p, const te_tensor *t, int first,
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, s, 0, reader->value, r, loops);
   te_node *rlo, *rhi, *wlo, *whi;
-  if (n < 0 || !te_index_range (ctx, (te_node *) r, n, loops, &rlo, &rhi)
+  if (n < 0
+      || !te_read_range (ctx, reader->value, reader->guard, t, r, n, loops,
+                         &rlo, &rhi)
       || !te_index_range (ctx, w->index, fs->nloops, fs->loops, &wlo, &whi))
     return false;
   if (!down)
@@ -285,6 +283,18 @@ rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
         }
     }
   r = te_canon_int (ctx, r);
+  /* Whole rows in what is left go to Q (a tape's row t + 1 at
+     R (t + 1) + j).  */
+  for (int i = 0; i < 4 && te_index_monotone (ctx, r, s->nloops, s->loops);
+       i++)
+    {
+      te_node *low = te_index_extreme (ctx, r, s->nloops, s->loops, false);
+      if (!te_non_negative_where_run (
+              ctx, te_canon_int (ctx, te_sub (ctx, low, c)), s, other))
+        break;
+      r = te_canon_int (ctx, te_sub (ctx, r, c));
+      q = te_add (ctx, q, te_int (ctx, 1));
+    }
   te_node *rest = te_canon_int (
       ctx, te_sub (ctx, te_sub (ctx, w->index, r), te_mul (ctx, c, q)));
   if (rest != te_int (ctx, 0)
@@ -295,7 +305,8 @@ rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
   te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
                                                          te_int (ctx, 1)),
                                             *hi));
-  return !te_poly_negative (*lo)
+  return (!te_poly_negative (*lo)
+          || te_non_negative_where_run (ctx, *lo, s, other))
          && te_non_negative_where_run (ctx, top, s, other);
 }
 
@@ -667,9 +678,10 @@ block_read (te_program *p, int s, const te_stmt *st, const te_node *r,
     return 0;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, rs, shared, st->value, r, loops);
-  if (n < 0 || !te_index_monotone (ctx, r, n, loops))
+  te_node *rmin, *rmax;
+  if (n < 0 || !te_read_range (ctx, st->value, st->guard, w->dst, r, n, loops,
+                               &rmin, &rmax))
     return 0;
-  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
   te_node *wmin = te_index_extreme (ctx, w->index, wst->nloops - shared,
                                     wst->loops + shared, false);
   wmin = te_rename_counters (ctx, wmin, shared, wst->loops, rs->loops);

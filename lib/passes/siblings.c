@@ -47,19 +47,22 @@
    (four gates of an LSTM, three of a GRU).  */
 #define MAX_SPLIT 8
 
-/* The largest element read R of statement READER in stage S reaches at
-   an iteration of S's loops 0 to K (K the loop of the recurrence): the
-   other loops of S and the reductions binding R's other counters at
-   their last values.  NULL if that cannot be told.  */
+/* The largest element the read T[R] of statement READER in stage S
+   reaches at an iteration of S's loops 0 to K (K the loop of the
+   recurrence), over the other loops of S and the reductions binding R's
+   other counters, where the conditions on its paths hold.  NULL if that
+   cannot be told.  */
 static te_node *
 read_top (te_program *p, const te_stage *s, int k, const te_stmt *reader,
-          const te_node *r)
+          const te_tensor *t, const te_node *r)
 {
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, s, k + 1, reader->value, r, loops);
-  if (n < 0 || !te_index_monotone (p->ctx, r, n, loops))
+  te_node *lo, *hi;
+  if (n < 0 || !te_read_range (p->ctx, reader->value, reader->guard, t, r, n,
+                               loops, &lo, &hi))
     return NULL;
-  return te_index_extreme (p->ctx, (te_node *) r, n, loops, true);
+  return hi;
 }
 
 /* The last element write W of stage S reaches by the end of the
@@ -114,7 +117,8 @@ scan_fn (te_node *n, void *data)
         return;
     }
   te_ctx *ctx = q->p->ctx;
-  te_node *top = read_top (q->p, q->s, q->k, q->reader, n->args[0]);
+  te_node *top = read_top (q->p, q->s, q->k, q->reader, n->u.tensor,
+                           n->args[0]);
   te_node *prev = written_by_previous (q->p, q->ws, q->k, q->w);
   if (!top || !prev)
     {

@@ -678,7 +678,8 @@ class Blocks:
     # -- state arrays a time loop carries --------------------------------
     def st_carry(self):
         ch = self.ch
-        kind = ch.pick(["rnn", "decay", "euler", "out-state"])
+        kind = ch.pick(["rnn", "decay", "euler", "out-state", "gru",
+                        "stencil", "interior"])
         self.tag("carry-" + kind)
         if kind == "euler":
             self.carry_euler()
@@ -699,7 +700,47 @@ class Blocks:
         else:
             self.emit(ind(loop("j", H.text, ["%s[j] = %s;" % (
                 h, "0.0$" if init == 1 else "0.25$")])))
-        if kind == "rnn":
+        jl, jb = "0", H.text
+        if kind == "interior":
+            jl, jb = "1", "%s - 1" % H.text
+        if kind == "gru":
+            # A reset gate read whole by the candidate's matrix product:
+            # the step's loops run as one block (blocks.c).
+            U = self.get_array([H, H], (-1, 1))
+            V = self.get_array([H, H], (-1, 1))
+            r, s, s2 = self.fresh("r"), self.fresh("s"), self.fresh("s")
+            self.k.decls.append("  " + self.scratch_decl(r, H))
+            step = loop("j", H.text, [
+                "$T %s = %s[t*%s + j];" % (s, x.name, H.text)] +
+                loop("k", H.text, ["%s += 0.5$ * %s[j*%s + k] * %s[k];" %
+                                   (s, U.name, H.text, h)]) +
+                ["%s[j] = 1.0$ / (1.0$ + %s(-%s));" % (r, self.fn("exp"),
+                                                       s)])
+            step += loop("j", H.text, [
+                "$T %s = %s[t*%s + j];" % (s2, x.name, H.text)] +
+                loop("k", H.text, ["%s += 0.5$ * %s[j*%s + k] * (%s[k] * %s[k]);"
+                                   % (s2, V.name, H.text, r, h)]) +
+                ["%s[j] = 0.5$ * %s[j] + 0.5$ * %s(%s);" %
+                 (hn, h, self.fn("tanh"), s2)])
+        elif kind in ("stencil", "interior"):
+            # Neighbours behind conditions on the index, or only the
+            # interior updated and the boundary kept (carry.c).
+            a = ch.pick([("0.25$", 0.25, 0.25), self.scalar_param(0.1, 0.3)])
+            if kind == "stencil":
+                l, rr = self.fresh("l"), self.fresh("r")
+                step = loop("j", H.text, [
+                    "$T %s = j > 0 ? %s[j - 1] : 0.0$;" % (l, h),
+                    "$T %s = j + 1 < %s ? %s[j + 1] : 0.0$;" % (rr, H.text,
+                                                               h),
+                    "%s[j] = %s[j] + %s * (%s - 2.0$ * %s[j] + %s) + "
+                    "0.1$ * %s[t*%s + j];" % (hn, h, a[0], l, h, rr, x.name,
+                                              H.text)])
+            else:
+                step = loop("j", jb, [
+                    "%s[j] = %s[j] + %s * (%s[j - 1] - 2.0$ * %s[j] + "
+                    "%s[j + 1]) + 0.1$ * %s[t*%s + j];"
+                    % (hn, h, a[0], h, h, h, x.name, H.text)], start=jl)
+        elif kind == "rnn":
             U = self.get_array([H, H], (-1, 1))
             s = self.fresh("s")
             step = loop("j", H.text, [
@@ -731,14 +772,14 @@ class Blocks:
             self.tag("carry-every-step")
             every = self.new_dest([T, H], -1, 1, allow_tmp=False)
             st = "%s[t*%s + j] = %s[j];" % (every.name, H.text, h)
-            if ch.chance(0.5):
+            if ch.chance(0.5) and kind != "interior":
                 copy.append(st)
-                body += step + loop("j", H.text, copy)
+                body += step + loop("j", jb, copy, start=jl)
             else:
-                body += step + loop("j", H.text, copy) + loop("j", H.text,
-                                                              [st])
+                body += step + loop("j", jb, copy, start=jl) + \
+                    loop("j", H.text, [st])
         else:
-            body += step + loop("j", H.text, copy)
+            body += step + loop("j", jb, copy, start=jl)
         if loss == "after":
             body += loop("j", H.text, lterm)
         if L:
