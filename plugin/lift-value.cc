@@ -482,6 +482,38 @@ body_accumulator (gimple *def, class loop *loop)
   return NULL;
 }
 
+/* The reduction of KIND over NLOOPS LOOPS of *BODY, a reduction of the
+   same kind from its identity or one under a condition on the outer
+   counters (the inner loop of a convolution's taps, entered where its
+   row is inside the image: if (ih < 0 || ih >= H) continue;), as one
+   reduction over both loops: *BODY becomes the inner terms, under the
+   condition.  Returns the number of loops.  */
+static int
+flatten_inner (te_ctx *ctx, te_red_kind kind, te_type type, te_loop *loops,
+               int nloops, te_node **body)
+{
+  te_node *id = te_red_identity (ctx, kind, type);
+  for (;;)
+    {
+      te_node *b = *body, *c = NULL, *inner = b;
+      bool first = true;
+      if (b->op == TE_SELECT && b->args[2] == id
+          && b->args[1]->op == TE_REDUCE)
+        c = b->args[0], inner = b->args[1];
+      else if (b->op == TE_SELECT && b->args[1] == id
+               && b->args[2]->op == TE_REDUCE)
+        c = b->args[0], inner = b->args[2], first = false;
+      if (inner->op != TE_REDUCE || inner->u.red.kind != kind
+          || inner->args[0] != id
+          || nloops + inner->u.red.nloops > TE_MAX_LOOPS)
+        return nloops;
+      for (int k = 0; k < inner->u.red.nloops; k++)
+        loops[nloops++] = inner->u.red.loops[k];
+      te_node *t = inner->args[1];
+      *body = !c ? t : first ? te_select (ctx, c, t, id) : te_select (ctx, c, id, t);
+    }
+}
+
 te_node *
 lift_reduction (lifter *l, gphi *phi, te_type type)
 {
@@ -552,6 +584,8 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
     }
   else if (!te_match_update (l->ctx, v, acc, &kind, &body))
     body = NULL;
+  else
+    nloops = flatten_inner (l->ctx, kind, type, loops, nloops, &body);
   if (!count && (!body || te_contains (body, acc)) && lift_tape (l, loop, ext))
     {
       l->loc = saved;

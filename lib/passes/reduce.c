@@ -208,6 +208,17 @@ te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
           }
         return false;
       }
+    case TE_REDUCE:
+      /* An inner loop's reduction that goes on from ACC (a loop nested
+         in the loop of ACC, entered on one arm of a condition): ACC op
+         the inner reduction from the identity.  */
+      if (v->args[0] != acc || te_contains (v->args[1], acc))
+        return false;
+      *kind = v->u.red.kind;
+      *body = te_reduce_node (ctx, *kind, v->u.red.nloops, v->u.red.loops,
+                              te_red_identity (ctx, *kind, acc->type),
+                              v->args[1]);
+      return true;
     default:
       return false;
     }

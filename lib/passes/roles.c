@@ -1367,6 +1367,107 @@ index_cap (path_query *q, te_node *c, bool neg, te_node *index,
   return up ? te_canon_int (ctx, te_add (ctx, r, up)) : NULL;
 }
 
+#define MAX_ATOMS 16
+
+typedef struct cap_atom
+{
+  te_node *l, *r; /* L < R */
+  int lit;        /* the literal it comes from */
+} cap_atom;
+
+/* The comparisons L < R that the condition C (negated with NEG), literal
+   LIT, holds by, conjunct by conjunct, into ATOMS.  */
+static void
+collect_atoms (te_ctx *ctx, te_node *c, bool neg, int lit, cap_atom *atoms,
+               int *na)
+{
+  c = bool_of (ctx, c, &neg);
+  if (c->op == TE_NOT)
+    {
+      collect_atoms (ctx, c->args[0], !neg, lit, atoms, na);
+      return;
+    }
+  if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
+    {
+      collect_atoms (ctx, c->args[0], neg, lit, atoms, na);
+      collect_atoms (ctx, c->args[1], neg, lit, atoms, na);
+      return;
+    }
+  te_node *l, *r;
+  if (*na < MAX_ATOMS && te_as_less (ctx, c, neg, &l, &r) && te_pure_poly (l)
+      && te_pure_poly (r))
+    atoms[(*na)++] = (cap_atom){ l, r, lit };
+}
+
+/* The coefficient of counter V in linear N.  */
+static te_node *
+coefficient (te_ctx *ctx, te_node *n, int v)
+{
+  te_node *x = te_var (ctx, v);
+  return te_canon_int (ctx, te_sub (ctx, te_replace (ctx, n, x, te_int (ctx, 1)),
+                                    te_replace (ctx, n, x, te_int (ctx, 0))));
+}
+
+/* One past the largest INDEX reaches where the NL conditions LITS hold,
+   when some bound parts of it: INDEX = M1 L1 + M2 L2 + ... + REST with
+   each Li < Ri a condition of the path (Ri of the sizes alone, Mi >= 0
+   free of counters) and REST free of their counters, the largest REST
+   reaches over the NLOOPS LOOPS (a padded 2-D convolution's
+   x[(c H + ih) W + iw] behind 0 <= ih < H and 0 <= iw < W: H W C).
+   Sets PEELED[i] for each literal whose condition was used; NULL if
+   none was.  */
+static te_node *
+peel_cap (path_query *q, const path_lit *lits, int nl, te_node *index,
+          const te_loop *loops, int nloops, bool *peeled)
+{
+  te_ctx *ctx = q->p->ctx;
+  cap_atom atoms[MAX_ATOMS];
+  int na = 0;
+  for (int i = 0; i < nl; i++)
+    collect_atoms (ctx, lits[i].c, lits[i].neg, i, atoms, &na);
+  te_node *rem = te_canon_int (ctx, te_cast (ctx, TE_I64, index));
+  te_node *total = te_int (ctx, 0);
+  bool any = false;
+  for (int a = 0; a < na; a++)
+    {
+      te_node *l = atoms[a].l, *r = atoms[a].r;
+      bool r_free = true;
+      for (int v = 0; v < q->p->nvars; v++)
+        r_free &= !te_uses_var (r, v);
+      if (!r_free)
+        continue;
+      int pick = -1;
+      for (int v = 0; v < q->p->nvars && pick < 0; v++)
+        if (te_uses_var (l, v) && coefficient (ctx, l, v) == te_int (ctx, 1))
+          pick = v;
+      if (pick < 0)
+        continue;
+      te_node *m = coefficient (ctx, rem, pick);
+      bool ok = te_pure_poly (m) && !te_is_const (m, 0)
+                && te_non_negative (ctx, m);
+      for (int v = 0; ok && v < q->p->nvars; v++)
+        ok = !te_uses_var (m, v);
+      if (!ok)
+        continue;
+      te_node *rest = te_canon_int (ctx, te_sub (ctx, rem, te_mul (ctx, m, l)));
+      for (int v = 0; ok && v < q->p->nvars; v++)
+        ok = !(te_uses_var (l, v) && te_uses_var (rest, v));
+      if (!ok)
+        continue;
+      total = te_add (ctx, total, te_mul (ctx, m, te_sub (ctx, r,
+                                                           te_int (ctx, 1))));
+      rem = rest;
+      peeled[atoms[a].lit] = true;
+      any = true;
+    }
+  if (!any)
+    return NULL;
+  te_node *up = te_index_upper (ctx, rem, nloops, loops);
+  return up ? te_canon_int (ctx, te_add (ctx, te_add (ctx, total, up),
+                                         te_int (ctx, 1)))
+            : NULL;
+}
+
 /* Does C use no counter (of NVARS) that INDEX does not use?  */
 static bool
 uses_only (const te_node *c, const te_node *index, int nvars)
@@ -1392,11 +1493,23 @@ path_access (path_query *q, te_node *index, const path_lit *lits, int nl)
     }
   bool exact = true;
   te_node *cap = NULL;
+  bool peeled[MAX_LITS + 1] = { false };
+  te_node *peel = NULL;
   for (int i = 0; i < nl && exact; i++)
     if (!apply_lit (q, lits[i].c, lits[i].neg, loops, n))
       {
         te_node *c = index_cap (q, lits[i].c, lits[i].neg, index, loops,
                                 n);
+        if (!c && !peel)
+          {
+            te_loop all[2 * TE_MAX_LOOPS];
+            int na = te_access_loops (q->p->nvars, q->s, 0, q->st, index,
+                                      false, all);
+            peel = na < 0 ? NULL
+                          : peel_cap (q, lits, nl, index, all, na, peeled);
+          }
+        if (!c && peel && peeled[i])
+          c = peel;
         /* A bound on a counter the index does not use (a padded
            window's test of l + k - P for the weight w[k]) leaves that
            counter free to meet it: the index still reaches its top.  */

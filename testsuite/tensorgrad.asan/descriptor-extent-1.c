@@ -7,8 +7,10 @@
    heap-buffer-overflow.  A neighbour behind i + 1 < n (x has n
    elements, not n + 1); a padded 1-D convolution whose input is read
    only behind 0 <= l + k - P < L; causal scores whose keys are read
-   only behind u <= t (T rows, not more); each checked against central
-   differences as in descriptor-paths-1.c.  */
+   only behind u <= t (T rows, not more); a 2-D convolution whose taps
+   skip the padding with continue at two loop levels (x read behind
+   0 <= ih < H and 0 <= iw < W: C H W elements, peel_cap); each checked
+   against central differences as in descriptor-paths-1.c.  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -53,6 +55,33 @@ causal (int T, int d, const double *q, const double *k, double *s)
       }
 }
 
+__attribute__ ((differentiable))
+void
+conv2d_continue (int C, int H, int W, int K, int P, const double *x,
+                 const double *w, double *y)
+{
+  for (int oh = 0; oh < H; oh++)
+    for (int ow = 0; ow < W; ow++)
+      {
+        double s = 0;
+        for (int c = 0; c < C; c++)
+          for (int kh = 0; kh < K; kh++)
+            {
+              int ih = oh + kh - P;
+              if (ih < 0 || ih >= H)
+                continue;
+              for (int kw = 0; kw < K; kw++)
+                {
+                  int iw = ow + kw - P;
+                  if (iw < 0 || iw >= W)
+                    continue;
+                  s += w[(c * K + kh) * K + kw] * x[(c * H + ih) * W + iw];
+                }
+            }
+        y[oh * W + ow] = s;
+      }
+}
+
 int
 main (void)
 {
@@ -68,6 +97,13 @@ main (void)
   tg_fill (q, T * d, 4, -1, 1);
   tg_fill (k, T * d, 5, -1, 1);
   TG_GRADCHECK (causal, &T, &d, q, k, s);
+  int C = 2, H = 4, W = 3;
+  double *x2 = tg_alloc (C * H * W), *w2 = tg_alloc (C * K * K),
+         *y2 = tg_alloc (H * W);
+  tg_fill (x2, C * H * W, 6, -1, 1);
+  tg_fill (w2, C * K * K, 7, -1, 1);
+  TG_GRADCHECK (conv2d_continue, &C, &H, &W, &K, &P, x2, w2, y2);
+  free (x2), free (w2), free (y2);
   free (x), free (y), free (xc), free (w), free (yc);
   free (q), free (k), free (s);
   return tg_exit ();
