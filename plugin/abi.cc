@@ -87,13 +87,19 @@ abi_classify (tree type, te_param_kind *kind, te_type *elem)
       *kind = TE_PK_PTR_FLOAT;
       return true;
     }
-  if (INTEGRAL_TYPE_P (pointee) && TREE_CODE (pointee) != BOOLEAN_TYPE
-      && TYPE_PRECISION (pointee) >= 32 && TYPE_PRECISION (pointee) <= 64)
+  /* 8- and 16-bit integers and bools (a mask of unsigned char or bool)
+     are read as the int they convert to; the emitter loads them at their
+     own width.  Plain char is text.  */
+  if (INTEGRAL_TYPE_P (pointee)
+      && TYPE_MAIN_VARIANT (pointee) != char_type_node /* text */
+      && (TYPE_PRECISION (pointee) >= 8 || TREE_CODE (pointee) == BOOLEAN_TYPE)
+      && TYPE_PRECISION (pointee) <= 64)
     {
       *kind = TE_PK_PTR_INT;
       *elem = TYPE_PRECISION (pointee) == 64 ? TE_I64
-              : TYPE_UNSIGNED (pointee)      ? TE_U32
-                                             : TE_I32;
+              : TYPE_PRECISION (pointee) == 32 && TYPE_UNSIGNED (pointee)
+                  ? TE_U32
+                  : TE_I32;
       return true;
     }
   return false;

@@ -182,6 +182,13 @@ element_address (emitter *e, const te_tensor *t, const te_node *index)
       e->failed = true;
       return NULL_TREE;
     }
+  /* An array of integers narrower than its elements' type (an unsigned
+     char mask read as int) at its own width.  */
+  tree pointee = POINTER_TYPE_P (TREE_TYPE (base)) ? TREE_TYPE (TREE_TYPE (base))
+                                                   : NULL_TREE;
+  if (pointee && INTEGRAL_TYPE_P (pointee) && INTEGRAL_TYPE_P (elem)
+      && TYPE_PRECISION (pointee) < TYPE_PRECISION (elem))
+    elem = TYPE_MAIN_VARIANT (pointee);
   tree ptr = fold_convert (build_pointer_type (elem), base);
   tree off = fold_build2 (MULT_EXPR, sizetype,
                           fold_convert (sizetype, expr (e, index)),
@@ -194,8 +201,13 @@ static tree
 element (emitter *e, const te_tensor *t, const te_node *index)
 {
   tree addr = element_address (e, t, index);
-  return addr ? build_fold_indirect_ref (addr)
-              : build_zero_cst (te_tree_type (t->type));
+  if (!addr)
+    return build_zero_cst (te_tree_type (t->type));
+  tree ref = build_fold_indirect_ref (addr);
+  /* A narrow integer (read only: integer arrays are never written).  */
+  if (TYPE_MAIN_VARIANT (TREE_TYPE (ref)) != te_tree_type (t->type))
+    ref = fold_convert (te_tree_type (t->type), ref);
+  return ref;
 }
 
 static tree

@@ -501,12 +501,42 @@ nest_entry (lifter *l)
 
 /* ---- integers ----------------------------------------------------------- */
 
+/* The precision of the integers that load N reads from a pointer
+   parameter of the kernel, or 0.  */
+static unsigned
+load_precision (lifter *l, const te_node *n)
+{
+  if (n->op != TE_LOAD || n->u.tensor->kind != TE_TK_PARAM)
+    return 0;
+  int k = 0;
+  for (tree a = DECL_ARGUMENTS (l->fun->decl); a; a = DECL_CHAIN (a), k++)
+    if (k == n->u.tensor->param)
+      {
+        tree t = TREE_TYPE (a);
+        if (!POINTER_TYPE_P (t))
+          return 0;
+        t = TREE_TYPE (t);
+        while (TREE_CODE (t) == ARRAY_TYPE)
+          t = TREE_TYPE (t);
+        return INTEGRAL_TYPE_P (t) ? TYPE_PRECISION (t) : 0;
+      }
+  return 0;
+}
+
 te_node *
 convert_int (lifter *l, tree type, te_node *n)
 {
   te_type tt;
   if (!n)
     return NULL;
+  /* An element of an array of narrow unsigned integers (an unsigned
+     char mask), read as the int it holds: no conversion wraps it.  */
+  if (INTEGRAL_TYPE_P (type) && TREE_CODE (type) != BOOLEAN_TYPE
+      && TYPE_UNSIGNED (type) && TYPE_PRECISION (type) < 32
+      && (load_precision (l, n) == TYPE_PRECISION (type)
+          || (n->op == TE_CONST && n->u.i >= 0
+              && n->u.i >> TYPE_PRECISION (type) == 0)))
+    return n;
   if (!int_te_type (type, &tt))
     {
       if (!l->failed)

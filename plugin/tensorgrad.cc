@@ -104,7 +104,7 @@ open_output (FILE **f, const char *name, bool header)
       guard[n] = 0;
       fprintf (*f, "/* Prototypes of the gradients tensorgrad synthesized; "
                    "generated, do not edit.  */\n"
-                   "#ifndef %s\n#define %s\n\n",
+                   "#ifndef %s\n#define %s\n\n#include <stdint.h>\n\n",
                guard, guard);
     }
   return *f;

@@ -72,6 +72,13 @@ match_compare_select (te_node *sel, te_node *acc, te_red_kind *kind,
                       te_node **t)
 {
   te_node *c = sel->args[0], *x = sel->args[1], *y = sel->args[2];
+  if (c->op == TE_NOT)
+    {
+      c = c->args[0];
+      te_node *z = x;
+      x = y;
+      y = z;
+    }
   if (!((x == acc) ^ (y == acc)))
     return false;
   te_node *other = x == acc ? y : x;
@@ -182,7 +189,28 @@ te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
         te_node *c = v->args[0], *x = v->args[1], *y = v->args[2];
         if (match_compare_select (v, acc, kind, body))
           return true;
-        /* A guarded update: c ? acc op t : acc.  */
+        /* A guarded compare-select: g && t > acc ? t : acc (a masked
+           maximum, if (keep[j] && x[j] > m) m = x[j]), in either
+           order of the conjuncts, as g ? (t > acc ? t : acc) : acc.  */
+        if (c->op == TE_AND && y == acc)
+          for (int k = 0; k < 2; k++)
+            {
+              te_node *inner = te_select (ctx, c->args[1 - k], x, acc);
+              if (!te_contains (c->args[k], acc)
+                  && match_compare_select (inner, acc, kind, body))
+                {
+                  *body = te_select (ctx, c->args[k], *body,
+                                     te_red_identity (ctx, *kind, acc->type));
+                  return true;
+                }
+            }
+        /* A guarded update: c ? acc op t : acc, C known to hold in the
+           update (c ? (c && t > acc ? t : acc) : acc, as the lifter gives
+           if (c && t > acc) acc = t).  */
+        if (y == acc && c->type == TE_BOOL)
+          x = te_replace (ctx, x, c, te_bool (ctx, true));
+        if (x == acc && c->type == TE_BOOL)
+          y = te_replace (ctx, y, c, te_bool (ctx, false));
         if (y == acc && te_match_update (ctx, x, acc, kind, body))
           {
             *body = te_select (ctx, c, *body,
