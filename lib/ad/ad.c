@@ -107,7 +107,47 @@ typedef struct sweep
      their nodes.  */
   te_memo subst_memo[MAX_REDS];
   te_memo reuse_memo, quotient_memo;
+  /* Forward tensors whose adjoint is zero by algebra (cancel.c).  */
+  const te_tensor *cancelled[MAX_REDS];
+  int ncancelled;
+  const te_node *cancelled_reds[MAX_REDS];
+  int ncancelled_reds;
 } sweep;
+
+/* Is reduction R's adjoint zero by algebra (cancel.c)?  */
+static bool
+cancelled_red (const sweep *w, const te_node *r)
+{
+  for (int i = 0; i < w->ncancelled_reds; i++)
+    if (w->cancelled_reds[i] == r)
+      return true;
+  return false;
+}
+
+/* Is T's adjoint zero by algebra (cancel.c)?  */
+static bool
+cancelled (const sweep *w, const te_tensor *t)
+{
+  for (int i = 0; i < w->ncancelled; i++)
+    if (w->cancelled[i] == t)
+      return true;
+  return false;
+}
+
+/* Is R the value of a statement that writes a cancelled tensor (whose
+   cancellation says it all)?  */
+static bool
+value_of_cancelled (const sweep *w, const te_node *r)
+{
+  for (int s = 0; s < w->fwd->nstages; s++)
+    for (int k = 0; k < w->fwd->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &w->fwd->stages[s].stmts[k];
+        if (st->value == r && cancelled (w, st->dst))
+          return true;
+      }
+  return false;
+}
 
 /* Forget the rewrites of the previous statement.  */
 static void
@@ -624,6 +664,8 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
                                         : raw;
               continue;
             }
+          if (cancelled (w, n->u.tensor))
+            continue;
           dst = n->u.tensor->accum ? n->u.tensor->accum : n->u.tensor->shadow;
           index = n->args[0];
         }
@@ -632,6 +674,8 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
         dst = w->scalar_shadow[n->u.index];
       else if (n->op == TE_REDUCE)
         {
+          if (cancelled_red (w, n))
+            continue;
           red_info *ri = find_red (w, n);
           if (!ri)
             {
@@ -946,7 +990,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
 {
   te_ctx *ctx = w->ctx;
   te_tensor *t = st->dst;
-  if (!t->shadow)
+  if (!t->shadow || cancelled (w, t))
     return true;
   w->fs = fs;
   w->st = st;
@@ -1031,7 +1075,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     return false;
   /* Outermost reductions first: their terms feed the inner ones.  */
   for (int i = w->nreds - 1; i >= 0; i--)
-    if (!reverse_reduction (w, &w->reds[i]))
+    if (!cancelled_red (w, w->reds[i].r) && !reverse_reduction (w, &w->reds[i]))
       return false;
   if (t->role == TE_ROLE_INOUT)
     {
@@ -1222,6 +1266,21 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
     te_program_new_var (b, fwd->var_names[v]);
   if (!temporaries (fwd, b, diag))
     return NULL;
+  if (opt)
+    {
+      w.ncancelled = ad_cancelled (fwd, w.cancelled, MAX_REDS);
+      for (int i = 0; i < w.ncancelled; i++)
+        te_program_note (b, "cancel: %s gets no adjoint: the results do "
+                            "not change when an element of it moves",
+                         w.cancelled[i]->name);
+      w.ncancelled_reds = ad_cancelled_reductions (fwd, w.cancelled_reds,
+                                                   MAX_REDS);
+      for (int i = 0; i < w.ncancelled_reds; i++)
+        if (!value_of_cancelled (&w, w.cancelled_reds[i]))
+          te_program_note (b, "cancel: %s gets no adjoint: the results do "
+                            "not change when it moves",
+                         te_node_string (b, w.cancelled_reds[i]));
+    }
   for (int s = fwd->nstages - 1; s >= 0; s--)
     {
       if (fwd->stages[s].call)
