@@ -112,6 +112,7 @@ typedef struct sweep
   int ncancelled;
   const te_node *cancelled_reds[MAX_REDS];
   int ncancelled_reds;
+  const te_node *numer_noted; /* reuse_numerator's last note */
 } sweep;
 
 /* Is reduction R's adjoint zero by algebra (cancel.c)?  */
@@ -567,6 +568,92 @@ reuse (sweep *w, te_node *x)
   return y;
 }
 
+/* Is T an output of the forward that statement Q alone writes?  */
+static bool
+only_writer (const te_program *fwd, const te_tensor *t, const te_stmt *q)
+{
+  if (t->role != TE_ROLE_OUTPUT)
+    return false;
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      if (fwd->stages[s].call)
+        return false;
+      for (int k = 0; k < fwd->stages[s].nstmts; k++)
+        if (fwd->stages[s].stmts[k].dst == t && &fwd->stages[s].stmts[k] != q)
+          return false;
+    }
+  return true;
+}
+
+/* X with E rewritten as Y * S where the forward stored E / S in output Y
+   (an element the current stage's iteration names: the same loops, up to
+   their counters) and E is not that statement's own value (reuse's):
+   the exponentials a softmax divides are its outputs times the sum.  */
+static te_node *
+reuse_numerator (sweep *w, te_node *x)
+{
+  if (!w->opt)
+    return x;
+  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
+  te_loop here[2 * TE_MAX_LOOPS];
+  int nh = 0;
+  for (int k = 0; k < cur->nloops; k++)
+    here[nh++] = cur->loops[k];
+  for (int k = 0; k < w->nown && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->own[k];
+  for (int k = 0; k < w->ninner && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->inner[k];
+  te_node *canon = NULL;
+  const te_program *fwd = w->fwd;
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      const te_stage *qs = &fwd->stages[s];
+      for (int k = 0; k < qs->nstmts; k++)
+        {
+          const te_stmt *q = &qs->stmts[k];
+          if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent
+              || q->value->op != TE_DIV || q == w->st
+              || qs->nloops != nh || !only_writer (fwd, q->dst, q))
+            continue;
+          bool same = true;
+          for (int l = 0; l < nh && same; l++)
+            same = te_rename_counters (w->ctx, qs->loops[l].extent, nh,
+                                       qs->loops, here)
+                   == here[l].extent;
+          if (!same)
+            continue;
+          te_node *e = te_canon_loads (
+              w->ctx, te_rename_counters (w->ctx, q->value->args[0], nh,
+                                          qs->loops, here));
+          /* A load is worth replacing only when it is of a local array
+             the gradient would compute again (the exponentials an
+             in-place softmax divides).  */
+          if ((e->op == TE_LOAD && e->u.tensor->kind != TE_TK_LOCAL)
+              || e->op == TE_CONST || e->op == TE_PARAM)
+            continue;
+          if (!canon)
+            canon = te_canon_loads (w->ctx, x);
+          if (!te_contains (canon, e))
+            continue;
+          te_node *sv = te_rename_counters (w->ctx, q->value->args[1], nh,
+                                            qs->loops, here);
+          te_node *yv = te_load (w->ctx, q->dst,
+                                 te_rename_counters (w->ctx, q->index, nh,
+                                                     qs->loops, here));
+          canon = te_replace (w->ctx, canon, e, te_mul (w->ctx, yv, sv));
+          x = canon;
+          if (w->numer_noted == e)
+            continue;
+          w->numer_noted = e;
+          te_program_note (w->b, "reuse: %s is %s * %s",
+                           te_node_string (w->b, e),
+                           te_node_string (w->b, yv),
+                           te_node_string (w->b, sv));
+        }
+    }
+  return x;
+}
+
 /* An in-out tensor of the forward that ADJ, a contribution of a
    statement of stage FS, reads where the forward read its entry value:
    FS comes no later than the last stage writing it, and the statement
@@ -645,7 +732,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
       if (!adj)
         continue;
       te_node *raw = subst (w, adj);
-      adj = reuse (w, raw);
+      adj = reuse_numerator (w, reuse (w, raw));
       if (n->op == TE_LOAD && te_type_is_float (n->type))
         {
           if (n->u.tensor == t && n->args[0] == st->index)
