@@ -620,7 +620,18 @@ reuse_numerator (sweep *w, te_node *x)
             same = te_rename_counters (w->ctx, qs->loops[l].extent, nh,
                                        qs->loops, here)
                    == here[l].extent;
-          if (!same)
+          /* Each iteration of Q its own element of the output, which
+             holds that iteration's quotient.  */
+          te_node *index = te_canon_int (w->ctx, q->index), *lo, *span;
+          int none = 0;
+          const te_loop *in = NULL;
+          te_loop rev[TE_MAX_LOOPS]; /* innermost first: the order
+                                        te_rows_apart places them in */
+          for (int l = 0; l < qs->nloops; l++)
+            rev[l] = qs->loops[qs->nloops - 1 - l];
+          if (!same
+              || !te_rows_apart (w->ctx, qs->nloops, rev, 1, &index, &none,
+                                 &in, qs, &lo, &span))
             continue;
           te_node *e = te_canon_loads (
               w->ctx, te_rename_counters (w->ctx, q->value->args[0], nh,

@@ -424,12 +424,12 @@ write_kind (walk *w, const te_stage *fs, const te_stmt *st)
      loops inside each row).  */
   te_loop used[2 * TE_MAX_LOOPS], rest[2 * TE_MAX_LOOPS];
   int nu = 0, nrest = 0;
-  for (int k = 0; k < w->nloops; k++)
+  for (int k = w->nloops - 1; k >= 0; k--) /* innermost first */
     if (te_uses_var_free (v.at, w->loops[k].var))
       used[nu++] = w->loops[k];
     else
       rest[nrest++] = w->loops[k];
-  te_node *lo, *span, *index = st->index;
+  te_node *lo, *span, *index = te_canon_int (w->ctx, st->index);
   const te_loop *in = rest;
   if (!te_rows_apart (w->ctx, nu, used, 1, &index, &nrest, &in, fs, &lo,
                       &span))
