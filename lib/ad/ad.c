@@ -107,7 +107,48 @@ typedef struct sweep
      their nodes.  */
   te_memo subst_memo[MAX_REDS];
   te_memo reuse_memo, quotient_memo;
+  /* Forward tensors whose adjoint is zero by algebra (cancel.c).  */
+  const te_tensor *cancelled[MAX_REDS];
+  int ncancelled;
+  const te_node *cancelled_reds[MAX_REDS];
+  int ncancelled_reds;
+  const te_node *numer_noted; /* reuse_numerator's last note */
 } sweep;
+
+/* Is reduction R's adjoint zero by algebra (cancel.c)?  */
+static bool
+cancelled_red (const sweep *w, const te_node *r)
+{
+  for (int i = 0; i < w->ncancelled_reds; i++)
+    if (w->cancelled_reds[i] == r)
+      return true;
+  return false;
+}
+
+/* Is T's adjoint zero by algebra (cancel.c)?  */
+static bool
+cancelled (const sweep *w, const te_tensor *t)
+{
+  for (int i = 0; i < w->ncancelled; i++)
+    if (w->cancelled[i] == t)
+      return true;
+  return false;
+}
+
+/* Is R the value of a statement that writes a cancelled tensor (whose
+   cancellation says it all)?  */
+static bool
+value_of_cancelled (const sweep *w, const te_node *r)
+{
+  for (int s = 0; s < w->fwd->nstages; s++)
+    for (int k = 0; k < w->fwd->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &w->fwd->stages[s].stmts[k];
+        if (st->value == r && cancelled (w, st->dst))
+          return true;
+      }
+  return false;
+}
 
 /* Forget the rewrites of the previous statement.  */
 static void
@@ -527,6 +568,103 @@ reuse (sweep *w, te_node *x)
   return y;
 }
 
+/* Is T an output of the forward that statement Q alone writes?  */
+static bool
+only_writer (const te_program *fwd, const te_tensor *t, const te_stmt *q)
+{
+  if (t->role != TE_ROLE_OUTPUT)
+    return false;
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      if (fwd->stages[s].call)
+        return false;
+      for (int k = 0; k < fwd->stages[s].nstmts; k++)
+        if (fwd->stages[s].stmts[k].dst == t && &fwd->stages[s].stmts[k] != q)
+          return false;
+    }
+  return true;
+}
+
+/* X with E rewritten as Y * S where the forward stored E / S in output Y
+   (an element the current stage's iteration names: the same loops, up to
+   their counters) and E is not that statement's own value (reuse's):
+   the exponentials a softmax divides are its outputs times the sum.  */
+static te_node *
+reuse_numerator (sweep *w, te_node *x)
+{
+  if (!w->opt)
+    return x;
+  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
+  te_loop here[2 * TE_MAX_LOOPS];
+  int nh = 0;
+  for (int k = 0; k < cur->nloops; k++)
+    here[nh++] = cur->loops[k];
+  for (int k = 0; k < w->nown && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->own[k];
+  for (int k = 0; k < w->ninner && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->inner[k];
+  te_node *canon = NULL;
+  const te_program *fwd = w->fwd;
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      const te_stage *qs = &fwd->stages[s];
+      for (int k = 0; k < qs->nstmts; k++)
+        {
+          const te_stmt *q = &qs->stmts[k];
+          if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent
+              || q->value->op != TE_DIV || q == w->st
+              || qs->nloops != nh || !only_writer (fwd, q->dst, q))
+            continue;
+          bool same = true;
+          for (int l = 0; l < nh && same; l++)
+            same = te_rename_counters (w->ctx, qs->loops[l].extent, nh,
+                                       qs->loops, here)
+                   == here[l].extent;
+          /* Each iteration of Q its own element of the output, which
+             holds that iteration's quotient.  */
+          te_node *index = te_canon_int (w->ctx, q->index), *lo, *span;
+          int none = 0;
+          const te_loop *in = NULL;
+          te_loop rev[TE_MAX_LOOPS]; /* innermost first: the order
+                                        te_rows_apart places them in */
+          for (int l = 0; l < qs->nloops; l++)
+            rev[l] = qs->loops[qs->nloops - 1 - l];
+          if (!same
+              || !te_rows_apart (w->ctx, qs->nloops, rev, 1, &index, &none,
+                                 &in, qs, &lo, &span))
+            continue;
+          te_node *e = te_canon_loads (
+              w->ctx, te_rename_counters (w->ctx, q->value->args[0], nh,
+                                          qs->loops, here));
+          /* A load is worth replacing only when it is of a local array
+             the gradient would compute again (the exponentials an
+             in-place softmax divides).  */
+          if ((e->op == TE_LOAD && e->u.tensor->kind != TE_TK_LOCAL)
+              || e->op == TE_CONST || e->op == TE_PARAM)
+            continue;
+          if (!canon)
+            canon = te_canon_loads (w->ctx, x);
+          if (!te_contains (canon, e))
+            continue;
+          te_node *sv = te_rename_counters (w->ctx, q->value->args[1], nh,
+                                            qs->loops, here);
+          te_node *yv = te_load (w->ctx, q->dst,
+                                 te_rename_counters (w->ctx, q->index, nh,
+                                                     qs->loops, here));
+          canon = te_replace (w->ctx, canon, e, te_mul (w->ctx, yv, sv));
+          x = canon;
+          if (w->numer_noted == e)
+            continue;
+          w->numer_noted = e;
+          te_program_note (w->b, "reuse: %s is %s * %s",
+                           te_node_string (w->b, e),
+                           te_node_string (w->b, yv),
+                           te_node_string (w->b, sv));
+        }
+    }
+  return x;
+}
+
 /* An in-out tensor of the forward that ADJ, a contribution of a
    statement of stage FS, reads where the forward read its entry value:
    FS comes no later than the last stage writing it, and the statement
@@ -605,7 +743,7 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
       if (!adj)
         continue;
       te_node *raw = subst (w, adj);
-      adj = reuse (w, raw);
+      adj = reuse_numerator (w, reuse (w, raw));
       if (n->op == TE_LOAD && te_type_is_float (n->type))
         {
           if (n->u.tensor == t && n->args[0] == st->index)
@@ -624,6 +762,8 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
                                         : raw;
               continue;
             }
+          if (cancelled (w, n->u.tensor))
+            continue;
           dst = n->u.tensor->accum ? n->u.tensor->accum : n->u.tensor->shadow;
           index = n->args[0];
         }
@@ -632,6 +772,8 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
         dst = w->scalar_shadow[n->u.index];
       else if (n->op == TE_REDUCE)
         {
+          if (cancelled_red (w, n))
+            continue;
           red_info *ri = find_red (w, n);
           if (!ri)
             {
@@ -946,7 +1088,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
 {
   te_ctx *ctx = w->ctx;
   te_tensor *t = st->dst;
-  if (!t->shadow)
+  if (!t->shadow || cancelled (w, t))
     return true;
   w->fs = fs;
   w->st = st;
@@ -1031,7 +1173,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     return false;
   /* Outermost reductions first: their terms feed the inner ones.  */
   for (int i = w->nreds - 1; i >= 0; i--)
-    if (!reverse_reduction (w, &w->reds[i]))
+    if (!cancelled_red (w, w->reds[i].r) && !reverse_reduction (w, &w->reds[i]))
       return false;
   if (t->role == TE_ROLE_INOUT)
     {
@@ -1222,6 +1364,21 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
     te_program_new_var (b, fwd->var_names[v]);
   if (!temporaries (fwd, b, diag))
     return NULL;
+  if (opt)
+    {
+      w.ncancelled = ad_cancelled (fwd, w.cancelled, MAX_REDS);
+      for (int i = 0; i < w.ncancelled; i++)
+        te_program_note (b, "cancel: %s gets no adjoint: the results do "
+                            "not change when an element of it moves",
+                         w.cancelled[i]->name);
+      w.ncancelled_reds = ad_cancelled_reductions (fwd, w.cancelled_reds,
+                                                   MAX_REDS);
+      for (int i = 0; i < w.ncancelled_reds; i++)
+        if (!value_of_cancelled (&w, w.cancelled_reds[i]))
+          te_program_note (b, "cancel: %s gets no adjoint: the results do "
+                            "not change when it moves",
+                         te_node_string (b, w.cancelled_reds[i]));
+    }
   for (int s = fwd->nstages - 1; s >= 0; s--)
     {
       if (fwd->stages[s].call)

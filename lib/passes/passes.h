@@ -80,6 +80,11 @@ bool te_program_merge_siblings (te_program *p, te_diag *diag);
    stages that read them (noted in P's notes).  */
 bool te_program_fuse (te_program *p, te_diag *diag);
 
+/* rescale.c: an adjoint temporary whose contributions all divide by the
+   element of one stored array at their own element holds that array
+   times its adjoint; its readers, which multiply by it, no longer do.  */
+bool te_program_rescale (te_program *p, te_diag *diag);
+
 /* materialize.c: compute subexpressions that use only some of their
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);

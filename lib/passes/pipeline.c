@@ -67,6 +67,9 @@ const te_pass te_passes[] = {
     "the forward program is copied for the kernel's callers" },
   { "ad", TE_PASS_REVERSE, false, NULL,
     "the reverse sweep: the backward program" },
+  { "rescale", TE_PASS_BACKWARD, true, te_program_rescale,
+    "an adjoint whose every contribution is divided by one stored value "
+    "is kept times that value, which its readers multiply by" },
   { "materialize", TE_PASS_BACKWARD, true, te_program_materialize,
     "subexpressions of fewer counters are computed once into temporaries" },
   { "schedule", TE_PASS_BACKWARD, true, te_program_schedule,

@@ -149,6 +149,6 @@ main (void)
    the two that shared exp (x[j] - max) * d1, each one loop (the first
    three skipped together when d_y is NULL); dense: d_x's and d_w's
    statements one nest over p and j.  */
-/* { dg-final { scan-tensorgrad-dump-times "lower: stage \[0-9\]+ statements \[0-9\]+ to \[0-9\]+: one nest of their own loops" 3 } } */
+/* { dg-final { scan-tensorgrad-dump-times "lower: stage \[0-9\]+ statements \[0-9\]+ to \[0-9\]+: one nest of their own loops" 2 } } */
 /* { dg-final { scan-tensorgrad-dump-times "lower: stage \[0-9\]+ statements \[0-9\]+ to \[0-9\]+: skipped when d_y is NULL" 1 } } */
 /* { dg-final { scan-tensorgrad-dump "rows: \[0-9\]+ loop nests run as one, 1 outer loop shared" } } */
