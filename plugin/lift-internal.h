@@ -46,6 +46,8 @@ struct lifter
   int red_vars[TE_MAX_LOOPS];
   int nred;
   location_t loc;        /* of the statement being lifted */
+  location_t stmt_loc;   /* the same, while LOC moves to a loop lifted
+                            for it */
   unsigned uid;          /* of the statement being lifted */
   bool failed;
   /* where errors were reported (already_reported) */

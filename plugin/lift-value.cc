@@ -212,6 +212,62 @@ lift_call (lifter *l, gcall *call)
                                : te_binary (l->ctx, op, args[0], args[1]);
 }
 
+/* Is the load of T at UID, whose value the statement being lifted uses,
+   read before a store of another loop nest to T that runs before the
+   statement (a sum taken before a loop rewrites the array in place, then
+   used after it)?  The lifted program would read the rewritten values:
+   refused (false), unless version.c can tell (one rewrite by a loop of
+   the same row).  A store inside a reduction loop around the load (a
+   loss summed over the steps of the time loop that updates the state) is
+   carry.c's to place.  */
+static bool
+stale_read (lifter *l, const te_tensor *t, unsigned uid)
+{
+  int n = 0;
+  bool one_row = true;
+  location_t at = UNKNOWN_LOCATION;
+  for (int si = 0; si < l->nstages; si++)
+    {
+      lift_stage *ls = &l->stages[si];
+      if (ls == l->cur || ls->index >= l->p->nstages)
+        continue;
+      const te_stage *ps = &l->p->stages[ls->index];
+      for (int k = 0; k < ps->nstmts && k < 64; k++)
+        {
+          unsigned w = ls->store_uid[k];
+          if (ps->stmts[k].dst != t || w <= uid || w >= l->uid)
+            continue;
+          bool timed = false;
+          for (int i = 0; i < l->nred; i++)
+            timed |= ls->loop == l->red_loops[i]
+                     || flow_loop_nested_p (l->red_loops[i], ls->loop);
+          if (timed)
+            continue;
+          n++;
+          one_row &= ls->depth > 0 && l->cur->depth > 0
+                     && ls->chain[0] == l->cur->chain[0];
+          if (at == UNKNOWN_LOCATION)
+            at = (location_t) ps->stmts[k].loc;
+        }
+    }
+  /* A sum of a row read before one later loop of the row rewrote it:
+     version.c's early_reads gives it the version that loop read.  */
+  if (n == 0 || (n == 1 && one_row && l->nred > 0))
+    return true;
+  if (!l->failed && !already_reported (l, l->stmt_loc))
+    {
+      error_at (l->stmt_loc, "this statement uses a value read from %qs "
+                             "before a later loop rewrote it; not supported "
+                             "yet",
+                t->name);
+      inform (at, "%qs is rewritten here; keep the value in a local array "
+                  "written before this loop",
+              t->name);
+    }
+  l->failed = true;
+  return false;
+}
+
 /* Load REF: forward a value stored earlier in this iteration.  */
 te_node *
 lift_load (lifter *l, tree ref, unsigned uid, int loop_id)
@@ -229,6 +285,8 @@ lift_load (lifter *l, tree ref, unsigned uid, int loop_id)
       if (s->stmts[k].dst == t && s->stmts[k].index == index
           && l->cur->store_uid[k] < uid && !s->stmts[k].guard)
         return s->stmts[k].value;
+  if (!stale_read (l, t, uid))
+    return NULL;
   /* Inside a reduction the stage is outside of (a loss summed over the
      steps of a time loop): say where in the loop's body the load is, so
      that carry.c can tell which step of an array the loop carries it

@@ -994,6 +994,7 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
           l.loc = gimple_has_location (g) ? gimple_location (g)
                                           : DECL_SOURCE_LOCATION (fun->decl);
           l.uid = gimple_uid (g);
+          l.stmt_loc = l.loc;
           l.failed = false;
           if (gimple_store_p (g) && is_gimple_assign (g))
             {

@@ -826,6 +826,37 @@ te_index_upper (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops)
   return upper_of (ctx, n, nloops, loops, 0);
 }
 
+/* C without the comparisons with a boolean constant the lifter wraps
+   conditions in (false != (a || b)), *NEG flipped for each that
+   negates.  */
+te_node *
+te_bool_of (te_ctx *ctx, te_node *c, bool *neg)
+{
+  for (;;)
+    {
+      /* a || (!a && b) is a || b, as -O0's CFG gives `if (a || b)`.  */
+      te_op other = c->op == TE_OR ? TE_AND : TE_OR;
+      if ((c->op == TE_OR || c->op == TE_AND) && c->args[1]->op == other
+          && c->args[1]->args[0]->op == TE_NOT
+          && c->args[1]->args[0]->args[0] == c->args[0])
+        {
+          c = te_binary (ctx, c->op, c->args[0], c->args[1]->args[1]);
+          continue;
+        }
+      if (!((c->op == TE_NE || c->op == TE_EQ) && c->type == TE_BOOL))
+        break;
+      int k = c->args[0]->op == TE_CONST ? 0
+              : c->args[1]->op == TE_CONST ? 1 : -1;
+      if (k < 0 || c->args[1 - k]->type != TE_BOOL)
+        break;
+      bool one = c->args[k]->u.i != 0;
+      if ((c->op == TE_NE) == one)
+        *neg = !*neg;
+      c = c->args[1 - k];
+    }
+  return c;
+}
+
 /* ---- ranges of a read under the conditions on its path ---------------- */
 
 #define PATH_CONDS 16
@@ -893,6 +924,7 @@ static void
 narrow_by (te_ctx *ctx, const te_node *c, bool neg, int nloops,
            const te_loop *loops, te_node **first, te_node **last)
 {
+  c = te_bool_of (ctx, (te_node *) c, &neg);
   if (c->op == TE_NOT)
     {
       narrow_by (ctx, c->args[0], !neg, nloops, loops, first, last);

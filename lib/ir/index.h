@@ -44,6 +44,10 @@ te_node *te_index_extreme (te_ctx *ctx, te_node *index, int nloops,
    loop counting down).  False when that cannot be told.  */
 bool te_index_range (te_ctx *ctx, te_node *index, int nloops,
                      const te_loop *loops, te_node **lo, te_node **hi);
+/* C without the comparisons with a boolean constant the lifter wraps
+   conditions in (false != (a || b)), *NEG flipped for each that
+   negates; a || (!a && b) as a || b.  */
+te_node *te_bool_of (te_ctx *ctx, te_node *c, bool *neg);
 /* te_index_range of the read T[R] in ROOT (a statement's value, run
    where GUARD holds, NULL: always) over NLOOPS LOOPS, where the
    conditions on each of its paths hold: a comparison of a counter plus a

@@ -459,7 +459,8 @@ typedef struct after_memo
 typedef struct after_rw
 {
   carry *c;
-  te_node *off; /* the stage's batch_offset */
+  te_node *off; /* the stage's batch_offset, or NULL: BVARS tell it */
+  int bvars[TE_MAX_LOOPS]; /* the counter of each batch loop here, or -1 */
   te_loc loc;
   after_memo memos[MAX_TIMED + 1];
   int nmemos;
@@ -509,6 +510,27 @@ after_1 (after_rw *a, te_node *n, int var)
           return n;
         }
       te_node *x = after_1 (a, n->args[0], var);
+      if (!a->off)
+        {
+          /* A sum over the samples read after the time loop (a loss
+             summed over the batch): the batch counters are the sum's.  */
+          const te_stage *us = &c->p->stages[c->u];
+          te_node *b = c->batch;
+          for (int k = 0; k < c->np; k++)
+            {
+              if (a->bvars[k] < 0)
+                {
+                  a->failed = true;
+                  return n;
+                }
+              b = te_replace (ctx, b, te_var (ctx, us->loops[k].var),
+                              te_var (ctx, a->bvars[k]));
+            }
+          a->off = te_canon_int (
+              ctx, te_mul (ctx, b, te_mul (ctx, te_add (ctx, c->final,
+                                                        te_int (ctx, 1)),
+                                           c->rows)));
+        }
       r = te_load (ctx, c->tape,
                    te_canon_int (ctx, te_add (ctx, a->off,
                                               te_add (ctx, te_mul (ctx, row,
@@ -518,12 +540,35 @@ after_1 (after_rw *a, te_node *n, int var)
   else if (n->op == TE_REDUCE)
     {
       int inner = var;
-      int lid = c->p->stages[c->u].loop_ids[c->np];
+      const te_stage *us = &c->p->stages[c->u];
+      int lid = us->loop_ids[c->np];
+      after_rw b = *a;
+      bool batch = false;
       for (int k = 0; k < n->u.red.nloops; k++)
-        if (te_program_var_loop (c->p, n->u.red.loops[k].var) == lid)
-          inner = n->u.red.loops[k].var;
+        {
+          int id = te_program_var_loop (c->p, n->u.red.loops[k].var);
+          if (id == lid)
+            inner = n->u.red.loops[k].var;
+          for (int j = 0; j < c->np; j++)
+            if (!a->off && id == us->loop_ids[j])
+              {
+                b.bvars[j] = n->u.red.loops[k].var;
+                batch = true;
+              }
+        }
       args[0] = after_1 (a, n->args[0], var);
-      args[1] = after_1 (a, n->args[1], inner);
+      if (batch)
+        {
+          /* Its terms in a context of their own: the batch counters
+             are bound there.  */
+          b.nmemos = 0;
+          args[1] = after_1 (&b, n->args[1], inner);
+          for (int i = 0; i < b.nmemos; i++)
+            te_memo_free (&b.memos[i].m);
+          a->failed |= b.failed;
+        }
+      else
+        args[1] = after_1 (a, n->args[1], inner);
       r = te_rebuild (ctx, n, args);
     }
   else
@@ -567,7 +612,11 @@ after_nest (carry *c, bool rewrite)
           after_rw a;
           memset (&a, 0, sizeof a);
           a.c = c;
-          a.off = batch_offset (c, st);
+          const te_stage *us = &p->stages[c->u];
+          int shared = te_shared_loops (st, us);
+          a.off = shared >= c->np ? batch_offset (c, st) : NULL;
+          for (int j = 0; j < c->np; j++)
+            a.bvars[j] = j < shared ? st->loops[j].var : -1;
           a.loc = x->loc;
           x->value = after_1 (&a, x->value, -1);
           x->index = after_1 (&a, x->index, -1);

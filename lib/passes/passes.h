@@ -53,6 +53,10 @@ bool te_program_is_value (const te_program *src);
    roles, without shadows), counters and stages.  */
 te_program *te_program_copy (const te_program *src);
 
+/* bounds.c: a loop whose every statement is guarded by a bound on its
+   counter (if (u > t) continue;) runs to that bound.  */
+bool te_program_bounds (te_program *p, te_diag *diag);
+
 /* rolling.c: give a local array indexed modulo a constant (a rolling
    buffer) one slot per step, so the gradient has every step.  */
 bool te_program_unroll_rolling (te_program *p, te_diag *diag);

@@ -37,6 +37,9 @@
 #include <string.h>
 
 const te_pass te_passes[] = {
+  { "bounds", TE_PASS_FORWARD, false, te_program_bounds,
+    "a loop whose statements all run below a bound on its counter ends "
+    "there" },
   { "rolling", TE_PASS_FORWARD, false, te_program_unroll_rolling,
     "a rolling buffer h[t % 2] gets one slot per step" },
   { "peel", TE_PASS_FORWARD, false, te_program_peel,

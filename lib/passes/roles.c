@@ -922,6 +922,92 @@ refuse_carried (te_program *p, const te_tensor *t, const te_stage *s,
   return false;
 }
 
+/* Is N >= 0 wherever the loops of stage S run: also with each of its
+   extents that is a size alone at least 1 (T n - n with t < T).  Only
+   the reading stage's loops may be assumed to run: a writer that does
+   not run leaves the caller's values.  */
+static bool
+run_non_negative (te_ctx *ctx, te_node *n, const te_stage *s)
+{
+  if (te_non_negative_where_run (ctx, n, s, s))
+    return true;
+  for (int k = 0; k < s->nloops; k++)
+    {
+      te_node *e = te_canon_int (ctx, s->loops[k].extent);
+      if (e->op == TE_PARAM)
+        n = te_replace (ctx, n, e, te_add (ctx, e, te_int (ctx, 1)));
+    }
+  return te_non_negative (ctx, te_canon_int (ctx, n));
+}
+
+/* An output T that one statement writes, in a stage before the read A
+   (its caller's entry values are not the kernel's): does A read only
+   elements it wrote?  False with DIAG when A may read past them (y
+   written for i < m and read for i < n) or the write is guarded and
+   the read is not under its condition (if (x[i] > 0) y[i] = ...; then
+   z[i] = y[i]): the read would see the caller's values, whose adjoint
+   an output does not return.  */
+static bool
+read_covered (te_program *p, const te_tensor *t, const access *a,
+              te_diag *diag)
+{
+  te_ctx *ctx = p->ctx;
+  if (t->kind != TE_TK_PARAM)
+    return true;
+  const te_stage *ws = NULL;
+  const te_stmt *w = NULL;
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      if (p->stages[s].stmts[k].dst == t)
+        {
+          if (w || s >= a->stage)
+            return true; /* several writers: their union is not told */
+          ws = &p->stages[s];
+          w = &p->stages[s].stmts[k];
+        }
+  if (!w || w->op != TE_SET || w->ninner)
+    return true;
+  const te_stage *as = &p->stages[a->stage];
+  const te_stmt *ast = &as->stmts[a->stmt];
+  if (w->guard)
+    {
+      if ((ast->guard && te_contains (ast->guard, w->guard))
+          || te_contains (ast->value, w->guard))
+        return true;
+      te_diag_set (diag, TE_DIAG_USER, ast->loc,
+                   "'%s' is read here where the statement that writes it "
+                   "may not have run; not supported yet",
+                   t->name);
+      te_diag_note (diag, "the caller's values of an output are not the "
+                          "kernel's; write '%s' on every path, or read it "
+                          "under the same condition",
+                    t->name);
+      return false;
+    }
+  te_node *wlo, *whi, *rlo, *rhi;
+  te_loop loops[2 * TE_MAX_LOOPS];
+  int n = te_access_loops (p->nvars, as, 0, ast, a->index, false, loops);
+  if (!te_writes_in_order (ctx, ws, w->index)
+      || !te_index_range (ctx, w->index, ws->nloops, ws->loops, &wlo, &whi)
+      || n < 0
+      || !te_read_range (ctx, ast->value, ast->guard, t, a->index, n, loops,
+                         &rlo, &rhi))
+    return true; /* not told: left as before */
+  te_node *below = te_canon_int (ctx, te_sub (ctx, rlo, wlo));
+  te_node *above = te_canon_int (ctx, te_sub (ctx, whi, rhi));
+  if (run_non_negative (ctx, below, as) && run_non_negative (ctx, above, as))
+    return true;
+  /* Refuse only what is sure to reach past: bounds that differ in the
+     sizes (m and n) cannot be told apart.  */
+  te_diag_set (diag, TE_DIAG_USER, ast->loc,
+               "'%s' may be read here beyond the elements the kernel "
+               "wrote; not supported yet",
+               t->name);
+  te_diag_note (diag, "the caller's values of an output are not the "
+                      "kernel's; read only the elements the kernel writes");
+  return false;
+}
+
 /* What the read A of T sees, T's writes being at SPAN: its entry value
    (sets *ENTRY_READ), or a value the kernel wrote, read after the stage
    that writes it or by a recurrence of that stage, which it marks (sets
@@ -952,7 +1038,8 @@ classify_read (te_program *p, te_tensor *t, const access *a,
     }
   if (w < 0)
     {
-      if (!no_later_writer (p, t, a->stage, ast, a->index, diag))
+      if (!no_later_writer (p, t, a->stage, ast, a->index, diag)
+          || !read_covered (p, t, a, diag))
         return false;
       *read_back = true;
       return true;
@@ -1260,37 +1347,6 @@ bound_by_less (te_ctx *ctx, te_node *l, te_node *r, te_loop *loops, int n)
   return !uses_from (l, loops, n, 0);
 }
 
-/* C without the comparisons with a boolean constant the lifter wraps
-   conditions in (false != (a || b)), *NEG flipped for each that
-   negates.  */
-static te_node *
-bool_of (te_ctx *ctx, te_node *c, bool *neg)
-{
-  for (;;)
-    {
-      /* a || (!a && b) is a || b, as -O0's CFG gives `if (a || b)`.  */
-      te_op other = c->op == TE_OR ? TE_AND : TE_OR;
-      if ((c->op == TE_OR || c->op == TE_AND) && c->args[1]->op == other
-          && c->args[1]->args[0]->op == TE_NOT
-          && c->args[1]->args[0]->args[0] == c->args[0])
-        {
-          c = te_binary (ctx, c->op, c->args[0], c->args[1]->args[1]);
-          continue;
-        }
-      if (!((c->op == TE_NE || c->op == TE_EQ) && c->type == TE_BOOL))
-        break;
-      int k = c->args[0]->op == TE_CONST ? 0
-              : c->args[1]->op == TE_CONST ? 1 : -1;
-      if (k < 0 || c->args[1 - k]->type != TE_BOOL)
-        break;
-      bool one = c->args[k]->u.i != 0;
-      if ((c->op == TE_NE) == one)
-        *neg = !*neg;
-      c = c->args[1 - k];
-    }
-  return c;
-}
-
 /* Apply the condition C (negated with NEG) on the path of an access to
    its loops; false when it makes the largest element unknown.  A
    condition on data (it reads an array) or on the sizes alone bounds
@@ -1299,7 +1355,7 @@ static bool
 apply_lit (path_query *q, te_node *c, bool neg, te_loop *loops, int n)
 {
   te_ctx *ctx = q->p->ctx;
-  c = bool_of (ctx, c, &neg);
+  c = te_bool_of (ctx, c, &neg);
   if (c == q->present || te_reads (c, NULL))
     return true;
   bool counters = false;
@@ -1344,7 +1400,7 @@ index_cap (path_query *q, te_node *c, bool neg, te_node *index,
            const te_loop *loops, int n)
 {
   te_ctx *ctx = q->p->ctx;
-  c = bool_of (ctx, c, &neg);
+  c = te_bool_of (ctx, c, &neg);
   if (c->op == TE_NOT)
     return index_cap (q, c->args[0], !neg, index, loops, n);
   if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
@@ -1381,7 +1437,7 @@ static void
 collect_atoms (te_ctx *ctx, te_node *c, bool neg, int lit, cap_atom *atoms,
                int *na)
 {
-  c = bool_of (ctx, c, &neg);
+  c = te_bool_of (ctx, c, &neg);
   if (c->op == TE_NOT)
     {
       collect_atoms (ctx, c->args[0], !neg, lit, atoms, na);
