@@ -18,6 +18,7 @@
    kernel tests against NULL runs only where its test holds (below).  */
 
 #include "ir/te.h"
+#include "ir/index.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,10 @@ facts (const te_node *c, bool positive)
 {
   if (!c)
     return 0;
+  bool neg = false;
+  c = te_bool_of (c->ctx, (te_node *) c, &neg);
+  if (neg)
+    positive = !positive;
   if (te_is_nonnull (c))
     return positive && c->u.index < 64 ? (uint64_t) 1 << c->u.index : 0;
   switch (c->op)
