@@ -1220,39 +1220,6 @@ reverse_call (sweep *w, const te_stage *fs)
   s->nest = fs->nest;
 }
 
-/* Drop the local arrays of P that nothing reads, with the statements that
-   write them, and the stages left empty; repeat until none is left.  */
-static void
-remove_dead_temps (te_program *p)
-{
-  bool changed = true;
-  while (changed)
-    {
-      changed = false;
-      for (int i = 0; i < p->ntensors; i++)
-        {
-          te_tensor *t = p->tensors[i];
-          if (t->kind != TE_TK_LOCAL || te_program_reads (p, t))
-            continue;
-          for (int s = 0; s < p->nstages; s++)
-            {
-              te_stage *st = &p->stages[s];
-              int out = 0;
-              for (int k = 0; k < st->nstmts; k++)
-                if (st->stmts[k].dst != t)
-                  st->stmts[out++] = st->stmts[k];
-              st->nstmts = out;
-            }
-          memmove (&p->tensors[i], &p->tensors[i + 1],
-                   (p->ntensors - i - 1) * sizeof *p->tensors);
-          p->ntensors--;
-          i--;
-          changed = true;
-        }
-    }
-  te_program_drop_empty (p);
-}
-
 /* Is local T of the forward FWD computed, in the stages the gradient's
    prologue runs again, from the entry value of an in-out array that a
    stage at or after the reading one overwrites (directly, or through
@@ -1388,7 +1355,7 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
           return NULL;
     }
   forget_rewrites (&w);
-  remove_dead_temps (b);
+  te_program_drop_unread (b);
   if (!te_ctx_within_budget (ctx, fwd->name, diag)
       || !check_stale (fwd, b, diag))
     return NULL;

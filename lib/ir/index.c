@@ -918,27 +918,29 @@ narrow_by_less (te_ctx *ctx, te_node *l, te_node *r, int nloops,
     }
 }
 
-/* Narrow by condition C (negated with NEG): each comparison of a
-   conjunction.  */
-static void
-narrow_by (te_ctx *ctx, const te_node *c, bool neg, int nloops,
-           const te_loop *loops, te_node **first, te_node **last)
+int
+te_conjunct_less (te_ctx *ctx, te_node *c, bool neg, te_node **ls,
+                  te_node **rs, int max, int *other)
 {
-  c = te_bool_of (ctx, (te_node *) c, &neg);
+  c = te_bool_of (ctx, c, &neg);
   if (c->op == TE_NOT)
-    {
-      narrow_by (ctx, c->args[0], !neg, nloops, loops, first, last);
-      return;
-    }
+    return te_conjunct_less (ctx, c->args[0], !neg, ls, rs, max, other);
   if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
     {
-      narrow_by (ctx, c->args[0], neg, nloops, loops, first, last);
-      narrow_by (ctx, c->args[1], neg, nloops, loops, first, last);
-      return;
+      int n = te_conjunct_less (ctx, c->args[0], neg, ls, rs, max, other);
+      return n + te_conjunct_less (ctx, c->args[1], neg, ls + n, rs + n,
+                                   max - n, other);
     }
   te_node *l, *r;
-  if (te_as_less (ctx, c, neg, &l, &r))
-    narrow_by_less (ctx, l, r, nloops, loops, first, last);
+  if (max > 0 && te_as_less (ctx, c, neg, &l, &r))
+    {
+      *ls = l;
+      *rs = r;
+      return 1;
+    }
+  if (other)
+    (*other)++;
+  return 0;
 }
 
 /* Fold the range of Q's read where the conditions on its path hold.  */
@@ -955,7 +957,13 @@ fold_range (path_range *q)
                                            te_int (ctx, 1)));
     }
   for (int i = 0; i < q->nc; i++)
-    narrow_by (ctx, q->conds[i], q->negs[i], n, q->loops, first, last);
+    {
+      te_node *ls[PATH_CONDS], *rs[PATH_CONDS];
+      int m = te_conjunct_less (ctx, (te_node *) q->conds[i], q->negs[i], ls,
+                                rs, PATH_CONDS, NULL);
+      for (int j = 0; j < m; j++)
+        narrow_by_less (ctx, ls[j], rs[j], n, q->loops, first, last);
+    }
   /* The counters shifted to start at 0 over the narrowed extents.  */
   te_loop shifted[2 * TE_MAX_LOOPS];
   te_node *index = (te_node *) q->r;

@@ -48,6 +48,12 @@ bool te_index_range (te_ctx *ctx, te_node *index, int nloops,
    conditions in (false != (a || b)), *NEG flipped for each that
    negates; a || (!a && b) as a || b.  */
 te_node *te_bool_of (te_ctx *ctx, te_node *c, bool *neg);
+/* The comparisons of the conjunction C (negated with NEG: a negated
+   disjunction) as L < R, at most MAX of them, into LS and RS; their
+   number.  OTHER (may be NULL) counts the conjuncts that are no
+   comparison.  */
+int te_conjunct_less (te_ctx *ctx, te_node *c, bool neg, te_node **ls,
+                      te_node **rs, int max, int *other);
 /* te_index_range of the read T[R] in ROOT (a statement's value, run
    where GUARD holds, NULL: always) over NLOOPS LOOPS, where the
    conditions on each of its paths hold: a comparison of a counter plus a

@@ -1617,7 +1617,7 @@ te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
 {
   s->stmts = append (p->ctx, s->stmts, s->nstmts, sizeof *s->stmts);
   te_stmt *st = &s->stmts[s->nstmts++];
-  /* The slot may hold a statement removed before (remove_dead_temps).  */
+  /* The slot may hold a statement removed before (te_program_drop_unread).  */
   memset (st, 0, sizeof *st);
   st->dst = dst;
   st->index = index;
@@ -1741,4 +1741,45 @@ te_program_own_copy (te_program *p, te_tensor *t)
   p->tensors[at] = c;
   te_program_retarget (p, t, c);
   return c;
+}
+
+/* Drop the local arrays of P that nothing reads (no statement, size or
+   call), with the statements that write them, and the stages left empty;
+   repeat until none is left.  */
+void
+te_program_drop_unread (te_program *p)
+{
+  bool changed = true;
+  while (changed)
+    {
+      changed = false;
+      for (int i = 0; i < p->ntensors; i++)
+        {
+          te_tensor *t = p->tensors[i];
+          if (t->kind != TE_TK_LOCAL || te_program_reads (p, t)
+              || te_sizes_read (p, t))
+            continue;
+          bool called = false;
+          for (int s = 0; s < p->nstages; s++)
+            called |= p->stages[s].call && te_call_passes (&p->stages[s], t,
+                                                           false);
+          if (called)
+            continue;
+          for (int s = 0; s < p->nstages; s++)
+            {
+              te_stage *st = &p->stages[s];
+              int out = 0;
+              for (int k = 0; k < st->nstmts; k++)
+                if (st->stmts[k].dst != t)
+                  st->stmts[out++] = st->stmts[k];
+              st->nstmts = out;
+            }
+          memmove (&p->tensors[i], &p->tensors[i + 1],
+                   (p->ntensors - i - 1) * sizeof *p->tensors);
+          p->ntensors--;
+          i--;
+          changed = true;
+        }
+    }
+  te_program_drop_empty (p);
 }

@@ -609,6 +609,8 @@ int te_shared_loops (const te_stage *a, const te_stage *b);
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */
 void te_program_drop_empty (te_program *p);
+/* Drop the local arrays nothing reads, with their statements.  */
+void te_program_drop_unread (te_program *p);
 /* Every access of FROM in P (loads, stores, sizes, extents, calls)
    becomes one of TO.  */
 void te_program_retarget (te_program *p, te_tensor *from, te_tensor *to);

@@ -28,36 +28,6 @@
 
 #define MAX_TERMS 16
 
-/* The terms of guard C (negated with NEG) that it is the conjunction
-   of, into TERMS as L < R.  */
-static void
-terms_of (te_ctx *ctx, te_node *c, bool neg, te_node **ls, te_node **rs,
-          int *n, int *other)
-{
-  c = te_bool_of (ctx, c, &neg);
-  if (c->op == TE_NOT)
-    {
-      terms_of (ctx, c->args[0], !neg, ls, rs, n, other);
-      return;
-    }
-  if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
-    {
-      terms_of (ctx, c->args[0], neg, ls, rs, n, other);
-      terms_of (ctx, c->args[1], neg, ls, rs, n, other);
-      return;
-    }
-  te_node *l, *r;
-  if (*n < MAX_TERMS && te_as_less (ctx, c, neg, &l, &r) && te_pure_poly (l)
-      && te_pure_poly (r))
-    {
-      ls[*n] = l;
-      rs[*n] = r;
-      (*n)++;
-    }
-  else
-    (*other)++;
-}
-
 /* The bound E on loop K of stage S that guard G gives (V + K' < R with
    R free of V and the loops inside), or NULL.  WANT: the bound another
    statement gave, which this one must give too.  */
@@ -66,14 +36,14 @@ bound_of (te_ctx *ctx, const te_stage *s, int k, te_node *g, te_node *want,
           bool *only)
 {
   te_node *ls[MAX_TERMS], *rs[MAX_TERMS];
-  int n = 0, other = 0;
-  terms_of (ctx, g, false, ls, rs, &n, &other);
+  int other = 0;
+  int n = te_conjunct_less (ctx, g, false, ls, rs, MAX_TERMS, &other);
   *only = n == 1 && other == 0;
   te_node *v = te_var (ctx, s->loops[k].var);
   for (int i = 0; i < n; i++)
     {
       te_node *kk = te_canon_int (ctx, te_sub (ctx, ls[i], v));
-      if (kk->op != TE_CONST)
+      if (kk->op != TE_CONST || !te_pure_poly (rs[i]))
         continue;
       bool free = true;
       for (int j = k; j < s->nloops; j++)

@@ -340,45 +340,6 @@ candidates (rescale *r)
       }
 }
 
-/* Drop the local arrays of P that nothing reads, with their statements.  */
-static void
-drop_unread (te_program *p)
-{
-  bool changed = true;
-  while (changed)
-    {
-      changed = false;
-      for (int i = 0; i < p->ntensors; i++)
-        {
-          te_tensor *t = p->tensors[i];
-          if (t->kind != TE_TK_LOCAL || te_program_reads (p, t)
-              || te_sizes_read (p, t))
-            continue;
-          bool called = false;
-          for (int s = 0; s < p->nstages; s++)
-            called |= p->stages[s].call && te_call_passes (&p->stages[s], t,
-                                                           false);
-          if (called)
-            continue;
-          for (int s = 0; s < p->nstages; s++)
-            {
-              te_stage *st = &p->stages[s];
-              int out = 0;
-              for (int k = 0; k < st->nstmts; k++)
-                if (st->stmts[k].dst != t)
-                  st->stmts[out++] = st->stmts[k];
-              st->nstmts = out;
-            }
-          memmove (&p->tensors[i], &p->tensors[i + 1],
-                   (p->ntensors - i - 1) * sizeof *p->tensors);
-          p->ntensors--;
-          i--;
-          changed = true;
-        }
-    }
-  te_program_drop_empty (p);
-}
-
 bool
 te_program_rescale (te_program *p, te_diag *diag)
 {
@@ -412,6 +373,6 @@ te_program_rescale (te_program *p, te_diag *diag)
     if (r.c[i].alive)
       te_program_note (p, "rescale: %s holds %s times its adjoint",
                        r.c[i].d->name, r.c[i].s->name);
-  drop_unread (p);
+  te_program_drop_unread (p);
   return true;
 }

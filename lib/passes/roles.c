@@ -1431,30 +1431,6 @@ typedef struct cap_atom
   int lit;        /* the literal it comes from */
 } cap_atom;
 
-/* The comparisons L < R that the condition C (negated with NEG), literal
-   LIT, holds by, conjunct by conjunct, into ATOMS.  */
-static void
-collect_atoms (te_ctx *ctx, te_node *c, bool neg, int lit, cap_atom *atoms,
-               int *na)
-{
-  c = te_bool_of (ctx, c, &neg);
-  if (c->op == TE_NOT)
-    {
-      collect_atoms (ctx, c->args[0], !neg, lit, atoms, na);
-      return;
-    }
-  if ((c->op == TE_AND && !neg) || (c->op == TE_OR && neg))
-    {
-      collect_atoms (ctx, c->args[0], neg, lit, atoms, na);
-      collect_atoms (ctx, c->args[1], neg, lit, atoms, na);
-      return;
-    }
-  te_node *l, *r;
-  if (*na < MAX_ATOMS && te_as_less (ctx, c, neg, &l, &r) && te_pure_poly (l)
-      && te_pure_poly (r))
-    atoms[(*na)++] = (cap_atom){ l, r, lit };
-}
-
 /* The coefficient of counter V in linear N.  */
 static te_node *
 coefficient (te_ctx *ctx, te_node *n, int v)
@@ -1480,7 +1456,14 @@ peel_cap (path_query *q, const path_lit *lits, int nl, te_node *index,
   cap_atom atoms[MAX_ATOMS];
   int na = 0;
   for (int i = 0; i < nl; i++)
-    collect_atoms (ctx, lits[i].c, lits[i].neg, i, atoms, &na);
+    {
+      te_node *ls[MAX_ATOMS], *rs[MAX_ATOMS];
+      int m = te_conjunct_less (ctx, lits[i].c, lits[i].neg, ls, rs,
+                                MAX_ATOMS - na, NULL);
+      for (int j = 0; j < m; j++)
+        if (te_pure_poly (ls[j]) && te_pure_poly (rs[j]))
+          atoms[na++] = (cap_atom){ ls[j], rs[j], i };
+    }
   te_node *rem = te_canon_int (ctx, te_cast (ctx, TE_I64, index));
   te_node *total = te_int (ctx, 0);
   bool any = false;
