@@ -10,23 +10,35 @@
    their recomputation goes: a softmax's gradient reads y and d_y only.
 
    1. A candidate is an adjoint temporary D (a local array only added
-      to) every contribution of which is A / S[w] (also negated, or a
-      factor of a product), S[w] at the element w it adds to, or a load
-      D2[w] of another candidate with the same S.  S is written by no
-      stage from the first that touches D on.
+      to) every contribution of which is A / S[u] (also negated, or a
+      factor of a product), or a load D2[r] of another candidate with
+      the same S.  S is written by no stage from the first that touches
+      D on.  Each element e of D has one divisor element u(e), which
+      D's first contribution, D[w0] += A / S[u0] over loops L0, tells:
+      u(e) is e itself when u0 is w0 (the sum a reduction's adjoint is
+      divided by), else u0 at the iteration of L0 that writes e, which
+      must write its own element (te_rows_apart): an in-place softmax's
+      d_y.v1[i*m + j] += d_y[i*m + j] / s[i] gives u (i*m + j) = i.  At
+      another access D[x] over loops L, the divisor element is x when
+      u is the identity, else u0 renamed to L where L and L0 have the
+      same extents and x is w0 renamed (te_same_element); anything else
+      drops D.  A contribution D[x] += A / S[v] must have v = u(x), and
+      D[x] += D2[r] the same divisor element at x and at r.
    2. Every other read D[r] must be a factor of a product that has the
-      factor S[r] too.  A candidate for which this fails is dropped, and
-      so are those that relied on it; repeat.
-   3. Then D holds S times its old value: its contributions lose the
-      division, its reads the factor S (x * (a / x) is a, the rule "a
-      division by a stored value multiplied by the same value cancels").
-      Local arrays no one reads any more go, with their statements.
+      factor S[u(r)] too.  A candidate for which this fails is dropped,
+      and so are those that relied on it; repeat.
+   3. Then D[e] holds S[u(e)] times its old value: its contributions
+      lose the division, its reads the factor S (x * (a / x) is a, the
+      rule "a division by a stored value multiplied by the same value
+      cancels").  Local arrays no one reads any more go, with their
+      statements.
 
    Exact in real arithmetic.  Where D got no contribution it stays 0, as
    before; a read times S[r] had S[r] * 0 before and 0 now, so a zero or
    infinite S changes a NaN into 0 at most where the original divided by
    it.  Limits: one divisor per candidate; a read inside a guard stops
-   it.  */
+   it; where u is not the identity, every access of D must be at the
+   element of an iteration of loops like L0's.  */
 
 #include "passes/passes.h"
 #include "ir/index.h"
@@ -42,6 +54,12 @@ typedef struct cand
   te_tensor *d;
   te_tensor *s;
   bool alive;
+  /* Step 1's map from an element to its divisor element: the identity,
+     or U0 at the iteration of the loops L0 that writes W0.  */
+  bool ident;
+  int nl0;
+  te_loop l0[2 * TE_MAX_LOOPS];
+  te_node *w0, *u0;
 } cand;
 
 typedef struct rescale
@@ -50,6 +68,10 @@ typedef struct rescale
   te_ctx *ctx;
   cand c[MAX_CAND];
   int n;
+  /* The loops of the statement being looked at: its stage's, then its
+     own.  */
+  int nl;
+  te_loop loops[2 * TE_MAX_LOOPS];
 } rescale;
 
 static cand *
@@ -61,6 +83,60 @@ find (rescale *r, const te_tensor *t)
   return NULL;
 }
 
+/* Make the loops of statement ST of stage G the current ones; false
+   when there are too many.  */
+static bool
+at_stmt (rescale *r, const te_stage *g, const te_stmt *st)
+{
+  r->nl = 0;
+  if (g->nloops + st->ninner > 2 * TE_MAX_LOOPS)
+    return false;
+  for (int k = 0; k < g->nloops; k++)
+    r->loops[r->nl++] = g->loops[k];
+  for (int k = 0; k < st->ninner; k++)
+    r->loops[r->nl++] = st->inner[k];
+  return true;
+}
+
+/* The canonical index of the divisor element of candidate C's element
+   at INDEX, accessed in the current loops, or NULL when it cannot be
+   told (step 1).  */
+static te_node *
+divisor_at (rescale *r, const cand *c, te_node *index)
+{
+  if (c->ident)
+    return te_canon_int (r->ctx, index);
+  te_node *u = te_same_element (r->ctx, c->nl0, c->l0, c->w0, c->u0, r->nl,
+                                r->loops, index);
+  return u ? te_canon_int (r->ctx, u) : NULL;
+}
+
+/* Set C's map from its contribution at INDEX, divided by S[U] in the
+   current loops of stage G; false when the iterations may not each
+   write their own element.  */
+static bool
+set_map (rescale *r, cand *c, const te_stage *g, te_node *index, te_node *u)
+{
+  te_node *w = te_canon_int (r->ctx, index);
+  u = te_canon_int (r->ctx, u);
+  c->ident = u == w;
+  if (c->ident)
+    return true;
+  te_loop rev[2 * TE_MAX_LOOPS]; /* innermost first */
+  for (int k = 0; k < r->nl; k++)
+    rev[k] = r->loops[r->nl - 1 - k];
+  int none = 0;
+  const te_loop *in = NULL;
+  te_node *lo, *span;
+  if (!te_rows_apart (r->ctx, r->nl, rev, 1, &w, &none, &in, g, &lo, &span))
+    return false;
+  c->nl0 = r->nl;
+  memcpy (c->l0, r->loops, r->nl * sizeof *c->l0);
+  c->w0 = w;
+  c->u0 = u;
+  return true;
+}
+
 /* Is N a load of S at canonical index W?  */
 static bool
 load_at (te_ctx *ctx, const te_node *n, const te_tensor *s, te_node *w)
@@ -69,24 +145,21 @@ load_at (te_ctx *ctx, const te_node *n, const te_tensor *s, te_node *w)
          && te_canon_int (ctx, n->args[0]) == w;
 }
 
-/* The divisor tensor of contribution V to the element at W, or NULL.  */
-static te_tensor *
-divisor (te_ctx *ctx, te_node *v, te_node *w)
+/* The load a contribution V is divided by, or NULL.  */
+static te_node *
+divisor (te_node *v)
 {
   switch (v->op)
     {
     case TE_NEG:
-      return divisor (ctx, v->args[0], w);
+      return divisor (v->args[0]);
     case TE_MUL:
       {
-        te_tensor *t = divisor (ctx, v->args[0], w);
-        return t ? t : divisor (ctx, v->args[1], w);
+        te_node *t = divisor (v->args[0]);
+        return t ? t : divisor (v->args[1]);
       }
     case TE_DIV:
-      if (v->args[1]->op == TE_LOAD
-          && te_canon_int (ctx, v->args[1]->args[0]) == w)
-        return v->args[1]->u.tensor;
-      return NULL;
+      return v->args[1]->op == TE_LOAD ? v->args[1] : NULL;
     default:
       return NULL;
     }
@@ -154,9 +227,9 @@ cancel_in (rescale *r, te_node *n, bool *ok, te_memo *m)
           cand *c = f[i]->op == TE_LOAD ? find (r, f[i]->u.tensor) : NULL;
           if (!c)
             continue;
-          te_node *idx = te_canon_int (r->ctx, f[i]->args[0]);
+          te_node *idx = divisor_at (r, c, f[i]->args[0]);
           int k = -1;
-          for (int j = 0; j < nf && k < 0; j++)
+          for (int j = 0; j < nf && k < 0 && idx; j++)
             if (!used[j] && j != i && load_at (r->ctx, f[j], c->s, idx))
               k = j;
           if (k < 0)
@@ -196,16 +269,19 @@ cancel_in (rescale *r, te_node *n, bool *ok, te_memo *m)
   return res;
 }
 
-/* Is ST a contribution to its candidate that step 1 accepts?  */
+/* Is ST, in the current loops, a contribution to its candidate that
+   step 1 accepts?  */
 static bool
 contribution_ok (rescale *r, const cand *c, const te_stmt *st)
 {
-  te_node *w = te_canon_int (r->ctx, st->index);
-  if (strip (r->ctx, st->value, c->s, w))
+  te_node *u = divisor_at (r, c, st->index);
+  if (!u)
+    return false;
+  if (strip (r->ctx, st->value, c->s, u))
     return true;
   cand *c2 = st->value->op == TE_LOAD ? find (r, st->value->u.tensor) : NULL;
   return c2 && c2 != c && c2->s == c->s
-         && te_canon_int (r->ctx, st->value->args[0]) == w;
+         && divisor_at (r, c2, st->value->args[0]) == u;
 }
 
 /* Steps 1 and 2: drop candidates until every one holds.  */
@@ -227,7 +303,8 @@ settle (rescale *r)
             for (int k = 0; k < p->stages[s].nstmts && ok; k++)
               {
                 const te_stmt *st = &p->stages[s].stmts[k];
-                if (st->dst == c->d)
+                ok = at_stmt (r, &p->stages[s], st);
+                if (ok && st->dst == c->d)
                   ok = contribution_ok (r, c, st);
                 if (st->guard && te_reads (st->guard, c->d))
                   ok = false;
@@ -244,10 +321,11 @@ settle (rescale *r)
           {
             const te_stmt *st = &p->stages[s].stmts[k];
             cand *c = find (r, st->dst);
+            at_stmt (r, &p->stages[s], st); /* settled above */
             if (c && contribution_ok (r, c, st))
               {
                 te_node *a = strip (r->ctx, st->value, c->s,
-                                    te_canon_int (r->ctx, st->index));
+                                    divisor_at (r, c, st->index));
                 if (!a)
                   continue; /* D[w] += D2[w] */
                 for (int i = 0; i < r->n; i++)
@@ -279,6 +357,23 @@ settle (rescale *r)
   return false;
 }
 
+/* Is S written by no stage from the first that accesses D on?  */
+static bool
+stable (const te_program *p, const te_tensor *d, const te_tensor *s)
+{
+  int first = -1;
+  for (int st = 0; st < p->nstages && first < 0; st++)
+    if (te_stage_accesses (&p->stages[st], d))
+      first = st;
+  if (first < 0)
+    return false;
+  for (int st = first; st < p->nstages; st++)
+    if (te_stage_writes (&p->stages[st], s)
+        || (p->stages[st].call && te_call_passes (&p->stages[st], s, false)))
+      return false;
+  return true;
+}
+
 /* Step 1's candidates of P.  */
 static void
 candidates (rescale *r)
@@ -289,54 +384,58 @@ candidates (rescale *r)
       te_tensor *d = p->tensors[i];
       if (d->kind != TE_TK_LOCAL || !te_type_is_float (d->type))
         continue;
-      te_tensor *s = NULL;
-      int first = -1;
+      cand c = { d, NULL, true, true, 0, { { 0 } }, NULL, NULL };
       bool ok = true;
       for (int st = 0; st < p->nstages && ok; st++)
         {
           const te_stage *g = &p->stages[st];
           if (g->call && te_call_passes (g, d, true))
             ok = false;
-          if (te_stage_accesses (g, d) && first < 0)
-            first = st;
           for (int k = 0; k < g->nstmts && ok; k++)
             {
               const te_stmt *x = &g->stmts[k];
               if (x->dst != d)
                 continue;
+              te_node *q = x->op == TE_ADD_TO ? divisor (x->value) : NULL;
               if (x->op != TE_ADD_TO)
                 ok = false;
-              else if (!s)
-                s = divisor (p->ctx, x->value, te_canon_int (p->ctx, x->index));
+              else if (!c.s && q)
+                {
+                  c.s = q->u.tensor;
+                  ok = at_stmt (r, g, x)
+                       && set_map (r, &c, g, x->index, q->args[0]);
+                }
             }
         }
-      if (!ok || !s || s == d || first < 0)
-        continue;
-      for (int st = first; st < p->nstages && ok; st++)
-        if (te_stage_writes (&p->stages[st], s)
-            || (p->stages[st].call && te_call_passes (&p->stages[st], s, false)))
-          ok = false;
-      if (ok)
-        r->c[r->n++] = (cand){ d, s, true };
+      if (ok && c.s && c.s != d && stable (p, d, c.s))
+        r->c[r->n++] = c;
     }
-  /* The D2 of D[w] += D2[w]: a candidate when D is, without a divisor of
-     its own.  */
+  /* The D2 of D[x] += D2[r]: a candidate when D is, without a divisor of
+     its own; its map comes from that statement.  */
   for (int round = 0; round < 4; round++)
     for (int i = 0; i < p->ntensors && r->n < MAX_CAND; i++)
       {
         te_tensor *d = p->tensors[i];
         if (d->kind != TE_TK_LOCAL || find (r, d))
           continue;
-        cand *via = NULL;
-        for (int st = 0; st < p->nstages; st++)
-          for (int k = 0; k < p->stages[st].nstmts; k++)
+        cand c = { d, NULL, true, true, 0, { { 0 } }, NULL, NULL };
+        for (int st = 0; st < p->nstages && !c.s; st++)
+          for (int k = 0; k < p->stages[st].nstmts && !c.s; k++)
             {
-              const te_stmt *x = &p->stages[st].stmts[k];
-              if (x->dst == d && x->op == TE_ADD_TO && x->value->op == TE_LOAD)
-                via = find (r, x->value->u.tensor);
+              const te_stage *g = &p->stages[st];
+              const te_stmt *x = &g->stmts[k];
+              cand *via = x->dst == d && x->op == TE_ADD_TO
+                                  && x->value->op == TE_LOAD
+                              ? find (r, x->value->u.tensor)
+                              : NULL;
+              te_node *u = via && at_stmt (r, g, x)
+                               ? divisor_at (r, via, x->value->args[0])
+                               : NULL;
+              if (u && set_map (r, &c, g, x->index, u))
+                c.s = via->s;
             }
-        if (via)
-          r->c[r->n++] = (cand){ d, via->s, true };
+        if (c.s && c.s != d && stable (p, d, c.s))
+          r->c[r->n++] = c;
       }
 }
 
@@ -396,8 +495,9 @@ te_program_rescale (te_program *p, te_diag *diag)
       {
         te_stmt *st = &p->stages[s].stmts[k];
         cand *c = find (&r, st->dst);
-        te_node *w = te_canon_int (r.ctx, st->index);
-        te_node *v = c ? strip (r.ctx, st->value, c->s, w) : NULL;
+        at_stmt (&r, &p->stages[s], st);
+        te_node *u = c ? divisor_at (&r, c, st->index) : NULL;
+        te_node *v = u ? strip (r.ctx, st->value, c->s, u) : NULL;
         if (v)
           st->value = v;
         else if (!c)
