@@ -31,7 +31,8 @@
       lose the division, its reads the factor S (x * (a / x) is a, the
       rule "a division by a stored value multiplied by the same value
       cancels").  Local arrays no one reads any more go, with their
-      statements.
+      statements.  They go also where nothing was rescaled: ad.c's
+      reuse of stored outputs leaves recomputed statistics unread.
 
    Exact in real arithmetic.  Where D got no contribution it stays 0, as
    before; a read times S[r] had S[r] * 0 before and 0 now, so a zero or
@@ -488,7 +489,10 @@ te_program_rescale (te_program *p, te_diag *diag)
   r.ctx = p->ctx;
   candidates (&r);
   if (!r.n || !settle (&r))
-    return true;
+    {
+      drop_unread (p);
+      return true;
+    }
   /* Step 3.  */
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)
