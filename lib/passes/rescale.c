@@ -39,7 +39,20 @@
    infinite S changes a NaN into 0 at most where the original divided by
    it.  Limits: one divisor per candidate; a read inside a guard stops
    it; where u is not the identity, every access of D must be at the
-   element of an iteration of loops like L0's.  */
+   element of an iteration of loops like L0's.
+
+   4. Divisions out of the sums (after steps 1-3): a local adjoint D
+      every contribution of which is divided by the same values E (a
+      layer norm's d_v[i] += -(... / sqrt (v[i] / m + eps) / m) over
+      i, j) at an element e that a counter names, each E using no other
+      counter, reading nothing that a stage from D's first on writes
+      and no adjoint, gets its contributions without those divisions
+      and every read D[r] is divided by the E at r instead, where every
+      read is in a statement with fewer loops than every contribution
+      (d1[i] += d_v[i] over i), and in no reduction: one division per
+      row instead of one per element.  D[e] holds E(e) times its old
+      value; exact in real arithmetic, where E is 0 the sums were
+      infinite or NaN and the quotient at the read is.  */
 
 #include "passes/passes.h"
 #include "ir/index.h"
@@ -479,6 +492,311 @@ drop_unread (te_program *p)
   te_program_drop_empty (p);
 }
 
+/* ---- step 4 ------------------------------------------------------------ */
+
+#define MAX_DIVS 8
+
+typedef struct hoist
+{
+  te_tensor *d;
+  int var;        /* the counter naming the element, or -1: one element */
+  int ndiv;
+  te_node *div[MAX_DIVS]; /* in counter VAR */
+  int minloops;   /* the fewest loops of a contribution */
+} hoist;
+
+/* The counter that canonical index INDEX is, -1 for a constant; false
+   for anything else.  */
+static bool
+elem_var (te_ctx *ctx, te_node *index, int *var)
+{
+  index = te_canon_int (ctx, index);
+  if (index->op == TE_VAR)
+    *var = index->u.index;
+  else if (index->op == TE_CONST)
+    *var = -1;
+  else
+    return false;
+  return true;
+}
+
+/* N with counter FROM renamed TO (-1: none).  */
+static te_node *
+rename_var (te_ctx *ctx, te_node *n, int from, int to)
+{
+  if (from < 0 || to < 0 || from == to)
+    return n;
+  te_loop a = { from, NULL }, b = { to, NULL };
+  return te_rename_counters (ctx, n, 1, &a, &b);
+}
+
+/* Does a statement of P add to (+=) T?  */
+static bool
+added_to (const te_program *p, const te_tensor *t)
+{
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      if (p->stages[s].stmts[k].dst == t && p->stages[s].stmts[k].op == TE_ADD_TO)
+        return true;
+  return false;
+}
+
+typedef struct reads_ok
+{
+  const te_program *p;
+  const te_tensor *d;
+  bool ok;
+} reads_ok;
+
+static void
+e_reads_fn (te_node *n, void *data)
+{
+  reads_ok *q = data;
+  if (n->op != TE_LOAD)
+    return;
+  const te_tensor *t = n->u.tensor;
+  if (added_to (q->p, t) || !stable (q->p, q->d, t))
+    q->ok = false;
+}
+
+/* May E divide the contributions of D at counter VAR of the current
+   loops: a value at the element (step 4)?  */
+static bool
+divisor_ok (rescale *r, const te_tensor *d, te_node *e, int var)
+{
+  for (int k = 0; k < r->nl; k++)
+    if (r->loops[k].var != var && te_uses_var_free (e, r->loops[k].var))
+      return false;
+  reads_ok q = { r->p, d, true };
+  te_walk (e, e_reads_fn, &q);
+  return q.ok;
+}
+
+/* The divisions of the contribution V (through negations and the
+   dividends of divisions) that divisor_ok accepts, in counter VAR, put
+   in counter REF, into DIV.  */
+static void
+trailing (rescale *r, const te_tensor *d, te_node *v, int var, int ref,
+          te_node **div, int *n)
+{
+  if (v->op == TE_NEG)
+    trailing (r, d, v->args[0], var, ref, div, n);
+  else if (v->op == TE_DIV)
+    {
+      if (*n < MAX_DIVS && divisor_ok (r, d, v->args[1], var))
+        div[(*n)++] = rename_var (r->ctx, v->args[1], var, ref);
+      trailing (r, d, v->args[0], var, ref, div, n);
+    }
+}
+
+/* V without one division by each of the N divisors DIV (in the
+   occurrence's counter); USED marks those found.  */
+static te_node *
+strip_divs (te_ctx *ctx, te_node *v, te_node **div, int n, bool *used)
+{
+  if (v->op == TE_NEG)
+    return te_unary (ctx, TE_NEG, strip_divs (ctx, v->args[0], div, n, used));
+  if (v->op != TE_DIV)
+    return v;
+  te_node *a = strip_divs (ctx, v->args[0], div, n, used);
+  for (int i = 0; i < n; i++)
+    if (!used[i] && div[i] == v->args[1])
+      {
+        used[i] = true;
+        return a;
+      }
+  return te_binary (ctx, TE_DIV, a, v->args[1]);
+}
+
+/* Step 4's set for D: the divisors every contribution has; false when
+   D is no candidate.  */
+static bool
+hoist_set (rescale *r, hoist *h)
+{
+  te_program *p = r->p;
+  bool first = true;
+  h->ndiv = 0;
+  h->minloops = 2 * TE_MAX_LOOPS + 1;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_stage *g = &p->stages[s];
+      if (g->call && te_call_passes (g, h->d, true))
+        return false;
+      for (int k = 0; k < g->nstmts; k++)
+        {
+          const te_stmt *x = &g->stmts[k];
+          if (x->dst != h->d)
+            continue;
+          int var;
+          if (x->op != TE_ADD_TO || !at_stmt (r, g, x)
+              || !elem_var (r->ctx, x->index, &var))
+            return false;
+          if (first)
+            h->var = var;
+          else if ((var < 0) != (h->var < 0))
+            return false;
+          te_node *div[MAX_DIVS];
+          int n = 0;
+          trailing (r, h->d, x->value, var, h->var, div, &n);
+          if (first)
+            {
+              memcpy (h->div, div, n * sizeof *div);
+              h->ndiv = n;
+            }
+          else
+            {
+              /* The multiset intersection.  */
+              bool used[MAX_DIVS] = { false };
+              int out = 0;
+              for (int i = 0; i < h->ndiv; i++)
+                for (int j = 0; j < n; j++)
+                  if (!used[j] && div[j] == h->div[i])
+                    {
+                      used[j] = true;
+                      h->div[out++] = h->div[i];
+                      break;
+                    }
+              h->ndiv = out;
+            }
+          first = false;
+          if (r->nl < h->minloops)
+            h->minloops = r->nl;
+        }
+    }
+  return !first && h->ndiv > 0;
+}
+
+typedef struct read_walk
+{
+  rescale *r;
+  hoist *h;
+  int depth; /* reductions around */
+  bool ok;
+  bool apply;
+  te_memo memo;
+} read_walk;
+
+/* N with every load of H's D divided by its divisors at the load
+   (APPLY), or only checked (reads in no reduction, at an element a
+   counter names).  */
+static te_node *
+read_rw (read_walk *q, te_node *n)
+{
+  if (!n || !q->ok)
+    return n;
+  if (n->op == TE_LOAD && n->u.tensor == q->h->d)
+    {
+      int var;
+      if (q->depth || !elem_var (q->r->ctx, n->args[0], &var)
+          || (var < 0) != (q->h->var < 0))
+        {
+          q->ok = false;
+          return n;
+        }
+      te_node *x = n;
+      for (int i = q->h->ndiv - 1; i >= 0 && q->apply; i--)
+        x = te_binary (q->r->ctx, TE_DIV, x,
+                       rename_var (q->r->ctx, q->h->div[i], q->h->var, var));
+      return x;
+    }
+  if (n->op == TE_CONST || n->op == TE_PARAM || n->op == TE_VAR)
+    return n;
+  te_node *done = q->depth ? NULL : te_memo_get (&q->memo, n);
+  if (done)
+    return done;
+  te_node *args[3] = { NULL, NULL, NULL };
+  bool changed = false;
+  q->depth += n->op == TE_REDUCE;
+  for (int i = 0; i < te_op_arity (n->op); i++)
+    {
+      args[i] = read_rw (q, n->args[i]);
+      changed |= args[i] != n->args[i];
+    }
+  q->depth -= n->op == TE_REDUCE;
+  te_node *res = changed ? te_rebuild (q->r->ctx, n, args) : n;
+  if (!q->depth)
+    te_memo_put (&q->memo, n, res);
+  return res;
+}
+
+/* Are the reads of H's D those step 4 accepts?  */
+static bool
+hoist_reads_ok (rescale *r, hoist *h)
+{
+  te_program *p = r->p;
+  if (te_sizes_read (p, h->d))
+    return false;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      const te_stage *g = &p->stages[s];
+      for (int k = 0; k < g->nloops; k++)
+        if (te_reads (g->loops[k].extent, h->d))
+          return false;
+      for (int k = 0; k < g->nstmts; k++)
+        {
+          const te_stmt *x = &g->stmts[k];
+          if (te_reads (x->index, h->d)
+              || (x->guard && te_reads (x->guard, h->d)))
+            return false;
+          for (int i = 0; i < x->ninner; i++)
+            if (te_reads (x->inner[i].extent, h->d))
+              return false;
+          if (!te_reads (x->value, h->d))
+            continue;
+          if (g->nloops + x->ninner >= h->minloops)
+            return false;
+          read_walk q = { r, h, 0, true, false, { 0 } };
+          read_rw (&q, x->value);
+          te_memo_free (&q.memo);
+          if (!q.ok)
+            return false;
+        }
+    }
+  return true;
+}
+
+/* Step 4 over P.  */
+static void
+hoist_divisions (rescale *r)
+{
+  te_program *p = r->p;
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      hoist h;
+      memset (&h, 0, sizeof h);
+      h.d = p->tensors[i];
+      if (h.d->kind != TE_TK_LOCAL || !te_type_is_float (h.d->type)
+          || !hoist_set (r, &h) || !hoist_reads_ok (r, &h))
+        continue;
+      for (int s = 0; s < p->nstages; s++)
+        {
+          te_stage *g = &p->stages[s];
+          for (int k = 0; k < g->nstmts; k++)
+            {
+              te_stmt *x = &g->stmts[k];
+              if (x->dst == h.d)
+                {
+                  int var = -1;
+                  elem_var (r->ctx, x->index, &var);
+                  te_node *div[MAX_DIVS];
+                  bool used[MAX_DIVS] = { false };
+                  for (int j = 0; j < h.ndiv; j++)
+                    div[j] = rename_var (r->ctx, h.div[j], h.var, var);
+                  x->value = strip_divs (r->ctx, x->value, div, h.ndiv, used);
+                }
+              else if (te_reads (x->value, h.d))
+                {
+                  read_walk q = { r, &h, 0, true, true, { 0 } };
+                  x->value = read_rw (&q, x->value);
+                  te_memo_free (&q.memo);
+                }
+            }
+        }
+      te_program_note (p, "rescale: %s's divisions moved to its reads",
+                       h.d->name);
+    }
+}
+
 bool
 te_program_rescale (te_program *p, te_diag *diag)
 {
@@ -490,6 +808,7 @@ te_program_rescale (te_program *p, te_diag *diag)
   candidates (&r);
   if (!r.n || !settle (&r))
     {
+      hoist_divisions (&r);
       drop_unread (p);
       return true;
     }
@@ -516,6 +835,7 @@ te_program_rescale (te_program *p, te_diag *diag)
     if (r.c[i].alive)
       te_program_note (p, "rescale: %s holds %s times its adjoint",
                        r.c[i].d->name, r.c[i].s->name);
+  hoist_divisions (&r);
   drop_unread (p);
   return true;
 }
