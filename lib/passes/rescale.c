@@ -48,9 +48,10 @@
       counter, reading nothing that a stage from D's first on writes
       and no adjoint, gets its contributions without those divisions
       and every read D[r] is divided by the E at r instead, where every
-      read is in a statement with fewer loops than every contribution
-      (d1[i] += d_v[i] over i), and in no reduction: one division per
-      row instead of one per element.  D[e] holds E(e) times its old
+      read is in a statement with no more loops than any contribution
+      and fewer than one (d1[i] += d_v[i] over i, the contributions over
+      i, j, or also over i: a layer norm's d_rstd[i]), and in no
+      reduction: one division per row instead of one per element.  D[e] holds E(e) times its old
       value; exact in real arithmetic, where E is 0 the sums were
       infinite or NaN and the quotient at the read is.  */
 
@@ -503,6 +504,7 @@ typedef struct hoist
   int ndiv;
   te_node *div[MAX_DIVS]; /* in counter VAR */
   int minloops;   /* the fewest loops of a contribution */
+  int maxloops;   /* the most */
 } hoist;
 
 /* The counter that canonical index INDEX is, -1 for a constant; false
@@ -661,6 +663,8 @@ hoist_set (rescale *r, hoist *h)
           first = false;
           if (r->nl < h->minloops)
             h->minloops = r->nl;
+          if (r->nl > h->maxloops)
+            h->maxloops = r->nl;
         }
     }
   return !first && h->ndiv > 0;
@@ -743,7 +747,8 @@ hoist_reads_ok (rescale *r, hoist *h)
               return false;
           if (!te_reads (x->value, h->d))
             continue;
-          if (g->nloops + x->ninner >= h->minloops)
+          if (g->nloops + x->ninner > h->minloops
+              || g->nloops + x->ninner >= h->maxloops)
             return false;
           read_walk q = { r, h, 0, true, false, { 0 } };
           read_rw (&q, x->value);

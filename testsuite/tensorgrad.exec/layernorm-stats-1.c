@@ -6,7 +6,9 @@
    rstd the variance), and the gradient reads mean and rstd where it
    needs the row's statistics (reuse: s / m is mean, 1 / sqrt (v / m +
    eps) is rstd, and sqrt (v / m + eps) itself is 1 / rstd): no sum and
-   no square root is computed again.  With xh = (x - mean) rstd,
+   no square root is computed again.  The divisions by 2 m and m of
+   the statistics' adjoints are made once per row (rescale's divisions
+   out of the sums, also with d_rstd's contribution at the row).  With xh = (x - mean) rstd,
      d_x[j] += rstd (g d_y - mean_k (g d_y) - xh mean_k (g d_y xh))
                + d_mean / m - rstd^3 d_rstd (x - mean) / m,
      d_g[j] += sum_i d_y xh,  d_b[j] += sum_i d_y.
@@ -68,3 +70,4 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump "reuse: s\\\[i\\\] / \\(float\\) m is mean\\\[i\\\]" } } */
 /* { dg-final { scan-tensorgrad-backward-not "sum \\(" } } */
 /* { dg-final { scan-tensorgrad-backward-not "sqrt \\(" } } */
+/* { dg-final { scan-tensorgrad-backward-not "for j < m: \[^\n\]* / " } } */
