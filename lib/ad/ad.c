@@ -67,6 +67,18 @@ typedef struct red_info
   te_tensor *first; /* max/min: ordinal of the first extreme term */
 } red_info;
 
+/* A forward statement's stored value as the current stage sees it
+   (stored_value).  */
+typedef struct stored_entry
+{
+  const te_stmt *q;
+  int stage, nh;
+  const te_loop *own;
+  te_node *v, *y, *b, *c;
+} stored_entry;
+
+#define STORED_CACHE 64
+
 /* The statement being differentiated and what its sweep made so far.  */
 typedef struct sweep
 {
@@ -113,6 +125,10 @@ typedef struct sweep
   const te_node *cancelled_reds[MAX_REDS];
   int ncancelled_reds;
   const te_node *numer_noted; /* reuse_numerator's last note */
+  const te_stmt *stored_noted[MAX_REDS]; /* reuse_stored's notes */
+  int nstored_noted;
+  stored_entry stored[STORED_CACHE]; /* stored_value's memo */
+  int nstored;
 } sweep;
 
 /* Is reduction R's adjoint zero by algebra (cancel.c)?  */
@@ -665,6 +681,190 @@ reuse_numerator (sweep *w, te_node *x)
   return x;
 }
 
+/* The rewrite of reuse_stored: V (a value the forward stored) is Y;
+   where V is C / B with C a constant, X / B is X * Y / C, X / (B * Z)
+   is X * Y / (C * Z) and B elsewhere C / Y.  */
+typedef struct stored_rw
+{
+  te_node *v, *y, *b, *c;
+  te_memo memo;
+} stored_rw;
+
+static te_node *
+stored_1 (te_ctx *ctx, stored_rw *s, te_node *x)
+{
+  if (!x)
+    return NULL;
+  if (x == s->v)
+    return s->y;
+  if (s->b && x == s->b)
+    return te_binary (ctx, TE_DIV, s->c, s->y);
+  if (x->op == TE_CONST || x->op == TE_PARAM || x->op == TE_VAR)
+    return x;
+  te_node *r = te_memo_get (&s->memo, x);
+  if (r)
+    return r;
+  te_walk_count (ctx, TE_WALK_REWRITE, 1);
+  r = NULL;
+  if (s->b && x->op == TE_DIV)
+    {
+      te_node *den = x->args[1], *rest = NULL;
+      bool hit = den == s->b;
+      if (!hit && den->op == TE_MUL)
+        for (int k = 0; k < 2 && !hit; k++)
+          if (den->args[k] == s->b)
+            {
+              hit = true;
+              rest = stored_1 (ctx, s, den->args[1 - k]);
+            }
+      if (hit)
+        {
+          te_node *num = te_mul (ctx, stored_1 (ctx, s, x->args[0]), s->y);
+          te_node *d = te_is_const (s->c, 1) ? rest
+                       : rest ? te_mul (ctx, s->c, rest) : s->c;
+          r = d ? te_binary (ctx, TE_DIV, num, d) : num;
+        }
+    }
+  if (!r)
+    {
+      te_node *args[3] = { NULL, NULL, NULL };
+      bool changed = false;
+      for (int i = 0; i < te_op_arity (x->op); i++)
+        {
+          args[i] = stored_1 (ctx, s, x->args[i]);
+          changed |= args[i] != x->args[i];
+        }
+      r = changed ? te_rebuild (ctx, x, args) : x;
+    }
+  te_memo_put (&s->memo, x, r);
+  return r;
+}
+
+/* Does N read an in-out tensor (whose value the gradient sees is the
+   final one)?  */
+static bool
+reads_inout (const te_program *fwd, const te_node *n)
+{
+  for (int i = 0; i < fwd->ntensors; i++)
+    if (fwd->tensors[i]->role == TE_ROLE_INOUT && te_reads (n, fwd->tensors[i]))
+      return true;
+  return false;
+}
+
+/* reuse_stored's view of forward statement Q (of stage QS) from the
+   current stage, whose loops are the NH loops HERE: its value V in
+   their counters (NULL when Q is no such statement), the element Y that
+   holds it, and B, C where V is C / B.  Memoized per stage, as the
+   value is renamed once for all the adjoints of a statement.  */
+static const stored_entry *
+stored_value (sweep *w, const te_stage *qs, const te_stmt *q, int nh,
+              const te_loop *here)
+{
+  int cur = w->b->nstages - 1;
+  for (int i = 0; i < STORED_CACHE; i++)
+    if (w->stored[i].q == q && w->stored[i].stage == cur
+        && w->stored[i].nh == nh && w->stored[i].own == w->own)
+      return &w->stored[i];
+  stored_entry *e = &w->stored[w->nstored++ % STORED_CACHE];
+  memset (e, 0, sizeof *e);
+  e->q = q;
+  e->stage = cur;
+  e->nh = nh;
+  e->own = w->own;
+  if (!only_writer (w->fwd, q->dst, q) || reads_inout (w->fwd, q->value))
+    return e;
+  bool same = true;
+  for (int l = 0; l < qs->nloops && same; l++)
+    same = te_canon_int (w->ctx, te_rename_counters (w->ctx,
+                                                     qs->loops[l].extent,
+                                                     qs->nloops, qs->loops,
+                                                     here))
+           == te_canon_int (w->ctx, here[l].extent);
+  te_node *index = te_canon_int (w->ctx, q->index), *lo, *span;
+  int none = 0;
+  const te_loop *in = NULL;
+  te_loop rev[TE_MAX_LOOPS]; /* innermost first */
+  for (int l = 0; l < qs->nloops; l++)
+    rev[l] = qs->loops[qs->nloops - 1 - l];
+  if (!same
+      || !te_rows_apart (w->ctx, qs->nloops, rev, 1, &index, &none, &in, qs,
+                         &lo, &span))
+    return e;
+  te_node *v = te_canon_loads (
+      w->ctx, te_rename_counters (w->ctx, q->value, qs->nloops, qs->loops,
+                                  here));
+  if (v->op == TE_LOAD || v->op == TE_CONST || v->op == TE_PARAM
+      || v->op == TE_VAR)
+    return e;
+  e->v = v;
+  e->y = te_load (w->ctx, q->dst,
+                  te_rename_counters (w->ctx, q->index, qs->nloops,
+                                      qs->loops, here));
+  if (v->op == TE_DIV && v->args[0]->op == TE_CONST
+      && !te_is_const (v->args[0], 0) && v->args[1]->op != TE_CONST
+      && v->args[1]->op != TE_PARAM)
+    {
+      e->c = v->args[0];
+      e->b = v->args[1];
+    }
+  return e;
+}
+
+/* X with a value V the forward stored in output Y read from Y: a
+   statement of the forward that alone writes Y, each iteration its own
+   element, over loops with the extents of the current stage's outermost
+   ones (a row's statistics, mean[i] and rstd[i] of a layer norm, read
+   in the loops over the row's elements); where V is C / B (C a
+   constant: rstd = 1 / sqrt (var + eps)), divisions by B multiply by Y
+   and B is C / Y (stored_1).  */
+static te_node *
+reuse_stored (sweep *w, te_node *x)
+{
+  if (!w->opt)
+    return x;
+  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
+  te_loop here[2 * TE_MAX_LOOPS];
+  int nh = 0;
+  for (int k = 0; k < cur->nloops; k++)
+    here[nh++] = cur->loops[k];
+  for (int k = 0; k < w->nown && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->own[k];
+  te_node *canon = NULL;
+  const te_program *fwd = w->fwd;
+  for (int s = 0; s < fwd->nstages; s++)
+    {
+      const te_stage *qs = &fwd->stages[s];
+      for (int k = 0; k < qs->nstmts; k++)
+        {
+          const te_stmt *q = &qs->stmts[k];
+          if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent
+              || qs->nloops > nh || qs->nloops == 0)
+            continue;
+          const stored_entry *e = stored_value (w, qs, q, nh, here);
+          if (!e->v)
+            continue;
+          stored_rw rw = { e->v, e->y, e->b, e->c, { 0 } };
+          if (!canon)
+            canon = te_canon_loads (w->ctx, x);
+          te_node *y = stored_1 (w->ctx, &rw, canon);
+          te_memo_free (&rw.memo);
+          if (y == canon)
+            continue;
+          canon = x = y;
+          bool noted = false;
+          for (int i = 0; i < w->nstored_noted; i++)
+            noted |= w->stored_noted[i] == q;
+          if (noted || w->nstored_noted == MAX_REDS)
+            continue;
+          w->stored_noted[w->nstored_noted++] = q;
+          te_program_note (w->b, "reuse: %s is %s",
+                           te_node_string (w->b, e->v),
+                           te_node_string (w->b, e->y));
+        }
+    }
+  return x;
+}
+
 /* An in-out tensor of the forward that ADJ, a contribution of a
    statement of stage FS, reads where the forward read its entry value:
    FS comes no later than the last stage writing it, and the statement
@@ -787,6 +987,8 @@ contribute (sweep *w, te_node *e, te_node *seed, bool self_ok,
         }
       if (!dst)
         continue;
+      /* Only here: the rewrite walks the whole adjoint.  */
+      adj = reuse_stored (w, adj);
       /* An adjoint that flows only where C holds becomes a statement
          guarded by C: its index may be outside the array elsewhere (a
          padded convolution's taps).  */

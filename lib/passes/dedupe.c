@@ -18,7 +18,17 @@
    2. TB's values are TA's where B leaves them when nothing else writes
       TA or TB, and no stage between A and B writes what A reads.
    3. Every read of TB becomes a read of TA at the same index
-      (te_program_retarget); B and TB go.  */
+      (te_program_retarget); B and TB go.
+   4. A reduction inside a later stage B's statement that computes A's
+      value (A's loops B's outermost ones, with the same extents, A's
+      counters and those of its reductions named as B's) reads TA at
+      A's index instead, where A's iterations each write their own
+      element (te_rows_apart), nothing else writes TA and no stage from
+      A to B, B included, writes what A reads.  A layer norm's
+      mean[i] = sum (j; x[i*m + j]) / m, which the lifter lifts apart
+      from s[i] = sum (j; x[i*m + j]) that the row's loop reads, becomes
+      mean[i] = s[i] / m; inner reductions first, so the variance's
+      sum of (x - s / m)^2 is found next.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -191,6 +201,123 @@ read_aside (const te_program *p, const te_tensor *t)
   return false;
 }
 
+/* Reductions of an expression, for step 4.  */
+typedef struct red_nodes
+{
+  te_node *r[MAX_REDS];
+  int n;
+} red_nodes;
+
+static void
+red_node_fn (te_node *n, void *data)
+{
+  red_nodes *r = data;
+  if (n->op == TE_REDUCE && r->n < MAX_REDS)
+    r->r[r->n++] = n;
+}
+
+/* Step 4's tests of stage A for stage B; the load of TA that A's value
+   is at B's iteration, or NULL.  */
+static te_node *
+stored_for (const te_program *p, int a, int b)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *sa = &p->stages[a], *sb = &p->stages[b];
+  const te_stmt *x = single_set (sa);
+  if (!x || x->value->op != TE_REDUCE || sb->call || sb->recurrent
+      || sa->nloops > sb->nloops || sa->nloops == 0
+      || written_elsewhere (p, a, x->dst))
+    return NULL;
+  for (int k = 0; k < sa->nloops; k++)
+    if (te_canon_int (ctx, te_rename_counters (ctx, sa->loops[k].extent,
+                                               sa->nloops, sa->loops,
+                                               sb->loops))
+        != te_canon_int (ctx, sb->loops[k].extent))
+      return NULL;
+  for (int s = a + 1; s <= b; s++)
+    {
+      if (p->stages[s].call)
+        return NULL;
+      for (int k = 0; k < p->stages[s].nstmts; k++)
+        if (te_reads (x->value, p->stages[s].stmts[k].dst))
+          return NULL;
+    }
+  te_node *index = te_canon_int (ctx, x->index), *lo, *span;
+  te_loop rev[TE_MAX_LOOPS]; /* innermost first */
+  for (int k = 0; k < sa->nloops; k++)
+    rev[k] = sa->loops[sa->nloops - 1 - k];
+  int none = 0;
+  const te_loop *in = NULL;
+  if (!te_rows_apart (ctx, sa->nloops, rev, 1, &index, &none, &in, sa, &lo,
+                      &span))
+    return NULL;
+  return te_load (ctx, x->dst,
+                  te_rename_counters (ctx, x->index, sa->nloops, sa->loops,
+                                      sb->loops));
+}
+
+/* Does reduction N of stage B compute the value of stage A's one
+   statement, at B's iteration?  */
+static bool
+same_reduction (te_ctx *ctx, const te_stage *sa, const te_stage *sb,
+                te_node *n)
+{
+  te_node *v = sa->stmts[0].value;
+  red_list ra = { { { 0 } }, 0, false }, rn = { { { 0 } }, 0, false };
+  te_walk (v, red_fn, &ra);
+  te_walk (n, red_fn, &rn);
+  if (ra.full || rn.full || ra.n != rn.n
+      || sa->nloops + ra.n > MAX_REDS * TE_MAX_LOOPS)
+    return false;
+  te_loop from[(MAX_REDS + 1) * TE_MAX_LOOPS], to[(MAX_REDS + 1) * TE_MAX_LOOPS];
+  int k = 0;
+  for (int l = 0; l < sa->nloops; l++)
+    {
+      from[k] = sa->loops[l];
+      to[k++] = sb->loops[l];
+    }
+  for (int l = 0; l < ra.n; l++)
+    {
+      from[k] = ra.loops[l];
+      to[k++] = rn.loops[l];
+    }
+  var_map m = { k, from, to, { 0 } };
+  te_node *av = rename_all (ctx, v, &m);
+  te_memo_free (&m.memo);
+  return te_canon_loads (ctx, av) == te_canon_loads (ctx, n);
+}
+
+/* Step 4 for stage B: true when a statement changed.  */
+static bool
+read_stored (te_program *p, int b)
+{
+  te_stage *sb = &p->stages[b];
+  bool changed = false;
+  for (int k = 0; k < sb->nstmts; k++)
+    {
+      te_stmt *st = &sb->stmts[k];
+      for (int a = 0; a < b; a++)
+        {
+          te_node *load = stored_for (p, a, b);
+          if (!load || load->u.tensor == st->dst)
+            continue;
+          red_nodes rs = { { NULL }, 0 };
+          te_walk (st->value, red_node_fn, &rs);
+          for (int i = 0; i < rs.n; i++)
+            if (same_reduction (p->ctx, &p->stages[a], sb, rs.r[i]))
+              {
+                st->value = te_replace (p->ctx, st->value, rs.r[i], load);
+                te_program_note (p, "dedupe: a reduction computing %s "
+                                    "again reads it",
+                                 load->u.tensor->name);
+                changed = true;
+                break;
+              }
+        }
+    }
+  return changed;
+}
+
 bool
 te_program_dedupe (te_program *p, te_diag *diag)
 {
@@ -221,5 +348,8 @@ te_program_dedupe (te_program *p, te_diag *diag)
         break;
       }
   te_program_drop_empty (p);
+  for (int b = 1; b < p->nstages; b++)
+    for (int round = 0; round < MAX_REDS && read_stored (p, b); round++)
+      ;
   return true;
 }

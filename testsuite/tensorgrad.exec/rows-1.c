@@ -54,8 +54,8 @@ layernorm (int n, int m, const double *x, const double *g, const double *b,
     }
 }
 
-/* The exponentials stored in y and divided in place: the gradient needs
-   them before the division, one row of them at a time.  */
+/* The exponentials stored in y and divided in place: the gradient reads
+   y, as the plain softmax's (rescale-row-1.c).  */
 __attribute__ ((differentiable))
 void
 softmax_inplace (int n, int m, const float *x, float *y)
@@ -121,8 +121,8 @@ main (void)
 }
 
 /* Each gradient: one loop over the rows, and no temporary larger than a
-   row (no size is a product); the in-place softmax keeps one row of its
-   exponentials.  */
+   row (no size is a product); the in-place softmax computes no
+   exponentials again.  */
 /* { dg-final { scan-tensorgrad-dump-times "rows: \[0-9\]+ loop nests run as one, 1 outer loop shared" 4 } } */
 /* { dg-final { scan-tensorgrad-backward-not "temporary, size \[^\n\]*\\*" } } */
-/* { dg-final { scan-tensorgrad-dump "shrink: y.v1 to one row of m elements" } } */
+/* { dg-final { scan-tensorgrad-dump "rescale: d_y.v1 holds s times its adjoint" } } */

@@ -3,12 +3,10 @@
    d_y only, d_x[j] += y[j] (d_y[j] - sum_k y[k] d_y[k]), two passes over
    a row and no exp, no maximum.  The exponentials exp (x - m) the
    backward of the sum needs are y * s (reuse, from the stored quotient);
-   the sum's adjoint,
-   divided by s in every contribution, is kept times s (rescale), so the
-   factor s of y * s cancels and s, the maximum and the exponentials are
-   not computed again.  (A softmax dividing in place, y[j] /= s, still
-   computes them: the adjoint of its stored exponentials is divided by s
-   at the row, not at its own element, which rescale does not follow.)  */
+   the sum's adjoint, divided by s in every contribution, is kept times
+   s (rescale), so the factor s of y * s cancels and s, the maximum and
+   the exponentials are not computed again.  (A softmax dividing in
+   place, y[j] /= s: rescale-row-1.c.)  */
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 
 #include <math.h>
