@@ -601,6 +601,24 @@ only_writer (const te_program *fwd, const te_tensor *t, const te_stmt *q)
   return true;
 }
 
+/* The loops the statements made now run in, into HERE (room for 2 *
+   TE_MAX_LOOPS): the current backward stage's, the statement's own in a
+   block, and with INNER the reduction's whose terms they run over.
+   Their number.  */
+static int
+loops_here (const sweep *w, bool inner, te_loop *here)
+{
+  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
+  int nh = 0;
+  for (int k = 0; k < cur->nloops; k++)
+    here[nh++] = cur->loops[k];
+  for (int k = 0; k < w->nown && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->own[k];
+  for (int k = 0; inner && k < w->ninner && nh < 2 * TE_MAX_LOOPS; k++)
+    here[nh++] = w->inner[k];
+  return nh;
+}
+
 /* X with E rewritten as Y * S where the forward stored E / S in output Y
    (an element the current stage's iteration names: the same loops, up to
    their counters) and E is not that statement's own value (reuse's):
@@ -610,15 +628,8 @@ reuse_numerator (sweep *w, te_node *x)
 {
   if (!w->opt)
     return x;
-  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
   te_loop here[2 * TE_MAX_LOOPS];
-  int nh = 0;
-  for (int k = 0; k < cur->nloops; k++)
-    here[nh++] = cur->loops[k];
-  for (int k = 0; k < w->nown && nh < 2 * TE_MAX_LOOPS; k++)
-    here[nh++] = w->own[k];
-  for (int k = 0; k < w->ninner && nh < 2 * TE_MAX_LOOPS; k++)
-    here[nh++] = w->inner[k];
+  int nh = loops_here (w, true, here);
   te_node *canon = NULL;
   const te_program *fwd = w->fwd;
   for (int s = 0; s < fwd->nstages; s++)
@@ -822,13 +833,8 @@ reuse_stored (sweep *w, te_node *x)
 {
   if (!w->opt)
     return x;
-  const te_stage *cur = &w->b->stages[w->b->nstages - 1];
   te_loop here[2 * TE_MAX_LOOPS];
-  int nh = 0;
-  for (int k = 0; k < cur->nloops; k++)
-    here[nh++] = cur->loops[k];
-  for (int k = 0; k < w->nown && nh < 2 * TE_MAX_LOOPS; k++)
-    here[nh++] = w->own[k];
+  int nh = loops_here (w, false, here);
   te_node *canon = NULL;
   const te_program *fwd = w->fwd;
   for (int s = 0; s < fwd->nstages; s++)

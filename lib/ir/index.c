@@ -213,12 +213,25 @@ te_index_range (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
 }
 
 bool
+te_dense (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
+          te_node **lo, te_node **hi)
+{
+  te_node *lin, *size, *l, *h;
+  if (!te_linearize (ctx, nloops, loops, &lin, &size)
+      || !te_index_range (ctx, index, nloops, loops, &l, &h)
+      || te_canon_int (ctx, te_sub (ctx, index, l)) != lin)
+    return false;
+  if (lo)
+    *lo = l;
+  if (hi)
+    *hi = h;
+  return true;
+}
+
+bool
 te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index)
 {
-  te_node *lin, *size;
-  te_node *first = te_index_extreme (ctx, index, s->nloops, s->loops, false);
-  return te_linearize (ctx, s->nloops, s->loops, &lin, &size)
-         && te_canon_int (ctx, te_sub (ctx, index, first)) == lin;
+  return te_dense (ctx, index, s->nloops, s->loops, NULL, NULL);
 }
 
 te_node *

@@ -29,6 +29,11 @@ bool te_non_negative (te_ctx *ctx, te_node *n);
    or -1 when a counter of R is bound nowhere.  */
 int te_read_loops (int nvars, const te_stage *s, int skip,
                    const te_node *value, const te_node *r, te_loop *loops);
+/* Does INDEX over NLOOPS LOOPS write a dense range in the order of the
+   iterations (INDEX less its lowest value is their row-major number)?
+   Sets *LO and *HI (may be NULL) to the range.  */
+bool te_dense (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
+               te_node **lo, te_node **hi);
 /* Does INDEX, written by stage S, write in the order of S's iterations
    (INDEX less its first element is their row-major number)?  */
 bool te_writes_in_order (te_ctx *ctx, const te_stage *s, te_node *index);

@@ -322,13 +322,10 @@ widen_to_initial (carry *c, bool *blocked)
           w = &p->stages[s].stmts[k];
           ws = &p->stages[s];
         }
-  te_node *lin, *count, *lo, *hi;
+  te_node *lo, *hi;
   int np = c->np;
   if (!w || w->guard || w->op != TE_SET || ws->nloops < np
-      || !te_linearize (ctx, ws->nloops - np, ws->loops + np, &lin, &count)
-      || !te_index_range (ctx, w->index, ws->nloops - np, ws->loops + np, &lo,
-                          &hi)
-      || te_canon_int (ctx, te_sub (ctx, w->index, lo)) != lin)
+      || !te_dense (ctx, w->index, ws->nloops - np, ws->loops + np, &lo, &hi))
     return;
   for (int k = 0; k < ws->nloops; k++)
     if (te_uses_var (lo, ws->loops[k].var) || te_uses_var (hi, ws->loops[k].var))

@@ -75,10 +75,7 @@ written_by_previous (te_program *p, const te_stage *s, int k,
 {
   te_ctx *ctx = p->ctx;
   int n = s->nloops - k;
-  te_node *lin, *size;
-  te_node *first = te_index_extreme (ctx, w->index, n, s->loops + k, false);
-  if (!te_linearize (ctx, n, s->loops + k, &lin, &size)
-      || te_canon_int (ctx, te_sub (ctx, w->index, first)) != lin)
+  if (!te_dense (ctx, w->index, n, s->loops + k, NULL, NULL))
     return NULL;
   te_node *v = te_var (ctx, s->loops[k].var);
   te_node *prev = te_replace (ctx, w->index, v,
