@@ -32,9 +32,13 @@
 /* Gradients with a body, not yet handed to the call graph: a TREE_LIST
    of their declarations, newest first.  */
 static tree pending;
+/* The external `stderr' emit.cc declared, if it did (stderr_decl).  */
+static tree made_stderr;
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_stderr, 1, sizeof (made_stderr), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -786,6 +790,62 @@ call_stmt (emitter *e, const te_call *c, const te_lw_scope *scope)
   return list;
 }
 
+/* The C library's stderr: the translation unit's declaration when the
+   call graph knows one, else an external `void *stderr' (what glibc and
+   musl define).  */
+static tree
+stderr_decl (location_t loc)
+{
+  varpool_node *v;
+  FOR_EACH_VARIABLE (v)
+    if (DECL_NAME (v->decl) && id_equal (DECL_NAME (v->decl), "stderr")
+        && TREE_PUBLIC (v->decl) && POINTER_TYPE_P (TREE_TYPE (v->decl)))
+      return v->decl;
+  if (!made_stderr)
+    {
+      made_stderr = build_decl (loc, VAR_DECL, get_identifier ("stderr"),
+                                ptr_type_node);
+      TREE_PUBLIC (made_stderr) = 1;
+      DECL_EXTERNAL (made_stderr) = 1;
+    }
+  return made_stderr;
+}
+
+/* Step 2a: what P requires of its sizes (te_require), tested first: when
+   one does not hold, f_grad says so on stderr and aborts.  */
+static void
+requirements (emitter *e, tree *body)
+{
+  const te_program *p = e->p;
+  for (int i = 0; i < p->nrequires; i++)
+    {
+      const te_require *r = &p->requires[i];
+      char msg[1400];
+      snprintf (msg, sizeof msg, "tensorgrad: %s: the sizes do not meet "
+                "what this gradient requires, %s >= 0: %s\n", p->name,
+                te_node_string (p, r->gap), r->why);
+      tree gap = expr (e, r->gap);
+      if (!gap)
+        return;
+      tree cond = fold_build2 (LT_EXPR, boolean_type_node, gap,
+                               build_zero_cst (TREE_TYPE (gap)));
+      tree fputs_fn = builtin_decl_explicit (BUILT_IN_FPUTS);
+      tree file_type = TREE_VALUE (TREE_CHAIN (TYPE_ARG_TYPES (
+          TREE_TYPE (fputs_fn))));
+      tree fail = alloc_stmt_list ();
+      append_to_statement_list (
+          build_call_expr (fputs_fn, 2, build_string_literal (strlen (msg) + 1,
+                                                              msg),
+                           fold_convert (file_type, stderr_decl (e->loc))),
+          &fail);
+      append_to_statement_list (
+          build_call_expr (builtin_decl_explicit (BUILT_IN_ABORT), 0), &fail);
+      append_to_statement_list (build3 (COND_EXPR, void_type_node, cond,
+                                        fail, NULL_TREE),
+                                body);
+    }
+}
+
 /* Step 1: the PARM_DECLs of FNDECL for program P.  */
 static void
 make_parms (emitter *e, tree fndecl, const te_program *p)
@@ -859,6 +919,7 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
   push_struct_function (fndecl);
 
   tree body = alloc_stmt_list ();
+  requirements (&e, &body);
   /* Temporaries: zeroed, so statements skipped for a NULL shadow leave
      zeros behind.  */
   for (int i = 0; i < p->ntensors; i++)

@@ -1526,6 +1526,9 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
   /* The backward reads the forward's tensors as they are.  */
   for (int i = 0; i < fwd->ntensors; i++)
     te_program_share_tensor (b, fwd->tensors[i]);
+  /* What the forward's passes found the gradient needs of the sizes.  */
+  b->nrequires = fwd->nrequires;
+  b->requires = fwd->requires;
   sweep w;
   memset (&w, 0, sizeof w);
   w.b = b;

@@ -255,6 +255,8 @@ ip_run_alloc (run *r, const te_program *p)
   for (int i = 0; i < p->ntensors; i++)
     if (p->tensors[i]->size)
       te_walk (p->tensors[i]->size, extent_fn, &q);
+  for (int i = 0; i < p->nrequires; i++)
+    te_walk (p->requires[i].gap, extent_fn, &q);
   for (int s = 0; s < p->nstages; s++)
     {
       const te_stage *st = &p->stages[s];

@@ -1017,6 +1017,64 @@ serves (const mp_env *env, const te_program *p)
   return true;
 }
 
+/* The first of P's requirements of its sizes (te_require) that does not
+   hold at R's integer parameters into *FAILED, or -1; false on an error
+   of R.  */
+static bool
+requires_failed (run *r, const te_program *p, int *failed)
+{
+  r->scope[0] = ++r->tick;
+  *failed = -1;
+  for (int i = 0; i < p->nrequires && *failed < 0; i++)
+    {
+      if (!eval (r, p->requires[i].gap))
+        return false;
+      if (I (p->requires[i].gap) < 0)
+        *failed = i;
+    }
+  return true;
+}
+
+/* Do they all hold?  If not, R fails as f_grad would.  */
+static bool
+requires_met (run *r, const te_program *p)
+{
+  int failed;
+  if (!requires_failed (r, p, &failed))
+    return false;
+  if (failed < 0)
+    return true;
+  const te_require *q = &p->requires[failed];
+  return ip_fail (r, TE_DIAG_USER, "the sizes do not meet what the "
+                  "gradient requires, %s >= 0: %s",
+                  te_node_string (p, q->gap), q->why);
+}
+
+bool
+mp_requires_failed (mp_env *env, const te_program *p, int *failed,
+                    te_diag *diag)
+{
+  run r;
+  memset (&r, 0, sizeof r);
+  r.env = env;
+  r.p = p;
+  r.diag = diag;
+  r.tick = 1;
+  if (!serves (env, p))
+    return te_diag_set (diag, TE_DIAG_INTERNAL, 0,
+                        "interpreter: the environment of '%s' cannot run "
+                        "'%s'",
+                        env->prog->name, p->name);
+  mpfr_inits2 (24, r.tmp24, (mpfr_ptr) 0);
+  mpfr_inits2 (53, r.tmp53, (mpfr_ptr) 0);
+  mpfr_inits2 (64, r.conv, (mpfr_ptr) 0);
+  bool ok = (ip_run_alloc (&r, p)
+             || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory"))
+            && requires_failed (&r, p, failed);
+  ip_run_free (&r);
+  return ok;
+}
+
 bool
 ip_run_program (mp_env *env, const te_program *p, te_diag *diag,
                 mp_probe *probe, const ip_probe_hooks *hooks,
@@ -1044,7 +1102,7 @@ ip_run_program (mp_env *env, const te_program *p, te_diag *diag,
   mpfr_inits2 (64, r.conv, (mpfr_ptr) 0);
   bool ok = (ip_run_alloc (&r, p)
              || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory"));
-  ok = ok && (probe || allocate (&r, p));
+  ok = ok && (probe || (requires_met (&r, p) && allocate (&r, p)));
   for (int s = 0; ok && s < p->nstages; s++)
     ok = run_stage (&r, &p->stages[s]);
   ip_run_free (&r);

@@ -146,6 +146,12 @@ void mp_env_tensor_drop (mp_env *env, const te_tensor *t);
 /* Execute every stage of P in order on ENV.  False, with DIAG filled,
    on an error (see above).  */
 bool mp_run (mp_env *env, const te_program *p, te_diag *diag);
+/* The first requirement of P's sizes (te_require) that does not hold at
+   ENV's integer parameters into *FAILED, or -1 when all hold (mp_run
+   fails on such a one before it runs a stage).  False, with DIAG filled,
+   on an error.  */
+bool mp_requires_failed (mp_env *env, const te_program *p, int *failed,
+                         te_diag *diag);
 
 /* ---- probes -------------------------------------------------------------
 

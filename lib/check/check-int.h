@@ -45,6 +45,7 @@ typedef struct ck_state
   const ck_options *opt;
   ck_result *res;  /* AT and WHY are the diagnostics' */
   int64_t *ints;   /* the value of each integer parameter */
+  bool named_sizes; /* check-sizes= named some of them */
   ck_param *par;
   double c_ret;
   bool positive;   /* values in [1/8, 1] rather than +-[1/8, 1] */

@@ -156,6 +156,10 @@ choose_sizes (ck_state *ck, int64_t uniform)
     ck->ints[q] = -1;
   if (!parse_sizes (ck, ck->name, ck->opt->sizes))
     return false;
+  ck->named_sizes = false;
+  for (int q = 0; q < p->nparams; q++)
+    if (ck->ints[q] >= 0)
+      ck->named_sizes = true;
   size_t len = 0;
   int nsizes = sizeof ck_sizes / sizeof ck_sizes[0];
   for (int q = 0; q < p->nparams; q++)
@@ -177,6 +181,41 @@ choose_sizes (ck_state *ck, int64_t uniform)
   return true;
 }
 
+
+/* Do the sizes step 1 chose meet what the gradient requires of them
+   (te_require)?  If not, and the user named none of this kernel's, every
+   size 3 (rows of V entries Vp apart meet Vp - V >= 0 then); false,
+   refused, when the sizes still miss one.  */
+static bool
+sizes_meet_requirements (ck_state *ck)
+{
+  const te_program *p = ck->fwd;
+  for (int pass = 0; p->nrequires && pass < 2; pass++)
+    {
+      mp_env *env = mp_env_new (p, CK_PREC);
+      if (!env)
+        return ck_refuse (ck, "the check ran out of memory");
+      for (int q = 0; q < p->nparams; q++)
+        if (p->params[q].kind == TE_PK_INT)
+          mp_env_set_int (env, q, ck->ints[q]);
+      memset (&ck->diag, 0, sizeof ck->diag);
+      int failed;
+      bool ok = mp_requires_failed (env, p, &failed, &ck->diag);
+      mp_env_free (env);
+      if (!ok)
+        return ck_refuse_run (ck);
+      if (failed < 0)
+        return true;
+      if (pass || ck->named_sizes)
+        return ck_refuse (ck, "the sizes do not meet what the gradient "
+                          "requires, %s >= 0: %s",
+                          te_node_string (p, p->requires[failed].gap),
+                          p->requires[failed].why);
+      if (!choose_sizes (ck, 3))
+        return false;
+    }
+  return true;
+}
 
 /* ---- the entry point ---------------------------------------------------- */
 
@@ -245,7 +284,8 @@ check_1 (ck_state *ck)
                    ck->fwd->tensors[i]->name);
         return;
       }
-  if (!choose_sizes (ck, 0) || !ck_find_extents (ck) || !ck_choose_values (ck))
+  if (!choose_sizes (ck, 0) || !sizes_meet_requirements (ck)
+      || !ck_find_extents (ck) || !ck_choose_values (ck))
     return;
   long nfd = 0;
   for (int q = 0; q < ck->fwd->nparams; q++)

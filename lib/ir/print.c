@@ -360,6 +360,30 @@ te_program_note (te_program *p, const char *fmt, ...)
   p->notes = notes;
 }
 
+void
+te_program_require (te_program *p, te_node *gap, te_loc loc,
+                    const char *fmt, ...)
+{
+  for (int i = 0; i < p->nrequires; i++)
+    if (p->requires[i].gap == gap)
+      return;
+  char line[1024];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  te_user_names (line);
+  te_require *r = te_alloc (p->ctx, (p->nrequires + 1) * sizeof *r);
+  if (p->nrequires)
+    memcpy (r, p->requires, p->nrequires * sizeof *r);
+  r[p->nrequires].gap = gap;
+  r[p->nrequires].why = te_strdup (p->ctx, line);
+  r[p->nrequires].loc = loc;
+  p->nrequires++;
+  p->requires = r;
+  te_program_note (p, "require: %s >= 0: %s", te_node_string (p, gap), line);
+}
+
 /* A pointer argument: T + OFFSET, or T alone.  */
 static void
 print_pointer (FILE *f, const te_program *p, const te_tensor *t,
@@ -518,6 +542,12 @@ te_program_dump_body (FILE *f, const te_program *p)
           print_node (f, p, t->size);
         }
       fputc ('\n', f);
+    }
+  for (int i = 0; i < p->nrequires; i++)
+    {
+      fputs ("  requires ", f);
+      print_node (f, p, p->requires[i].gap);
+      fprintf (f, " >= 0: %s\n", p->requires[i].why);
     }
   for (int i = 0; i < p->nstages; i++)
     {

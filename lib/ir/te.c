@@ -36,8 +36,8 @@ struct te_ctx
 /* S with the version suffixes the passes give arrays (version.c names
    the second version of 'p' 'p.v1') dropped: a user's message names
    the array as the kernel does.  */
-static void
-user_names (char *s)
+void
+te_user_names (char *s)
 {
   char *out = s;
   bool ident = false; /* the last character ends an identifier */
@@ -72,7 +72,7 @@ te_diag_set (te_diag *diag, te_diag_kind kind, te_loc loc, const char *fmt,
   vsnprintf (diag->msg, sizeof diag->msg, fmt, ap);
   va_end (ap);
   if (kind == TE_DIAG_USER)
-    user_names (diag->msg);
+    te_user_names (diag->msg);
   diag->note[0] = 0;
   diag->where[0] = 0;
   return false;
@@ -88,7 +88,7 @@ te_diag_note (te_diag *diag, const char *fmt, ...)
   vsnprintf (diag->note, sizeof diag->note, fmt, ap);
   va_end (ap);
   if (diag->kind == TE_DIAG_USER)
-    user_names (diag->note);
+    te_user_names (diag->note);
 }
 
 /* ---- walk statistics -------------------------------------------------- */

@@ -228,6 +228,11 @@ struct te_tensor
   bool read_back;    /* an output that later stages read */
   bool batch_tape;   /* carry.c: the tape of a state a time loop carries
                         inside a loop over a batch, a block per sample */
+  int expanded;      /* expand.c: a local array with one copy per
+                        iteration of the outermost EXPANDED loops of the
+                        nest that writes it, rows that never meet (each
+                        as long as the declared array, which a kernel
+                        within its bounds writes inside) */
   te_tensor *accum;  /* in a forward program: where the adjoints of reads
                         of it accumulate, if not in ->shadow */
   bool optional;     /* a pointer parameter the kernel tests against NULL
@@ -365,6 +370,19 @@ typedef struct te_timed_read
   int loop_id;  /* the innermost source loop around the load */
 } te_timed_read;
 
+/* What the gradient needs of the sizes it is called with, which the
+   kernel does not state: GAP, an integer expression of the integer
+   parameters, is not negative (a padded softmax's rows of V entries
+   spaced Vp apart do not meet: Vp - V >= 0).  Every back end tests it
+   first: f_grad reports WHY on stderr and aborts, the check refuses
+   sizes that miss it.  */
+typedef struct te_require
+{
+  te_node *gap;
+  const char *why; /* "the rows of 'probs' ... " */
+  te_loc loc;
+} te_require;
+
 typedef struct te_program
 {
   te_ctx *ctx;
@@ -386,6 +404,8 @@ typedef struct te_program
   te_timed_read *timed;   /* the lifter's (te_program_add_timed_read) */
   int nnotes;
   const char **notes;     /* the optimizer's decisions, for the dump */
+  int nrequires;
+  te_require *requires;   /* te_program_require */
 } te_program;
 
 /* A memo of a walk: a value (a node, or any pointer) per node, keyed by
@@ -626,6 +646,15 @@ void te_walk (te_node *n, void (*fn) (te_node *, void *), void *data);
    are formatted with te_node_string).  */
 void te_program_note (te_program *p, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
+/* S with the version suffixes the passes give arrays ('p.v1') dropped,
+   in place: a user's message names the array as the kernel does.  */
+void te_user_names (char *s);
+/* Record that the gradient needs GAP >= 0 (te_require; GAP canonical,
+   of the integer parameters), printf-style WHY; once per GAP.  The dump
+   notes it ("require: ...").  */
+void te_program_require (te_program *p, te_node *gap, te_loc loc,
+                         const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
 /* N printed as in the dump, in memory of P's context.  */
 const char *te_node_string (const te_program *p, const te_node *n);
 

@@ -353,6 +353,7 @@ expand_1 (te_program *p, te_tensor *t)
     }
   t->size = te_canon_int (
       ctx, te_mul (ctx, count, te_binary (ctx, TE_MAX, size, te_int (ctx, 0))));
+  t->expanded = n;
   te_program_note (p, "expand: %s, rewritten in every iteration of the "
                    "loops around it, gets one copy per iteration: %s "
                    "elements",

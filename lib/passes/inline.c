@@ -370,6 +370,7 @@ te_program_copy (const te_program *src)
       d->role = t->role;
       d->nullable = t->nullable;
       d->read_back = t->read_back;
+      d->expanded = t->expanded;
       d->optional = t->optional;
       d->constant = t->constant;
       d->decl = t->decl;
@@ -390,6 +391,9 @@ te_program_copy (const te_program *src)
     }
   dst->ret_type = src->ret_type;
   dst->ret = src->ret ? in.tensors[src->ret->id] : NULL;
+  for (int i = 0; i < src->nrequires; i++)
+    te_program_require (dst, translate (&in, src->requires[i].gap),
+                        src->requires[i].loc, "%s", src->requires[i].why);
   for (int s = 0; s < src->nstages; s++)
     {
       const te_stage *ss = &src->stages[s];

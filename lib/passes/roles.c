@@ -465,6 +465,64 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
   return true;
 }
 
+/* Does W (of stage WS, which shares its SHARED outer loops with the stage
+   that reads) write each element in one iteration of those loops only:
+   does each such loop's next iteration write wholly above (or wholly
+   below) what its inner loops wrote in this one?  Then a read of the
+   element W wrote in this iteration sees that write in the TE program
+   too, where every iteration of W runs before the read.  When that holds
+   only for some sizes, by an expression of the integer parameters (rows
+   of V entries Vp apart: Vp - V >= 0, which a padded softmax does not
+   state), the gradient requires it (te_program_require).  */
+static bool
+written_once_per_row (te_program *p, const te_stage *ws, const te_stmt *w,
+                      int shared)
+{
+  te_ctx *ctx = p->ctx;
+  int nin = ws->nloops - shared;
+  const te_loop *in = ws->loops + shared;
+  te_node *index = w->index;
+  if (te_rows_apart (ctx, shared, ws->loops, 1, &index, &nin, &in, ws, NULL,
+                     NULL))
+    return true;
+  te_node *need[TE_MAX_LOOPS];
+  int needk[TE_MAX_LOOPS], nneed = 0;
+  /* Rows expand.c made per iteration of the outer loops never meet.  */
+  for (int k = w->dst->expanded; k < shared; k++)
+    {
+      int ninner = ws->nloops - 1 - k;
+      const te_loop *inner = ws->loops + k + 1;
+      te_node *v = te_var (ctx, ws->loops[k].var);
+      int dir = te_index_direction (ctx, index, ws->loops[k].var);
+      te_node *x = dir < 0 ? te_canon_int (ctx, te_neg (ctx, index)) : index;
+      if (!dir || !te_index_monotone (ctx, x, ninner, inner))
+        return false;
+      te_node *next = te_canon_int (
+          ctx, te_replace (ctx, x, v, te_add (ctx, v, te_int (ctx, 1))));
+      te_node *hi = te_index_extreme (ctx, x, ninner, inner, true);
+      te_node *lo = te_index_extreme (ctx, next, ninner, inner, false);
+      te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, lo, hi),
+                                                te_int (ctx, 1)));
+      if (te_non_negative_where_run (ctx, gap, ws, ws))
+        continue;
+      for (int j = 0; j < ws->nloops; j++)
+        if (te_uses_var (gap, ws->loops[j].var))
+          return false;
+      if (!te_param_poly (gap))
+        return false;
+      needk[nneed] = k;
+      need[nneed++] = gap;
+    }
+  for (int i = 0; i < nneed; i++)
+    te_program_require (p, need[i], w->loc,
+                        "each iteration of the loop over '%s' writes "
+                        "elements of '%s' that no other iteration writes",
+                        te_node_string (p, te_var (ctx,
+                                                   ws->loops[needk[i]].var)),
+                        w->dst->name);
+  return true;
+}
+
 /* Is the read R, by an iteration of the NW loops TO, of the element the
    write INDEX makes at the same point of the NW loops FROM, where each
    loop of TO runs no further than its loop of FROM (a causal row read to
@@ -620,11 +678,12 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
       memcpy (from, ws->loops, ws->nloops * sizeof *from);
       memcpy (to, s->loops, shared * sizeof *to);
       memcpy (to + shared, used, nu * sizeof *to);
-      if (te_same_element (ctx, ws->nloops, from, w->index, w->index,
-                           shared + nu, to, (te_node *) r)
-          || inside_write (ctx, ws->nloops, from, w->index, to, r)
-          || guarded_inside (ctx, ws->nloops, from, w->index, to, r,
-                             st->value, w->dst))
+      if ((te_same_element (ctx, ws->nloops, from, w->index, w->index,
+                            shared + nu, to, (te_node *) r)
+           || inside_write (ctx, ws->nloops, from, w->index, to, r)
+           || guarded_inside (ctx, ws->nloops, from, w->index, to, r,
+                              st->value, w->dst))
+          && written_once_per_row (p, ws, w, shared))
         return true;
     }
   if (!(te_writes_in_order (ctx, ws, w->index)
