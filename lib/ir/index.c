@@ -109,7 +109,16 @@ te_poly_negative (const te_node *n)
 bool
 te_non_negative (te_ctx *ctx, te_node *n)
 {
-  return !te_poly_negative (te_canon_int (ctx, n));
+  te_node *c = te_canon_int (ctx, n);
+  if (!te_poly_negative (c))
+    return true;
+  /* Or N >= G >= 0 for a G the gradient requires.  */
+  te_node *const *gaps;
+  int ngaps = te_ctx_assumed (ctx, &gaps);
+  for (int i = 0; i < ngaps; i++)
+    if (!te_poly_negative (te_canon_int (ctx, te_sub (ctx, c, gaps[i]))))
+      return true;
+  return false;
 }
 
 int

@@ -381,6 +381,7 @@ te_program_require (te_program *p, te_node *gap, te_loc loc,
   r[p->nrequires].loc = loc;
   p->nrequires++;
   p->requires = r;
+  te_ctx_assume (p->ctx, gap);
   te_program_note (p, "require: %s >= 0: %s", te_node_string (p, gap), line);
 }
 

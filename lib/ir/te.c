@@ -29,6 +29,8 @@ struct te_ctx
   size_t nbuckets, nnodes;
   int next_id;
   long walks[TE_NUM_WALKS];
+  int nassumed;
+  te_node *assumed[TE_MAX_ASSUMED]; /* te_ctx_assume */
 };
 
 /* ---- diagnostics ------------------------------------------------------- */
@@ -97,6 +99,23 @@ int
 te_ctx_ids (const te_ctx *ctx)
 {
   return ctx->next_id;
+}
+
+void
+te_ctx_assume (te_ctx *ctx, te_node *gap)
+{
+  for (int i = 0; i < ctx->nassumed; i++)
+    if (ctx->assumed[i] == gap)
+      return;
+  if (ctx->nassumed < TE_MAX_ASSUMED)
+    ctx->assumed[ctx->nassumed++] = gap;
+}
+
+int
+te_ctx_assumed (const te_ctx *ctx, te_node *const **gaps)
+{
+  *gaps = ctx->assumed;
+  return ctx->nassumed;
 }
 
 bool

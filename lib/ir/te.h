@@ -436,6 +436,13 @@ void te_ctx_free (te_ctx *ctx);
 /* One more than the largest node id of CTX: a table indexed by node id
    (a walk's memo) needs this many slots.  */
 int te_ctx_ids (const te_ctx *ctx);
+/* What the gradient of the program in CTX requires of its sizes
+   (te_program_require), which every later decision may assume: GAP >= 0,
+   for at most TE_MAX_ASSUMED of them (more are not assumed).  */
+#define TE_MAX_ASSUMED 8
+void te_ctx_assume (te_ctx *ctx, te_node *gap);
+/* Their number, and them in *GAPS.  */
+int te_ctx_assumed (const te_ctx *ctx, te_node *const **gaps);
 
 /* ---- walk statistics ----------------------------------------------------
 

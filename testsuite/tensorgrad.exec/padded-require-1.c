@@ -9,7 +9,9 @@
    through a pointer into the row and the 1/sum taken once), and at
    V > Vp, where the gradient would be of another function, it reports
    the requirement on stderr and aborts instead (it used to return a
-   wrong gradient).  */
+   wrong gradient).  Under that requirement the pad lies after the real
+   entries, so the maximum cancels as in an unpadded softmax.  */
+/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 
 #include <math.h>
 #include <signal.h>
@@ -124,3 +126,6 @@ main (void)
   check_refused_sizes ();
   return tg_exit ();
 }
+
+/* { dg-final { scan-tensorgrad-dump-times "require: Vp - V >= 0: each iteration of the loop over 'n' writes elements of 'probs' that no other iteration writes" 2 } } */
+/* { dg-final { scan-tensorgrad-dump-times "cancel: mx gets no adjoint: the results do not change when an element of it moves" 2 } } */
