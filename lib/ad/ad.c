@@ -584,20 +584,18 @@ reuse (sweep *w, te_node *x)
   return y;
 }
 
-/* Is T an output of the forward that statement Q alone writes?  */
+/* Do the elements of output T that statement Q writes hold Q's values
+   when the forward returns: no call writes T, and Q is its only writer
+   or the others are statements, which roles.c has found to write other
+   elements (a padded row's zeroed tail, a causal row's)?  */
 static bool
-only_writer (const te_program *fwd, const te_tensor *t, const te_stmt *q)
+holds_values_of (const te_program *fwd, const te_tensor *t, const te_stmt *q)
 {
   if (t->role != TE_ROLE_OUTPUT)
     return false;
   for (int s = 0; s < fwd->nstages; s++)
-    {
-      if (fwd->stages[s].call)
-        return false;
-      for (int k = 0; k < fwd->stages[s].nstmts; k++)
-        if (fwd->stages[s].stmts[k].dst == t && &fwd->stages[s].stmts[k] != q)
-          return false;
-    }
+    if (fwd->stages[s].call && te_call_passes (&fwd->stages[s], t, false))
+      return false;
   return true;
 }
 
@@ -640,7 +638,7 @@ reuse_numerator (sweep *w, te_node *x)
           const te_stmt *q = &qs->stmts[k];
           if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent
               || q->value->op != TE_DIV || q == w->st
-              || qs->nloops != nh || !only_writer (fwd, q->dst, q))
+              || qs->nloops != nh || !holds_values_of (fwd, q->dst, q))
             continue;
           bool same = true;
           for (int l = 0; l < nh && same; l++)
@@ -782,7 +780,7 @@ stored_value (sweep *w, const te_stage *qs, const te_stmt *q, int nh,
   e->stage = cur;
   e->nh = nh;
   e->own = w->own;
-  if (!only_writer (w->fwd, q->dst, q) || reads_inout (w->fwd, q->value))
+  if (!holds_values_of (w->fwd, q->dst, q) || reads_inout (w->fwd, q->value))
     return e;
   bool same = true;
   for (int l = 0; l < qs->nloops && same; l++)

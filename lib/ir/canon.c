@@ -274,6 +274,75 @@ te_canon_int (te_ctx *ctx, te_node *n)
   return canon (ctx, n);
 }
 
+/* Is every atom of monomial C among those of T (sorted by id, counted
+   with their multiplicity)?  Then T's atoms less C's into OUT.  */
+static bool
+divides_atoms (const term *c, const term *t, term *out)
+{
+  out->natoms = 0;
+  int j = 0;
+  for (int i = 0; i < t->natoms; i++)
+    if (j < c->natoms && c->atoms[j] == t->atoms[i])
+      j++;
+    else
+      out->atoms[out->natoms++] = t->atoms[i];
+  return j == c->natoms;
+}
+
+/* The sum of the terms of P, canonical.  */
+static te_node *
+poly_node (te_ctx *ctx, const poly *p)
+{
+  te_node *r = te_int (ctx, 0);
+  for (int i = 0; i < p->n; i++)
+    {
+      te_node *m = te_int (ctx, p->t[i].coef);
+      for (int k = 0; k < p->t[i].natoms; k++)
+        m = te_mul (ctx, m, p->t[i].atoms[k]);
+      r = te_add (ctx, r, m);
+    }
+  return canon (ctx, r);
+}
+
+te_node *
+te_canon_divide (te_ctx *ctx, te_node *d, te_node *c, te_node **rest)
+{
+  d = canon (ctx, d);
+  c = canon (ctx, c);
+  poly *pd = malloc (sizeof *pd), *pc = malloc (sizeof *pc);
+  poly *q = malloc (sizeof *q), *r = malloc (sizeof *r);
+  te_node *res = NULL;
+  if (pd && pc && q && r && expand (ctx, d, pd) && expand (ctx, c, pc)
+      && pc->n == 1 && pc->t[0].coef != 0)
+    {
+      q->n = r->n = 0;
+      bool ok = true;
+      for (int i = 0; ok && i < pd->n; i++)
+        {
+          term t;
+          if (pd->t[i].coef % pc->t[0].coef == 0
+              && divides_atoms (&pc->t[0], &pd->t[i], &t))
+            {
+              t.coef = pd->t[i].coef / pc->t[0].coef;
+              ok = add_term (q, &t);
+            }
+          else
+            ok = add_term (r, &pd->t[i]);
+        }
+      if (ok)
+        {
+          res = poly_node (ctx, q);
+          if (rest)
+            *rest = poly_node (ctx, r);
+        }
+    }
+  free (pd);
+  free (pc);
+  free (q);
+  free (r);
+  return res;
+}
+
 /* te_canon_loads of N, memoized in M.  */
 static te_node *
 canon_loads_1 (te_ctx *ctx, te_node *n, te_memo *m)

@@ -419,12 +419,19 @@ te_rows_apart (te_ctx *ctx, int nloops, const te_loop *loops, int na,
   te_node *row = span;
   for (int n = 0; n < nloops; n++)
     {
+      /* The smallest step that clears them (a single element's span
+         is cleared by every step).  */
       int pick = -1;
-      for (int k = 0; k < nloops && pick < 0; k++)
+      for (int k = 0; k < nloops; k++)
         if (!placed[k]
             && te_non_negative_where_run (
                 ctx, te_canon_int (ctx, te_sub (ctx, step[k], row)), where,
-                where))
+                where)
+            && (pick < 0
+                || !te_non_negative_where_run (
+                    ctx, te_canon_int (ctx, te_sub (ctx, step[k],
+                                                    step[pick])),
+                    where, where)))
           pick = k;
       if (pick < 0)
         return false;

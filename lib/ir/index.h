@@ -16,6 +16,12 @@
    polynomials in the counters, parameters and other atoms are one node
    however they were written.  */
 te_node *te_canon_int (te_ctx *ctx, te_node *n);
+/* D = C * Q + REST, C a monomial (T, 8, T * T): Q the quotient of the
+   terms of D that C divides (coefficient and atoms), canonical, 0 when
+   none; the other terms in *REST (may be NULL), canonical.  NULL when C
+   is no monomial or D cannot be expanded.  */
+te_node *te_canon_divide (te_ctx *ctx, te_node *d, te_node *c,
+                          te_node **rest);
 
 /* Does canonical polynomial N (te_canon_int) have a negative coefficient:
    a subtraction, a negation or a negative constant?  */

@@ -244,94 +244,171 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
              b);
 }
 
-/* D / C when D is C times a polynomial (T * Vp of Vp, the stride of an
-   outer loop over rows of Vp elements), else NULL.  */
+/* The rows of C a counter with coefficient D steps over: M with D - C * M
+   free of multiples of C (T of rows of T, T * T for a row of T x T, also
+   T + 1: a range starting one past the counter, u from t + 1 in row t;
+   of a row of m + 1, as a tape's, only m + 1 itself or a multiple that
+   puts m + 1 for a size), NULL when there is no such M.  */
 static te_node *
-multiple_of (te_ctx *ctx, te_node *d, te_node *c)
+rows_stepped (te_ctx *ctx, te_node *d, te_node *c)
 {
   if (d == c)
     return te_int (ctx, 1);
-  if (c->op == TE_CONST || d->op == TE_CONST)
+  te_node *m = te_canon_divide (ctx, d, c, NULL);
+  if (m)
+    return m != te_int (ctx, 0) ? m : NULL;
+  if (d->op == TE_CONST)
     return NULL;
-  te_node *m = te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 1)));
+  m = te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 1)));
   return te_canon_int (ctx, te_mul (ctx, c, m)) == d ? m : NULL;
 }
 
-/* Write W of stage S as C * Q + R with R in [0, C): Q the sum of the
-   counters whose coefficient is a multiple of C, each times its
-   multiple (rows of C indexed by two loops, (b * T + t) * C), R what is
-   left, its range in [0, C) where the loops of S and OTHER run.  Sets
-   *LO and *HI, R's extremes; false if W's index is no such sum.  */
+/* An access of stage S at INDEX over NLOOPS LOOPS (S's loops first): a
+   write, or a read with the reductions around it (te_read_loops).  */
+typedef struct
+{
+  const te_stage *s;
+  te_node *index;
+  int nloops;
+  const te_loop *loops;
+} ranged;
 
+static ranged
+write_access (const te_stage *s, const te_stmt *w)
+{
+  return (ranged) { s, w->index, s->nloops, s->loops };
+}
+
+/* The row of an access and its extremes in it (rows_of).  */
+typedef struct
+{
+  te_node *q, *lo, *hi;
+  int nq;
+} row_part;
+
+/* Access X as C * Q + R with R in [0, C): Q the sum of the counters
+   whose coefficient has a part that is a multiple of C, each times its
+   multiple (rows of C indexed by two loops, (b * T + t) * C), R what is
+   left, its range in [0, C) where the loops of X's stage and OTHER run.
+   Sets *LO and *HI, R's extremes; false if X's index is no such sum.
+   ROW gets Q, canonical, its counters those of the first ROW->NQ loops
+   of X (false if a later loop's counter is in Q), and ROW->LO, ROW->HI
+   R's extremes in the row Q names: over X's later loops only, in terms
+   of the counters of the first ROW->NQ (u <= t in row t).  */
 static bool
-rows_of (te_program *p, const te_stage *s, const te_stmt *w, te_node *c,
-         const te_stage *other, te_node **lo, te_node **hi)
+rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
+         te_node **lo, te_node **hi, row_part *row)
 {
   te_ctx *ctx = p->ctx;
-  te_node *r = w->index, *q = te_int (ctx, 0);
-  for (int k = 0; k < s->nloops; k++)
+  const te_stage *s = x->s;
+  int n = x->nloops;
+  const te_loop *loops = x->loops;
+  te_node *q = te_int (ctx, 0);
+  for (int k = 0; k < n; k++)
     {
-      te_node *v = te_var (ctx, s->loops[k].var);
+      te_node *v = te_var (ctx, loops[k].var);
       te_node *d = te_canon_int (
-          ctx, te_sub (ctx, te_replace (ctx, w->index, v, te_int (ctx, 1)),
-                       te_replace (ctx, w->index, v, te_int (ctx, 0))));
-      te_node *m = multiple_of (ctx, d, c);
-      if (m && !te_uses_var (m, s->loops[k].var))
-        {
-          r = te_replace (ctx, r, v, te_int (ctx, 0));
-          q = te_add (ctx, q, te_mul (ctx, m, v));
-        }
+          ctx, te_sub (ctx, te_replace (ctx, x->index, v, te_int (ctx, 1)),
+                       te_replace (ctx, x->index, v, te_int (ctx, 0))));
+      te_node *m = rows_stepped (ctx, d, c);
+      if (m && !te_uses_var (m, loops[k].var))
+        q = te_add (ctx, q, te_mul (ctx, m, v));
     }
-  r = te_canon_int (ctx, r);
+  te_node *r = te_canon_int (ctx, te_sub (ctx, x->index, te_mul (ctx, c, q)));
   /* Whole rows in what is left go to Q (a tape's row t + 1 at
      R (t + 1) + j).  */
-  for (int i = 0; i < 4 && te_index_monotone (ctx, r, s->nloops, s->loops);
-       i++)
+  for (int i = 0; i < 4 && te_index_monotone (ctx, r, n, loops); i++)
     {
-      te_node *low = te_index_extreme (ctx, r, s->nloops, s->loops, false);
+      te_node *low = te_index_extreme (ctx, r, n, loops, false);
       if (!te_non_negative_where_run (
               ctx, te_canon_int (ctx, te_sub (ctx, low, c)), s, other))
         break;
       r = te_canon_int (ctx, te_sub (ctx, r, c));
       q = te_add (ctx, q, te_int (ctx, 1));
     }
-  te_node *rest = te_canon_int (
-      ctx, te_sub (ctx, te_sub (ctx, w->index, r), te_mul (ctx, c, q)));
-  if (rest != te_int (ctx, 0)
-      || !te_index_monotone (ctx, r, s->nloops, s->loops))
+  if (!te_index_monotone (ctx, r, n, loops))
     return false;
-  *lo = te_index_extreme (ctx, r, s->nloops, s->loops, false);
-  *hi = te_index_extreme (ctx, r, s->nloops, s->loops, true);
+  *lo = te_index_extreme (ctx, r, n, loops, false);
+  *hi = te_index_extreme (ctx, r, n, loops, true);
   te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
                                                          te_int (ctx, 1)),
                                             *hi));
-  return (!te_poly_negative (*lo)
-          || te_non_negative_where_run (ctx, *lo, s, other))
-         && te_non_negative_where_run (ctx, top, s, other);
+  if (!((!te_poly_negative (*lo)
+         || te_non_negative_where_run (ctx, *lo, s, other))
+        && te_non_negative_where_run (ctx, top, s, other)))
+    return false;
+  row->q = te_canon_int (ctx, q);
+  row->nq = 0;
+  for (int k = 0; k < n; k++)
+    if (te_uses_var (row->q, loops[k].var))
+      {
+        if (row->nq < k)
+          return false;
+        row->nq = k + 1;
+      }
+  row->lo = te_index_extreme (ctx, r, n - row->nq, loops + row->nq, false);
+  row->hi = te_index_extreme (ctx, r, n - row->nq, loops + row->nq, true);
+  return true;
 }
 
-/* Do writes WA (stage A) and WB (stage B) touch different columns of
-   rows of a common length C, the coefficient of a counter of A: both
-   C * Q + R with R in [0, C), their R in disjoint ranges (a seed
-   y[i*m] and a recurrence y[i*m + 1 + j])?  */
+/* Do accesses A and B share the loops over the rows RA and RB name
+   (their first NQ, loops of both stages), RB's row that of RA with B's
+   counters named as A's, each value of the counters naming a row of its
+   own, so that within one row A's and B's R can be compared?  Then RB
+   in A's counters.  */
 static bool
-different_columns (te_program *p, const te_stage *a, const te_stmt *wa,
-                   const te_stage *b, const te_stmt *wb)
+same_rows (te_program *p, const ranged *a, const row_part *ra,
+           const ranged *b, row_part *rb)
+{
+  te_ctx *ctx = p->ctx;
+  int nq = ra->nq;
+  if (nq == 0 || rb->nq != nq || nq > a->s->nloops || nq > b->s->nloops
+      || te_shared_loops (a->s, b->s) < nq)
+    return false;
+  rb->q = te_canon_int (ctx, te_rename_counters (ctx, rb->q, nq, b->loops,
+                                                 a->loops));
+  if (rb->q != ra->q)
+    return false;
+  rb->lo = te_canon_int (ctx, te_rename_counters (ctx, rb->lo, nq, b->loops,
+                                                  a->loops));
+  rb->hi = te_canon_int (ctx, te_rename_counters (ctx, rb->hi, nq, b->loops,
+                                                  a->loops));
+  int none = 0;
+  const te_loop *no_loops = NULL;
+  te_node *q = ra->q;
+  return te_rows_apart (ctx, nq, a->loops, 1, &q, &none, &no_loops, a->s,
+                        NULL, NULL);
+}
+
+/* Do accesses A and B touch different columns of rows of a common
+   length C, the coefficient of a counter of A: both C * Q + R with R in
+   [0, C), their R in disjoint ranges (a seed y[i*m] and a recurrence
+   y[i*m + 1 + j]), or in disjoint ranges within each row, A and B in the
+   same loops over the rows (a causal row's u <= t and its tail zeroed
+   from t + 1)?  */
+static bool
+different_columns (te_program *p, const ranged *a, const ranged *b)
 {
   te_ctx *ctx = p->ctx;
   for (int k = 0; k < a->nloops; k++)
     {
       te_node *v = te_var (ctx, a->loops[k].var);
       te_node *c = te_canon_int (
-          ctx, te_sub (ctx, te_replace (ctx, wa->index, v, te_int (ctx, 1)),
-                       te_replace (ctx, wa->index, v, te_int (ctx, 0))));
+          ctx, te_sub (ctx, te_replace (ctx, a->index, v, te_int (ctx, 1)),
+                       te_replace (ctx, a->index, v, te_int (ctx, 0))));
       if (c->op == TE_CONST && c->u.i < 2)
         continue;
       te_node *alo, *ahi, *blo, *bhi;
-      if (rows_of (p, a, wa, c, b, &alo, &ahi)
-          && rows_of (p, b, wb, c, a, &blo, &bhi)
-          && (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
-              || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi)))))
+      row_part ra, rb;
+      if (!rows_of (p, a, c, b->s, &alo, &ahi, &ra)
+          || !rows_of (p, b, c, a->s, &blo, &bhi, &rb))
+        continue;
+      if (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
+          || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi))))
+        return true;
+      if (same_rows (p, a, &ra, b, &rb)
+          && (positive (te_canon_int (ctx, te_sub (ctx, rb.lo, ra.hi)))
+              || positive (te_canon_int (ctx, te_sub (ctx, ra.lo, rb.hi)))))
         return true;
     }
   return false;
@@ -343,8 +420,9 @@ static bool
 disjoint (te_program *p, const te_stage *a, const te_stmt *wa,
           const te_stage *b, const te_stmt *wb)
 {
+  ranged xa = write_access (a, wa), xb = write_access (b, wb);
   return above (p, a, wa, b, wb) || above (p, b, wb, a, wa)
-         || different_columns (p, a, wa, b, wb);
+         || different_columns (p, &xa, &xb) || different_columns (p, &xb, &xa);
 }
 
 /* T, which the call of stage CW writes: the call must be its only
@@ -403,7 +481,8 @@ call_output_role (te_program *p, te_tensor *t, int cw, te_diag *diag)
 }
 
 /* Are the elements that read R (statement ST of stage S) can see all
-   outside those that statement W of the later stage WS writes?  */
+   outside those that statement W of the later stage WS writes: below or
+   above them, or in other columns of rows (different_columns)?  */
 static bool
 read_apart (te_program *p, const te_stage *s, const te_stmt *st,
             const te_node *r, const te_stage *ws, const te_stmt *w)
@@ -420,8 +499,12 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
                                     false);
   te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops, ws->loops,
                                     true);
-  return positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax)))
-         || positive (te_canon_int (ctx, te_sub (ctx, rmin, wmax)));
+  if (positive (te_canon_int (ctx, te_sub (ctx, wmin, rmax)))
+      || positive (te_canon_int (ctx, te_sub (ctx, rmin, wmax))))
+    return true;
+  /* Or apart within each row, in one loop over the rows.  */
+  ranged xr = { s, (te_node *) r, n, loops }, xw = write_access (ws, w);
+  return different_columns (p, &xr, &xw) || different_columns (p, &xw, &xr);
 }
 
 /* A read R (statement ST of stage S) of T that an earlier stage WS of the
@@ -764,6 +847,7 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
       {
         const te_stmt *w = &p->stages[ws].stmts[k];
         if (w->dst != t || p->stages[ws].nest != p->stages[s].nest
+            || read_apart (p, &p->stages[s], st, r, &p->stages[ws], w)
             || read_written_before (p, &p->stages[s], st, r, &p->stages[ws],
                                     w))
           continue;

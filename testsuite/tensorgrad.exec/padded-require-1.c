@@ -10,7 +10,10 @@
    V > Vp, where the gradient would be of another function, it reports
    the requirement on stderr and aborts instead (it used to return a
    wrong gradient).  Under that requirement the pad lies after the real
-   entries, so the maximum cancels as in an unpadded softmax.  */
+   entries, so the maximum cancels as in an unpadded softmax, and the
+   zeroed pad leaves the real entries holding the quotients: the
+   gradient reads the exponentials as probs times the sum instead of
+   computing them again (double; the float kernel's 1/sum is not).  */
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 
 #include <math.h>
@@ -129,3 +132,4 @@ main (void)
 
 /* { dg-final { scan-tensorgrad-dump-times "require: Vp - V >= 0: each iteration of the loop over 'n' writes elements of 'probs' that no other iteration writes" 2 } } */
 /* { dg-final { scan-tensorgrad-dump-times "cancel: mx gets no adjoint: the results do not change when an element of it moves" 2 } } */
+/* { dg-final { scan-tensorgrad-dump-times "reuse: probs.v1\\\[j \\+ n \\* Vp\\\] is probs\\\[j \\+ n \\* Vp\\\] \\* s\\\[n\\\]" 1 } } */
