@@ -10,11 +10,8 @@
    logits are never read.  probs is written twice (the exponentials, then
    the quotients): its shadow is the adjoint of the final value.
 
-   The loss read at the end of the row's own nest, after the zeroing loop,
-   is refused ("'probs' is read here where an earlier loop of the same
-   nest may not have written it yet; not supported yet": the gather at
-   target[n] is not known to fall within one of the loops that wrote the
-   row), so the loss is a second nest, as in llm.c.
+   The loss is a second nest, as in llm.c (read at the end of the row's
+   own nest, after the zeroing loop, it is accepted too).
 
    logits[N][Vp], target[N] in [0, V), probs[N][Vp], losses[N].
    Benchmark size: N = 32 rows, V = 50257, Vp = 50304 (GPT-2's).
