@@ -584,12 +584,12 @@ reuse (sweep *w, te_node *x)
   return y;
 }
 
-/* Do the elements of output T that statement Q writes hold Q's values
-   when the forward returns: no call writes T, and Q is its only writer
-   or the others are statements, which roles.c has found to write other
-   elements (a padded row's zeroed tail, a causal row's)?  */
+/* Does each element of output T hold, when the forward returns, the
+   value the one statement that writes it stored: no call writes T (the
+   statements that write T write disjoint elements, which roles.c
+   checks: a padded row's zeroed tail, a causal row's)?  */
 static bool
-holds_values_of (const te_program *fwd, const te_tensor *t, const te_stmt *q)
+holds_stored_values (const te_program *fwd, const te_tensor *t)
 {
   if (t->role != TE_ROLE_OUTPUT)
     return false;
@@ -638,7 +638,7 @@ reuse_numerator (sweep *w, te_node *x)
           const te_stmt *q = &qs->stmts[k];
           if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent
               || q->value->op != TE_DIV || q == w->st
-              || qs->nloops != nh || !holds_values_of (fwd, q->dst, q))
+              || qs->nloops != nh || !holds_stored_values (fwd, q->dst))
             continue;
           bool same = true;
           for (int l = 0; l < nh && same; l++)
@@ -780,7 +780,7 @@ stored_value (sweep *w, const te_stage *qs, const te_stmt *q, int nh,
   e->stage = cur;
   e->nh = nh;
   e->own = w->own;
-  if (!holds_values_of (w->fwd, q->dst, q) || reads_inout (w->fwd, q->value))
+  if (!holds_stored_values (w->fwd, q->dst) || reads_inout (w->fwd, q->value))
     return e;
   bool same = true;
   for (int l = 0; l < qs->nloops && same; l++)

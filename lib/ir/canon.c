@@ -211,6 +211,24 @@ canon_atom (te_ctx *ctx, te_node *n)
     }
 }
 
+/* Step 3: the sum of P's terms (of canonical atoms) in their order.  */
+static te_node *
+rebuild (te_ctx *ctx, poly *p)
+{
+  qsort (p->t, p->n, sizeof p->t[0], cmp_terms);
+  te_node *r = te_int (ctx, 0);
+  for (int i = 0; i < p->n; i++)
+    {
+      if (p->t[i].coef == 0)
+        continue;
+      te_node *m = te_int (ctx, p->t[i].coef);
+      for (int k = 0; k < p->t[i].natoms; k++)
+        m = te_mul (ctx, m, p->t[i].atoms[k]);
+      r = te_add (ctx, r, m);
+    }
+  return r;
+}
+
 static te_node *
 canon (te_ctx *ctx, te_node *n)
 {
@@ -248,21 +266,7 @@ canon (te_ctx *ctx, te_node *n)
       one.coef = t.coef;
       ok = ok && add_term (q, &one);
     }
-  te_node *r = n;
-  if (ok)
-    {
-      qsort (q->t, q->n, sizeof q->t[0], cmp_terms);
-      r = te_int (ctx, 0);
-      for (int i = 0; i < q->n; i++)
-        {
-          if (q->t[i].coef == 0)
-            continue;
-          te_node *m = te_int (ctx, q->t[i].coef);
-          for (int k = 0; k < q->t[i].natoms; k++)
-            m = te_mul (ctx, m, q->t[i].atoms[k]);
-          r = te_add (ctx, r, m);
-        }
-    }
+  te_node *r = ok ? rebuild (ctx, q) : n;
   free (p);
   free (q);
   return r;
@@ -289,26 +293,17 @@ divides_atoms (const term *c, const term *t, term *out)
   return j == c->natoms;
 }
 
-/* The sum of the terms of P, canonical.  */
-static te_node *
-poly_node (te_ctx *ctx, const poly *p)
-{
-  te_node *r = te_int (ctx, 0);
-  for (int i = 0; i < p->n; i++)
-    {
-      te_node *m = te_int (ctx, p->t[i].coef);
-      for (int k = 0; k < p->t[i].natoms; k++)
-        m = te_mul (ctx, m, p->t[i].atoms[k]);
-      r = te_add (ctx, r, m);
-    }
-  return canon (ctx, r);
-}
-
 te_node *
 te_canon_divide (te_ctx *ctx, te_node *d, te_node *c, te_node **rest)
 {
   d = canon (ctx, d);
   c = canon (ctx, c);
+  if (d == c)
+    {
+      if (rest)
+        *rest = te_int (ctx, 0);
+      return te_int (ctx, 1);
+    }
   poly *pd = malloc (sizeof *pd), *pc = malloc (sizeof *pc);
   poly *q = malloc (sizeof *q), *r = malloc (sizeof *r);
   te_node *res = NULL;
@@ -331,9 +326,9 @@ te_canon_divide (te_ctx *ctx, te_node *d, te_node *c, te_node **rest)
         }
       if (ok)
         {
-          res = poly_node (ctx, q);
+          res = rebuild (ctx, q);
           if (rest)
-            *rest = poly_node (ctx, r);
+            *rest = rebuild (ctx, r);
         }
     }
   free (pd);

@@ -106,6 +106,14 @@ te_poly_negative (const te_node *n)
   return r;
 }
 
+te_node *
+te_coefficient (te_ctx *ctx, te_node *n, int v)
+{
+  te_node *x = te_var (ctx, v);
+  return te_canon_int (ctx, te_sub (ctx, te_replace (ctx, n, x, te_int (ctx, 1)),
+                                    te_replace (ctx, n, x, te_int (ctx, 0))));
+}
+
 bool
 te_non_negative (te_ctx *ctx, te_node *n)
 {

@@ -18,10 +18,15 @@
 te_node *te_canon_int (te_ctx *ctx, te_node *n);
 /* D = C * Q + REST, C a monomial (T, 8, T * T): Q the quotient of the
    terms of D that C divides (coefficient and atoms), canonical, 0 when
-   none; the other terms in *REST (may be NULL), canonical.  NULL when C
-   is no monomial or D cannot be expanded.  */
+   none; the other terms in *REST (may be NULL), canonical.  Q is 1 when
+   D is C (also a sum: a tape's row of m + 1).  NULL when C is no
+   monomial or D cannot be expanded.  */
 te_node *te_canon_divide (te_ctx *ctx, te_node *d, te_node *c,
                           te_node **rest);
+
+/* The coefficient of counter V in N, linear in it: N at V = 1 less N at
+   V = 0, canonical (an index's step along a loop).  */
+te_node *te_coefficient (te_ctx *ctx, te_node *n, int v);
 
 /* Does canonical polynomial N (te_canon_int) have a negative coefficient:
    a subtraction, a negation or a negative constant?  */

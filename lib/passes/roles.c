@@ -247,20 +247,12 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
 /* The rows of C a counter with coefficient D steps over: M with D - C * M
    free of multiples of C (T of rows of T, T * T for a row of T x T, also
    T + 1: a range starting one past the counter, u from t + 1 in row t;
-   of a row of m + 1, as a tape's, only m + 1 itself or a multiple that
-   puts m + 1 for a size), NULL when there is no such M.  */
+   m + 1 of a tape's rows of m + 1), NULL when there is no such M.  */
 static te_node *
 rows_stepped (te_ctx *ctx, te_node *d, te_node *c)
 {
-  if (d == c)
-    return te_int (ctx, 1);
   te_node *m = te_canon_divide (ctx, d, c, NULL);
-  if (m)
-    return m != te_int (ctx, 0) ? m : NULL;
-  if (d->op == TE_CONST)
-    return NULL;
-  m = te_canon_int (ctx, te_replace (ctx, d, c, te_int (ctx, 1)));
-  return te_canon_int (ctx, te_mul (ctx, c, m)) == d ? m : NULL;
+  return m && m != te_int (ctx, 0) ? m : NULL;
 }
 
 /* An access of stage S at INDEX over NLOOPS LOOPS (S's loops first): a
@@ -306,13 +298,10 @@ rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
   te_node *q = te_int (ctx, 0);
   for (int k = 0; k < n; k++)
     {
-      te_node *v = te_var (ctx, loops[k].var);
-      te_node *d = te_canon_int (
-          ctx, te_sub (ctx, te_replace (ctx, x->index, v, te_int (ctx, 1)),
-                       te_replace (ctx, x->index, v, te_int (ctx, 0))));
-      te_node *m = rows_stepped (ctx, d, c);
+      te_node *m = rows_stepped (
+          ctx, te_coefficient (ctx, x->index, loops[k].var), c);
       if (m && !te_uses_var (m, loops[k].var))
-        q = te_add (ctx, q, te_mul (ctx, m, v));
+        q = te_add (ctx, q, te_mul (ctx, m, te_var (ctx, loops[k].var)));
     }
   te_node *r = te_canon_int (ctx, te_sub (ctx, x->index, te_mul (ctx, c, q)));
   /* Whole rows in what is left go to Q (a tape's row t + 1 at
@@ -380,36 +369,42 @@ same_rows (te_program *p, const ranged *a, const row_part *ra,
                         NULL, NULL);
 }
 
-/* Do accesses A and B touch different columns of rows of a common
-   length C, the coefficient of a counter of A: both C * Q + R with R in
-   [0, C), their R in disjoint ranges (a seed y[i*m] and a recurrence
-   y[i*m + 1 + j]), or in disjoint ranges within each row, A and B in the
-   same loops over the rows (a causal row's u <= t and its tail zeroed
-   from t + 1)?  */
+/* Do accesses A and B touch different columns of rows of length C:
+   both C * Q + R with R in [0, C), their R in disjoint ranges (a seed
+   y[i*m] and a recurrence y[i*m + 1 + j]), or in disjoint ranges within
+   each row, A and B in the same loops over the rows (a causal row's
+   u <= t and its tail zeroed from t + 1)?  */
+static bool
+columns_apart (te_program *p, const ranged *a, const ranged *b, te_node *c)
+{
+  te_ctx *ctx = p->ctx;
+  te_node *alo, *ahi, *blo, *bhi;
+  row_part ra, rb;
+  if (!rows_of (p, a, c, b->s, &alo, &ahi, &ra)
+      || !rows_of (p, b, c, a->s, &blo, &bhi, &rb))
+    return false;
+  if (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
+      || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi))))
+    return true;
+  return same_rows (p, a, &ra, b, &rb)
+         && (positive (te_canon_int (ctx, te_sub (ctx, rb.lo, ra.hi)))
+             || positive (te_canon_int (ctx, te_sub (ctx, ra.lo, rb.hi))));
+}
+
+/* columns_apart for a row length C that is the step of a counter of A
+   or of B.  */
 static bool
 different_columns (te_program *p, const ranged *a, const ranged *b)
 {
-  te_ctx *ctx = p->ctx;
-  for (int k = 0; k < a->nloops; k++)
+  for (int side = 0; side < 2; side++)
     {
-      te_node *v = te_var (ctx, a->loops[k].var);
-      te_node *c = te_canon_int (
-          ctx, te_sub (ctx, te_replace (ctx, a->index, v, te_int (ctx, 1)),
-                       te_replace (ctx, a->index, v, te_int (ctx, 0))));
-      if (c->op == TE_CONST && c->u.i < 2)
-        continue;
-      te_node *alo, *ahi, *blo, *bhi;
-      row_part ra, rb;
-      if (!rows_of (p, a, c, b->s, &alo, &ahi, &ra)
-          || !rows_of (p, b, c, a->s, &blo, &bhi, &rb))
-        continue;
-      if (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
-          || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi))))
-        return true;
-      if (same_rows (p, a, &ra, b, &rb)
-          && (positive (te_canon_int (ctx, te_sub (ctx, rb.lo, ra.hi)))
-              || positive (te_canon_int (ctx, te_sub (ctx, ra.lo, rb.hi)))))
-        return true;
+      const ranged *x = side ? b : a;
+      for (int k = 0; k < x->nloops; k++)
+        {
+          te_node *c = te_coefficient (p->ctx, x->index, x->loops[k].var);
+          if (!(c->op == TE_CONST && c->u.i < 2) && columns_apart (p, a, b, c))
+            return true;
+        }
     }
   return false;
 }
@@ -422,7 +417,7 @@ disjoint (te_program *p, const te_stage *a, const te_stmt *wa,
 {
   ranged xa = write_access (a, wa), xb = write_access (b, wb);
   return above (p, a, wa, b, wb) || above (p, b, wb, a, wa)
-         || different_columns (p, &xa, &xb) || different_columns (p, &xb, &xa);
+         || different_columns (p, &xa, &xb);
 }
 
 /* T, which the call of stage CW writes: the call must be its only
@@ -504,7 +499,7 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
     return true;
   /* Or apart within each row, in one loop over the rows.  */
   ranged xr = { s, (te_node *) r, n, loops }, xw = write_access (ws, w);
-  return different_columns (p, &xr, &xw) || different_columns (p, &xw, &xr);
+  return different_columns (p, &xr, &xw);
 }
 
 /* A read R (statement ST of stage S) of T that an earlier stage WS of the
@@ -1574,15 +1569,6 @@ typedef struct cap_atom
   int lit;        /* the literal it comes from */
 } cap_atom;
 
-/* The coefficient of counter V in linear N.  */
-static te_node *
-coefficient (te_ctx *ctx, te_node *n, int v)
-{
-  te_node *x = te_var (ctx, v);
-  return te_canon_int (ctx, te_sub (ctx, te_replace (ctx, n, x, te_int (ctx, 1)),
-                                    te_replace (ctx, n, x, te_int (ctx, 0))));
-}
-
 /* One past the largest INDEX reaches where the NL conditions LITS hold,
    when some bound parts of it: INDEX = M1 L1 + M2 L2 + ... + REST with
    each Li < Ri a condition of the path (Ri of the sizes alone, Mi >= 0
@@ -1620,11 +1606,11 @@ peel_cap (path_query *q, const path_lit *lits, int nl, te_node *index,
         continue;
       int pick = -1;
       for (int v = 0; v < q->p->nvars && pick < 0; v++)
-        if (te_uses_var (l, v) && coefficient (ctx, l, v) == te_int (ctx, 1))
+        if (te_uses_var (l, v) && te_coefficient (ctx, l, v) == te_int (ctx, 1))
           pick = v;
       if (pick < 0)
         continue;
-      te_node *m = coefficient (ctx, rem, pick);
+      te_node *m = te_coefficient (ctx, rem, pick);
       bool ok = te_pure_poly (m) && !te_is_const (m, 0)
                 && te_non_negative (ctx, m);
       for (int v = 0; ok && v < q->p->nvars; v++)

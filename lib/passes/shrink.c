@@ -480,10 +480,7 @@ in_step (te_ctx *ctx, int nvars, const roll_access *a, int var, te_node *c,
 static te_node *
 write_stride (te_ctx *ctx, const te_stmt *w, int var)
 {
-  te_node *v = te_var (ctx, var);
-  return te_canon_int (
-      ctx, te_sub (ctx, te_replace (ctx, w->index, v, te_int (ctx, 1)),
-                   te_replace (ctx, w->index, v, te_int (ctx, 0))));
+  return te_coefficient (ctx, w->index, var);
 }
 
 /* Part 2 for local array T of P; true if it was rolled, with *STEP its
