@@ -29,6 +29,7 @@ struct lift_stage
   class loop *chain[TE_MAX_LOOPS]; /* outermost first */
   int vars[TE_MAX_LOOPS];
   unsigned store_uid[64];
+  bool closed;            /* nothing more joins it (a memset's stage) */
 };
 
 struct lifter
@@ -93,6 +94,7 @@ te_op math_op (const char *name, bool *single);
 int operand_identity (tree t);
 void walk_stmts_record (gimple_seq seq);
 bool operands_swapped (gcall *call);
+const char *call_spelling (location_t loc, tree fn);
 te_node *refuse_call (lifter *l, tree fn, const char *name);
 te_node *lift_call (lifter *l, gcall *call);
 /* The value of CALL, a call of a helper kernel of this file (one that

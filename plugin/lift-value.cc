@@ -126,7 +126,7 @@ operands_swapped (gcall *call)
 /* The name the user wrote for a call of FN at LOC: the macro the call
    expands from when the library renames the function by one
    (`#define setjmp(env) _setjmp (env)'), else FN's name.  */
-static const char *
+const char *
 call_spelling (location_t loc, tree fn)
 {
   const char *name = IDENTIFIER_POINTER (DECL_NAME (fn));

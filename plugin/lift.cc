@@ -33,7 +33,10 @@
       its block's path conditions; stores to the same element in one
       iteration are merged into one statement with selects, and a load of
       an element stored earlier in the iteration reads the stored value.
-   6. A call of another differentiable kernel of the file copies its
+   6. memset (p, 0, n) and memcpy (p, q, n) of floating elements are a
+      stage of their own: the loops around the call and one more over
+      the n / size elements (lift_memory_call).
+   7. A call of another differentiable kernel of the file copies its
       program in at that point (lib/passes/inline.c), inside the loops around
       the call; a call of a kernel whose gradient is a function of its
       own (hand-written, or of another file) is a call stage.
@@ -199,7 +202,8 @@ bool
 enter_stage (lifter *l, basic_block bb, location_t loc)
 {
   class loop *loop = bb->loop_father;
-  if (l->cur && l->cur->loop == loop && l->cur->index == l->p->nstages - 1)
+  if (l->cur && l->cur->loop == loop && !l->cur->closed
+      && l->cur->index == l->p->nstages - 1)
     return true;
   /* The program may have grown by an inlined call since.  */
   if (l->nstages == 64)
@@ -349,6 +353,71 @@ zero_array (lifter *l, gassign *st, basic_block bb)
   return true;
 }
 
+/* The element of floating type ET that MEM_REF REF's bytes hold at
+   element K.  */
+static tree
+element_of (tree ref, tree et, int k)
+{
+  tree off = TREE_OPERAND (ref, 1);
+  return build2 (MEM_REF, et, TREE_OPERAND (ref, 0),
+                 build_int_cst (TREE_TYPE (off),
+                                tree_to_shwi (off)
+                                    + k * tree_to_shwi (TYPE_SIZE_UNIT (et))));
+}
+
+static void copy_loop (lifter *l, basic_block bb, te_tensor *dst,
+                       te_node *d0, te_tensor *src, te_node *s0, te_node *n,
+                       const char *name);
+
+/* A memcpy of a few bytes that GCC folded into an integer load and store
+   (_1 = MEM <unsigned long> [q]; MEM <unsigned long> [p] = _1;), or a
+   store of integer zero over floating elements: a copy of the elements
+   they cover, p[k] = q[k], as memcpy and memset are (a loop of its own,
+   also for one element).  False when ST is no such store.  */
+static bool
+folded_copy (lifter *l, gassign *st, basic_block bb)
+{
+  tree lhs = gimple_assign_lhs (st), rhs = gimple_assign_rhs1 (st);
+  tree type = TREE_TYPE (lhs);
+  if (TREE_CODE (lhs) != MEM_REF || !INTEGRAL_TYPE_P (type)
+      || !tree_fits_shwi_p (TREE_OPERAND (lhs, 1))
+      || !tree_fits_shwi_p (TYPE_SIZE_UNIT (type)))
+    return false;
+  tree src = NULL_TREE;
+  gimple *def = NULL;
+  if (TREE_CODE (rhs) == SSA_NAME)
+    {
+      def = SSA_NAME_DEF_STMT (rhs);
+      if (!is_gimple_assign (def) || !gimple_assign_load_p (def)
+          || TREE_CODE (gimple_assign_rhs1 (def)) != MEM_REF
+          || !tree_fits_shwi_p (TREE_OPERAND (gimple_assign_rhs1 (def), 1)))
+        return false;
+      src = gimple_assign_rhs1 (def);
+    }
+  else if (!integer_zerop (rhs))
+    return false;
+  te_tensor *t;
+  te_node *off;
+  if (!lift_pointer (l, build_fold_addr_expr (lhs), &t, &off))
+    return true;
+  if (!te_type_is_float (t->type))
+    return false;
+  tree et = t->type == TE_F32 ? float_type_node : double_type_node;
+  int64_t es = tree_to_shwi (TYPE_SIZE_UNIT (et));
+  int64_t bytes = tree_to_shwi (TYPE_SIZE_UNIT (type));
+  if (bytes % es)
+    return false;
+  te_tensor *dt, *stt = NULL;
+  te_node *d0, *s0 = NULL;
+  l->cur = NULL;
+  if (enter_stage (l, bb, l->loc)
+      && lift_access (l, element_of (lhs, et, 0), &dt, &d0)
+      && (!src || lift_access (l, element_of (src, et, 0), &stt, &s0)))
+    copy_loop (l, bb, dt, d0, stt, s0, te_int (l->ctx, bytes / es),
+               src ? "memcpy" : "memset");
+  return true;
+}
+
 void
 lift_store (lifter *l, gassign *st)
 {
@@ -358,7 +427,7 @@ lift_store (lifter *l, gassign *st)
   te_tensor *t;
   te_node *index;
   tree lhs = gimple_assign_lhs (st);
-  if (zero_array (l, st, bb))
+  if (zero_array (l, st, bb) || folded_copy (l, st, bb))
     return;
   if (!lift_access (l, lhs, &t, &index))
     return;
@@ -822,6 +891,133 @@ lift_kernel_call_1 (lifter *l, gcall *call, tree callee)
     inline_kernel_call (l, call, callee, in_loop);
 }
 
+/* The statement of a memset or memcpy in BB, in the stage just entered
+   for it (enter_stage after l->cur = NULL, before its addresses were
+   lifted): one more loop, named NAME, over N elements, storing
+   DST[D0 + k] = SRC[S0 + k], or 0 when SRC is NULL.  Nothing else joins
+   the stage.  */
+static void
+copy_loop (lifter *l, basic_block bb, te_tensor *dst, te_node *d0,
+           te_tensor *src, te_node *s0, te_node *n, const char *name)
+{
+  te_ctx *ctx = l->ctx;
+  te_node *g = stmt_guard (l, bb);
+  if (!g)
+    return;
+  te_stage *s = &l->p->stages[l->cur->index];
+  if (s->nloops == TE_MAX_LOOPS)
+    {
+      fail (l, "loop nest too deep");
+      return;
+    }
+  int k = te_program_new_var (l->p, name);
+  te_stage_add_loop (s, k, te_canon_int (ctx, n));
+  s->loop_ids[s->nloops - 1] = 0;
+  te_node *value = te_float (ctx, dst->type, 0);
+  if (src)
+    value = te_load (ctx, src, te_canon_int (ctx, te_add (ctx, s0,
+                                                          te_var (ctx, k))));
+  add_store (l, dst, te_canon_int (ctx, te_add (ctx, d0, te_var (ctx, k))),
+             value, g);
+  l->cur->closed = true;
+}
+
+/* memset (p, 0, n) and memcpy (p, q, n) (also memmove, and the
+   _FORTIFY_SOURCE forms) of floating elements: a stage of their own, the
+   enclosing loops and one more that runs over the N / size elements,
+   storing 0 or q[k] into p[k].  True when CALL is such a call (lifted, or
+   refused with an error).  */
+static bool
+lift_memory_call (lifter *l, gcall *call)
+{
+  bool set;
+  if (gimple_call_builtin_p (call, BUILT_IN_MEMSET)
+      || gimple_call_builtin_p (call, BUILT_IN_MEMSET_CHK))
+    set = true;
+  else if (gimple_call_builtin_p (call, BUILT_IN_MEMCPY)
+           || gimple_call_builtin_p (call, BUILT_IN_MEMMOVE)
+           || gimple_call_builtin_p (call, BUILT_IN_MEMCPY_CHK)
+           || gimple_call_builtin_p (call, BUILT_IN_MEMMOVE_CHK))
+    set = false;
+  else
+    return false;
+  const char *name = call_spelling (l->loc, gimple_call_fndecl (call));
+  te_ctx *ctx = l->ctx;
+  basic_block bb = gimple_bb (call);
+  te_tensor *dst, *src = NULL;
+  te_node *doff, *soff = NULL;
+  /* A stage of its own, whose counters the addresses use: the statement
+     has a loop the others lack.  */
+  l->cur = NULL;
+  if (!enter_stage (l, bb, l->loc))
+    return true;
+  if (!lift_pointer (l, gimple_call_arg (call, 0), &dst, &doff)
+      || (!set && !lift_pointer (l, gimple_call_arg (call, 1), &src, &soff)))
+    return true;
+  if (gimple_call_lhs (call) && TREE_CODE (gimple_call_lhs (call)) == SSA_NAME
+      && !has_zero_uses (gimple_call_lhs (call)))
+    {
+      error_at (l->loc, "the value %qs returns is used; not supported",
+                name);
+      l->failed = true;
+      return true;
+    }
+  if (!te_type_is_float (dst->type))
+    {
+      error_at (l->loc, "integer array %qs is written; a differentiable "
+                        "kernel may only read integer arrays",
+                dst->name);
+      l->failed = true;
+      return true;
+    }
+  if (set && !integer_zerop (gimple_call_arg (call, 1)))
+    {
+      error_at (l->loc, "%qs of %qs sets bytes that are not zero; only "
+                        "zero is a floating value",
+                name, dst->name);
+      l->failed = true;
+      return true;
+    }
+  if (src && src->type != dst->type)
+    {
+      error_at (l->loc, "%qs copies %qs into %qs, which has another "
+                        "element type",
+                name, src->name, dst->name);
+      l->failed = true;
+      return true;
+    }
+  if (src == dst)
+    {
+      error_at (l->loc, "%qs copies within %qs; not supported", name,
+                dst->name);
+      l->failed = true;
+      return true;
+    }
+  int64_t size = dst->type == TE_F32 ? 4 : 8;
+  te_node *bytes = lift_int (l, gimple_call_arg (call, 2));
+  if (!bytes)
+    return true;
+  bytes = te_canon_int (ctx, te_exact_index (ctx, te_cast (ctx, TE_I64,
+                                                         bytes)));
+  te_node *n = bytes_to_elements (ctx, bytes, size);
+  te_node *d0 = bytes_to_elements (
+      ctx, te_canon_int (ctx, te_exact_index (ctx, doff)), size);
+  te_node *s0 = src ? bytes_to_elements (
+                          ctx, te_canon_int (ctx, te_exact_index (ctx, soff)),
+                          size)
+                    : NULL;
+  if (!n || !d0 || (src && !s0))
+    {
+      error_at (l->loc, "%qs of %qs does not cover whole elements of %qT",
+                name, dst->name,
+                dst->type == TE_F32 ? float_type_node : double_type_node);
+      l->failed = true;
+      return true;
+    }
+  copy_loop (l, bb, dst, d0, src, s0, n, set ? "memset" : "memcpy");
+  return true;
+}
+
 /* Check a statement that is not a store and not a return.  */
 void
 check_other (lifter *l, gimple *g)
@@ -854,6 +1050,8 @@ check_other (lifter *l, gimple *g)
         if (gimple_call_internal_p (c) || expect_call_p (c)
             || gimple_call_builtin_p (c, BUILT_IN_UNREACHABLE)
             || gimple_call_builtin_p (c, BUILT_IN_TRAP))
+          return;
+        if (lift_memory_call (l, c))
           return;
         bool single;
         if (gimple_call_lhs (c) && fn && DECL_NAME (fn)
