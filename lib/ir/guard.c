@@ -14,6 +14,10 @@
    3. Rebuild the OR of ANDs.  Too large a form falls back to a plain OR,
       which is correct, only less simple.
 
+   te_guards_exclusive puts A && B in that form and looks in every term
+   for a literal and its negation, comparisons spelled one way
+   (normal_lit).
+
    Second, te_optional_unguarded: whether every load of a pointer the
    kernel tests against NULL runs only where its test holds (below).  */
 
@@ -198,6 +202,63 @@ te_guard_or (te_ctx *ctx, te_node *a, te_node *b)
     }
   free (d);
   return r;
+}
+
+/* X in fewer spellings: a != b is !(a == b), the operands of == in the
+   order of their ids; for integers a < b is !(b <= a), a > b is
+   !(a <= b) and a >= b is b <= a (a floating order stays: NaN).  */
+static lit
+normal_lit (te_ctx *ctx, lit x)
+{
+  te_node *a = x.atom;
+  switch (a->op)
+    {
+    case TE_NE:
+    case TE_EQ:
+      {
+        te_node *l = a->args[0], *r = a->args[1];
+        if (l->id > r->id)
+          {
+            te_node *t = l;
+            l = r;
+            r = t;
+          }
+        return (lit){ te_binary (ctx, TE_EQ, l, r), x.neg ^ (a->op == TE_NE) };
+      }
+    case TE_LT:
+    case TE_GT:
+    case TE_GE:
+      if (te_type_is_float (a->args[0]->type))
+        return x;
+      if (a->op == TE_LT)
+        return (lit){ te_binary (ctx, TE_LE, a->args[1], a->args[0]), !x.neg };
+      if (a->op == TE_GT)
+        return (lit){ te_binary (ctx, TE_LE, a->args[0], a->args[1]), !x.neg };
+      return (lit){ te_binary (ctx, TE_LE, a->args[1], a->args[0]), x.neg };
+    default:
+      return x;
+    }
+}
+
+bool
+te_guards_exclusive (te_ctx *ctx, te_node *a, te_node *b)
+{
+  dnf *d = malloc (sizeof *d);
+  bool ok = d && to_dnf (te_binary (ctx, TE_AND, a, b), d);
+  for (int i = 0; ok && i < d->n; i++)
+    {
+      term *t = &d->t[i];
+      for (int k = 0; k < t->n; k++)
+        t->l[k] = normal_lit (ctx, t->l[k]);
+      bool contradicts = false;
+      for (int k = 0; k < t->n && !contradicts; k++)
+        for (int j = k + 1; j < t->n && !contradicts; j++)
+          contradicts = t->l[k].atom == t->l[j].atom
+                        && t->l[k].neg != t->l[j].neg;
+      ok = contradicts;
+    }
+  free (d);
+  return ok;
 }
 
 /* ---- loads of optional tensors behind their tests -----------------------

@@ -568,6 +568,11 @@ te_node *te_reduce_node (te_ctx *ctx, te_red_kind kind, int nloops,
 /* guard.c: A || B for path conditions, simplified so that the conditions
    of structured if/else code collapse ((g && c) || (g && !c) is g).  */
 te_node *te_guard_or (te_ctx *ctx, te_node *a, te_node *b);
+/* guard.c: can A and B not both hold: does every term of A && B in
+   disjunctive normal form hold a condition and its negation (n % 2 != 0
+   and !(0 != n % 2), nonnull (b) and !nonnull (b))?  False when the form
+   is too large.  */
+bool te_guards_exclusive (te_ctx *ctx, te_node *a, te_node *b);
 
 /* guard.c: the optional tensors (te_tensor.optional) of P read where
    their tests may not hold.  A load of an optional tensor T must lie in

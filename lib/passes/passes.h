@@ -53,6 +53,10 @@ bool te_program_is_value (const te_program *src);
    roles, without shadows), counters and stages.  */
 te_program *te_program_copy (const te_program *src);
 
+/* arms.c: two nests writing the same elements under conditions that
+   cannot both hold (the arms of an if/else) become one nest of selects.  */
+bool te_program_join_arms (te_program *p, te_diag *diag);
+
 /* bounds.c: a loop whose every statement is guarded by a bound on its
    counter (if (u > t) continue;) runs to that bound.  */
 bool te_program_bounds (te_program *p, te_diag *diag);

@@ -37,6 +37,9 @@
 #include <string.h>
 
 const te_pass te_passes[] = {
+  { "arms", TE_PASS_FORWARD, false, te_program_join_arms,
+    "two nests writing the same elements under conditions that exclude "
+    "each other become one" },
   { "bounds", TE_PASS_FORWARD, false, te_program_bounds,
     "a loop whose statements all run below a bound on its counter ends "
     "there" },

@@ -5,8 +5,9 @@ iteration or a counter is stepped by hand: rows whose body runs several
 inner loops over per-row scalars and arrays (softmax, padded and
 triangular rows, layernorm, per-row scratch, attention), optional inputs
 tested against NULL, integers counted in a loop, tiles with a remainder
-loop, state arrays a time loop carries, if/else reductions and loops
-counting down.  Each stage draws its variations (float or double from
+loop, state arrays a time loop carries, if/else reductions, loops
+counting down, and rows written by memset, memcpy or the two arms of an
+if/else.  Each stage draws its variations (float or double from
 the plan, pointer offsets into rows, odd sizes, outputs that cache
 intermediates) from self.ch like the stages of tggen.py, so a draw of 0
 is still the simplest form.
@@ -881,6 +882,64 @@ class Blocks:
         self.emit(["  $T %s = %s;" % (s, init)] +
                   ind(block("for (int i = 0; i < %s; i++)" % n.text, body)))
         self.finish_scalar(s, lo, hi)
+
+    # -- memset, memcpy and the two arms of an if/else -------------------
+    def st_arms(self):
+        """Rows of Y written with memset or memcpy and then added to, or
+        by the two arms of an if/else, each in a loop of its own or with
+        memset/memcpy: the row's parity, a bound on the row, an optional
+        input (a bias copied, else the row cleared)."""
+        ch = self.ch
+        kind = ch.pick(["memset", "memcpy", "parity", "bound", "bias"])
+        self.tag("arms-" + kind)
+        R, n = self.new_dim(), self.new_dim()
+        leaves = self.leaves_for([R, n], ["r", "i"])
+        e = self.fix_bounded(self.body_expr(leaves, ch.draw(3)), 2)
+        size = "%s * sizeof ($T)" % n.text
+        whole = ch.chance(0.3) and kind == "memset"
+        if kind == "bias":
+            b = self.new_opt_input(n)
+            fill = (["memcpy (%s + r*%s, %s, %s);" % ("$Y", n.text, b.name,
+                                                     size)]
+                    if ch.chance(0.5) else
+                    loop("i", n.text, ["$Y[r*%s + i] = %s[i];" % (n.text,
+                                                                  b.name)]))
+            clear = (["memset (%s + r*%s, 0, %s);" % ("$Y", n.text, size)]
+                     if ch.chance(0.5) else
+                     loop("i", n.text, ["$Y[r*%s + i] = 0.0$;" % n.text]))
+            test = ch.pick(["%s", "%s != NULL"]) % b.name
+            first = block("if (%s)" % test, fill) + block("else", clear)
+            lo, hi = min(b.lo, 0) + e[1], max(b.hi, 0) + e[2]
+        elif kind in ("memset", "memcpy"):
+            if kind == "memset":
+                first = [] if whole else ["memset ($Y + r*%s, 0, %s);" %
+                                          (n.text, size)]
+                lo, hi = e[1], e[2]
+            else:
+                x = self.get_array([R, n])
+                first = ["memcpy ($Y + r*%s, %s + r*%s, %s);" %
+                         (n.text, x.name, n.text, size)]
+                lo, hi = x.lo + e[1], x.hi + e[2]
+        else:
+            cond = ("r % 2" if kind == "parity" else
+                    "r < %d" % max(1, R.v // 2))
+            e2 = self.fix_bounded(self.body_expr(leaves, ch.draw(3)), 2)
+            arm1 = (["memset ($Y + r*%s, 0, %s);" % (n.text, size)]
+                    if ch.chance(0.5) else
+                    loop("i", n.text, ["$Y[r*%s + i] = %s;" % (n.text,
+                                                              e2[0])]))
+            first = block("if (%s)" % cond, arm1) + block(
+                "else", loop("i", n.text, ["$Y[r*%s + i] = %s;" % (n.text,
+                                                                  e2[0])]))
+            lo, hi = min(0, e2[1]) + e[1], max(0, e2[2]) + e[2]
+        y = self.new_dest([R, n], lo, hi)
+        add = loop("i", n.text, ["$Y[r*%s + i] += %s;" % (n.text, e[0])])
+        body = [l.replace("$Y", y.name) for l in first + add]
+        lines = ind(loop("r", R.text, body))
+        if whole:
+            lines = ["  memset (%s, 0, %s * %s);" % (y.name, R.text,
+                                                    size)] + lines
+        self.emit(lines)
 
     # -- loops counting down ---------------------------------------------
     def st_down(self):

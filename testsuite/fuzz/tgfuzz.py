@@ -53,7 +53,7 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O3-native", ["-O3", "-march=native"]),
                 ("O0-no-opt", ["-O0", "-fplugin-arg-tensorgrad-no-opt"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
-PRELUDE = "#include <math.h>\n#include <stddef.h>\n"
+PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
 OPTS = None
 

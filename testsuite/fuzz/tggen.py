@@ -963,7 +963,7 @@ class Gen(Exprs, Blocks, Refused):
                      ("access", 4), ("tape", 2), ("clamp", 2),
                      ("rows", 4), ("optional", 2), ("count", 2),
                      ("tiles", 3), ("carry", 3), ("branches", 2),
-                     ("down", 2)]
+                     ("down", 2), ("arms", 2)]
     REFUSED = ["break", "while-data", "scratch-partial-overwrite", "openmp",
                "switch", "carried-scalar-inner", "partial-overwrite",
                "scatter-store", "goto", "compaction", "unrolled-stores",

@@ -7,7 +7,14 @@
    form too large for the DNF (more than 32 terms or 16 literals in a
    term) falls back to the plain OR.  Every result is also checked to be
    logically equivalent to the plain OR, by the MPFR interpreter over
-   every assignment of the atoms.  */
+   every assignment of the atoms.
+
+   te_guards_exclusive tells conditions that cannot both hold: c and !c
+   under any other conditions, the arms of an else-if chain, comparisons
+   of integers spelled the other way round (n < K and K <= n, 0 != x and
+   !(x != 0)); not a floating comparison and its reverse (NaN), nor two
+   conditions that may both hold.  Each exclusive pair is checked to be
+   false together by the interpreter.  */
 
 #include "unit-test.h"
 
@@ -197,6 +204,59 @@ check_fallback (void)
          == or2 (and2 (t16, lit), big2));
 }
 
+/* te_guards_exclusive (A, B) is WANT; when true, A && B is never true.  */
+#define CHECK_EXCLUSIVE(a, b, want)                                           \
+  do                                                                          \
+    {                                                                         \
+      bool r_ = te_guards_exclusive (ctx, (a), (b));                          \
+      CHECK (r_ == (want));                                                   \
+      if (r_)                                                                 \
+        CHECK (equivalent (and2 ((a), (b)), te_bool (ctx, false)));          \
+    }                                                                         \
+  while (0)
+
+static void
+check_exclusive (void)
+{
+  te_node *a = atom[0], *b = atom[1], *c = atom[2];
+  printf ("exclusive guards\n");
+  CHECK_EXCLUSIVE (c, not1 (c), true);
+  CHECK_EXCLUSIVE (and2 (a, c), and2 (not1 (c), b), true);
+  CHECK_EXCLUSIVE (or2 (a, b), and2 (not1 (a), not1 (b)), true);
+  /* if (a) X; else if (b) Y; else Z: the arms pairwise.  */
+  te_node *y = and2 (not1 (a), b), *z = and2 (not1 (a), not1 (b));
+  CHECK_EXCLUSIVE (a, y, true);
+  CHECK_EXCLUSIVE (y, z, true);
+  CHECK_EXCLUSIVE (a, b, false);
+  CHECK_EXCLUSIVE (or2 (a, b), not1 (a), false);
+  CHECK_EXCLUSIVE (a, te_bool (ctx, true), false);
+  CHECK_EXCLUSIVE (a, te_bool (ctx, false), true);
+  /* Integers compared either way round (the interpreter runs them over
+     0 and 1).  */
+  te_node *n = te_load (ctx, bits, te_int (ctx, 4));
+  te_node *k = te_load (ctx, bits, te_int (ctx, 5));
+  te_node *zero = te_cast (ctx, TE_I32, te_int (ctx, 0));
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_LT, n, k), te_binary (ctx, TE_LE, k, n),
+                   true);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_GT, n, k), te_binary (ctx, TE_LE, n, k),
+                   true);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_GE, n, k), te_binary (ctx, TE_LT, n, k),
+                   true);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_NE, zero, n),
+                   not1 (te_binary (ctx, TE_NE, n, zero)), true);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_EQ, n, zero),
+                   te_binary (ctx, TE_NE, zero, n), true);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_LE, n, k), te_binary (ctx, TE_LE, k, n),
+                   false);
+  /* Floating x < y and y <= x both fail at a NaN, so they are not each
+     other's negation; neither are they exclusive.  */
+  te_node *fx = te_cast (ctx, TE_F64, n), *fy = te_cast (ctx, TE_F64, k);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_LT, fx, fy),
+                   te_binary (ctx, TE_LE, fy, fx), false);
+  CHECK_EXCLUSIVE (te_binary (ctx, TE_LT, fx, fy),
+                   not1 (te_binary (ctx, TE_LT, fx, fy)), true);
+}
+
 int
 main (void)
 {
@@ -217,6 +277,7 @@ main (void)
   check_absorption ();
   check_short_circuit ();
   check_fallback ();
+  check_exclusive ();
   te_ctx_free (ctx);
   mpfr_free_cache ();
   return tg_exit ();
