@@ -104,6 +104,8 @@ typedef struct sweep
   bool opt;      /* reuse forward results */
   te_node *reuse_from; /* the statement's value, which T[w] holds ... */
   te_node *reuse_to;   /* ... as this load */
+  te_node *reuse_cond; /* the value select (C, A, 0): C and A, which the */
+  te_node *reuse_arm;  /* load holds where C does */
   bool reused;
   /* value temporaries computed from an overwritten entry value */
   te_tensor *poisoned[MAX_REDS];
@@ -149,6 +151,77 @@ cancelled (const sweep *w, const te_tensor *t)
     if (w->cancelled[i] == t)
       return true;
   return false;
+}
+
+/* Does condition COND, in the counters of the NLOOPS loops FROM, hold
+   wherever the loops HERE run (FROM's counters named as HERE's): is each
+   of its conjuncts L < R with R - L - 1 never negative there (u <= t
+   inside u < t + 1)?  */
+static bool
+holds_within (te_ctx *ctx, te_node *cond, int nloops, const te_loop *from,
+              const te_loop *here)
+{
+  te_node *ls[TE_MAX_LOOPS], *rs[TE_MAX_LOOPS];
+  int other = 0;
+  int n = te_conjunct_less (ctx, cond, false, ls, rs, TE_MAX_LOOPS, &other);
+  if (n == 0 || other)
+    return false;
+  for (int i = 0; i < n; i++)
+    {
+      te_node *gap = te_canon_int (
+          ctx, te_rename_counters (
+                   ctx, te_sub (ctx, te_sub (ctx, rs[i], ls[i]),
+                                te_int (ctx, 1)),
+                   nloops, from, here));
+      te_node *lo, *hi;
+      if (!te_index_range (ctx, gap, nloops, here, &lo, &hi)
+          || !te_non_negative (ctx, lo))
+        return false;
+    }
+  return true;
+}
+
+/* Add to W's cancelled tensors the local arrays of FWD that only
+   statements writing cancelled tensors read (or their own statements):
+   no adjoint reaches them (the unscaled scores that only a softmax's
+   cancelled maximum reads), so their statements need no reverse.  Each
+   is noted in B.  */
+static void
+feeds_only_cancelled (sweep *w, const te_program *fwd, te_program *b)
+{
+  for (bool more = true; more;)
+    {
+      more = false;
+      for (int i = 0; i < fwd->ntensors && w->ncancelled < MAX_REDS; i++)
+        {
+          const te_tensor *t = fwd->tensors[i];
+          if (t->kind != TE_TK_LOCAL || !te_type_is_float (t->type)
+              || cancelled (w, t))
+            continue;
+          bool dead = true, read = false;
+          for (int s = 0; dead && s < fwd->nstages; s++)
+            {
+              const te_stage *fs = &fwd->stages[s];
+              if (fs->call && (te_call_passes (fs, t, true)
+                               || te_call_passes (fs, t, false)))
+                dead = false;
+              for (int k = 0; dead && k < fs->nstmts; k++)
+                if (te_stmt_reads (&fs->stmts[k], t))
+                  {
+                    read = true;
+                    dead = fs->stmts[k].dst == t
+                           || cancelled (w, fs->stmts[k].dst);
+                  }
+            }
+          if (!dead || !read)
+            continue;
+          w->cancelled[w->ncancelled++] = t;
+          te_program_note (b, "cancel: %s gets no adjoint: only what gets "
+                              "none reads it",
+                           t->name);
+          more = true;
+        }
+    }
 }
 
 /* Is R the value of a statement that writes a cancelled tensor (whose
@@ -552,6 +625,111 @@ reuse_quotient_1 (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
 }
 
 
+#define MAX_FACTORS 16
+
+static bool
+flatten_product (te_node *n, te_node **f, int *nf)
+{
+  if (n->op == TE_MUL)
+    return flatten_product (n->args[0], f, nf)
+           && flatten_product (n->args[1], f, nf);
+  if (*nf == MAX_FACTORS)
+    return false;
+  f[(*nf)++] = n;
+  return true;
+}
+
+/* X with every product that has all the factors of the product FROM
+   among its own taking TO for them (1 / z * (e * g) with FROM 1 / z * e:
+   TO * g), within DEPTH levels of X's arithmetic.  */
+static te_node *
+replace_factors (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
+                 int depth)
+{
+  if (depth < 0)
+    return x;
+  if (x == from)
+    return to;
+  te_node *fx[MAX_FACTORS], *ff[MAX_FACTORS];
+  int nx = 0, nf = 0;
+  if (x->op == TE_MUL && flatten_product (x, fx, &nx)
+      && flatten_product (from, ff, &nf) && nf > 1)
+    {
+      bool used[MAX_FACTORS] = { false };
+      int found = 0;
+      for (int i = 0; i < nf; i++)
+        for (int j = 0; j < nx; j++)
+          if (!used[j] && fx[j] == ff[i])
+            {
+              used[j] = true;
+              found++;
+              break;
+            }
+      if (found == nf)
+        {
+          te_node *r = to;
+          for (int j = 0; j < nx; j++)
+            if (!used[j])
+              r = te_mul (ctx, r, replace_factors (ctx, fx[j], from, to,
+                                                   depth - 1));
+          return r;
+        }
+    }
+  switch (x->op)
+    {
+    case TE_NEG:
+      return te_neg (ctx, replace_factors (ctx, x->args[0], from, to,
+                                           depth - 1));
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+    case TE_DIV:
+      return te_binary (ctx, x->op,
+                        replace_factors (ctx, x->args[0], from, to, depth - 1),
+                        replace_factors (ctx, x->args[1], from, to,
+                                         depth - 1));
+    default:
+      return x;
+    }
+}
+
+/* X with the arm A of the statement's value select (C, A, 0) replaced by
+   the load of the element, inside X's arithmetic where a select on C
+   picks it (p[u] = u <= t ? e[u] / z : 0: e[u] / z is p[u] where
+   u <= t).  */
+static te_node *
+reuse_in_arm (sweep *w, te_node *x, int depth)
+{
+  te_ctx *ctx = w->ctx;
+  if (depth > 8)
+    return x;
+  if (x->op == TE_SELECT && x->args[0] == w->reuse_cond
+      && te_is_const (x->args[2], 0))
+    {
+      te_node *arm = te_replace (ctx, x->args[1], w->reuse_arm, w->reuse_to);
+      if (w->reuse_arm->op == TE_MUL)
+        arm = replace_factors (ctx, arm, w->reuse_arm, w->reuse_to, 8);
+      te_memo m = { 0 };
+      arm = reuse_quotient_1 (ctx, arm, w->reuse_arm, w->reuse_to, &m);
+      te_memo_free (&m);
+      return arm == x->args[1] ? x : te_select (ctx, x->args[0], arm,
+                                                 x->args[2]);
+    }
+  switch (x->op)
+    {
+    case TE_NEG:
+      return te_neg (ctx, reuse_in_arm (w, x->args[0], depth + 1));
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+    case TE_DIV:
+      return te_binary (ctx, x->op, reuse_in_arm (w, x->args[0], depth + 1),
+                        reuse_in_arm (w, x->args[1], depth + 1));
+    default:
+      return x;
+    }
+}
+
 /* X with the statement's value replaced by the load of the element that
    holds it, where the current stage binds that element's counters.  */
 static te_node *
@@ -574,6 +752,8 @@ reuse (sweep *w, te_node *x)
                                 &w->reuse_memo);
   y = reuse_quotient_1 (w->ctx, y, w->reuse_from, w->reuse_to,
                         &w->quotient_memo);
+  if (w->reuse_arm)
+    y = reuse_in_arm (w, y, 0);
   if (y != x && !w->reused)
     {
       te_program_note (w->b, "reuse: %s is %s",
@@ -617,17 +797,82 @@ loops_here (const sweep *w, bool inner, te_loop *here)
   return nh;
 }
 
+/* The value the forward stored in the element load L reads, in the
+   counters of the NH loops HERE: L's tensor a local array that one
+   unguarded statement writes, the element that statement's iteration
+   with HERE's counters wrote; NULL otherwise.  Canonical.  */
+static te_node *
+written_value (sweep *w, te_node *l, int nh, const te_loop *here)
+{
+  const te_program *fwd = w->fwd;
+  const te_tensor *t = l->u.tensor;
+  if (t->kind != TE_TK_LOCAL)
+    return NULL;
+  te_node *v = NULL;
+  int writers = 0;
+  for (int s = 0; s < fwd->nstages; s++)
+    for (int k = 0; k < fwd->stages[s].nstmts; k++)
+      {
+        const te_stage *qs = &fwd->stages[s];
+        const te_stmt *q = &qs->stmts[k];
+        if (q->dst != t)
+          continue;
+        writers++;
+        if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent)
+          continue;
+        v = te_same_element (w->ctx, qs->nloops, qs->loops, q->index,
+                             q->value, nh, here, l->args[0]);
+        /* Written over fewer loops (a row's 1 / z read in the loop over
+           the row): those of HERE that L's index uses.  */
+        te_loop used[2 * TE_MAX_LOOPS];
+        int nu = 0;
+        for (int j = 0; j < nh; j++)
+          if (te_uses_var (l->args[0], here[j].var))
+            used[nu++] = here[j];
+        if (!v && nu < nh)
+          v = te_same_element (w->ctx, qs->nloops, qs->loops, q->index,
+                               q->value, nu, used, l->args[0]);
+      }
+  return writers == 1 && v ? te_canon_loads (w->ctx, v) : NULL;
+}
+
+/* QUOT, the value a statement stored (in the counters of the NH loops
+   HERE), as a quotient A / S into *A and *S: A / S itself, or A * R with
+   R 1 / S or a load of a local array that holds it (the reciprocal of a
+   sum computed once).  */
+static bool
+as_quotient (sweep *w, te_node *quot, int nh, const te_loop *here,
+             te_node **a, te_node **sv)
+{
+  if (quot->op == TE_DIV)
+    {
+      *a = quot->args[0];
+      *sv = quot->args[1];
+      return true;
+    }
+  if (quot->op != TE_MUL)
+    return false;
+  for (int i = 0; i < 2; i++)
+    {
+      te_node *r = quot->args[i];
+      te_node *v = r->op == TE_LOAD ? written_value (w, r, nh, here) : r;
+      if (v && v->op == TE_DIV && te_is_const (v->args[0], 1))
+        {
+          *a = quot->args[1 - i];
+          *sv = v->args[1];
+          return true;
+        }
+    }
+  return false;
+}
+
 /* X with E rewritten as Y * S where the forward stored E / S in output Y
    (an element the current stage's iteration names: the same loops, up to
    their counters) and E is not that statement's own value (reuse's):
    the exponentials a softmax divides are its outputs times the sum.  */
 static te_node *
-reuse_numerator (sweep *w, te_node *x)
+reuse_numerator_in (sweep *w, te_node *x, int nh, const te_loop *here)
 {
-  if (!w->opt)
-    return x;
-  te_loop here[2 * TE_MAX_LOOPS];
-  int nh = loops_here (w, true, here);
   te_node *canon = NULL;
   const te_program *fwd = w->fwd;
   for (int s = 0; s < fwd->nstages; s++)
@@ -636,15 +881,29 @@ reuse_numerator (sweep *w, te_node *x)
       for (int k = 0; k < qs->nstmts; k++)
         {
           const te_stmt *q = &qs->stmts[k];
+          te_node *quot = q->value, *cond = NULL, *num, *den;
+          if (quot->op == TE_SELECT && te_is_const (quot->args[2], 0))
+            {
+              cond = quot->args[0];
+              quot = quot->args[1];
+            }
           if (q->op != TE_SET || q->guard || q->ninner || qs->recurrent
-              || q->value->op != TE_DIV || q == w->st
-              || qs->nloops != nh || !holds_stored_values (fwd, q->dst))
+              || q == w->st || qs->nloops != nh
+              || !holds_stored_values (fwd, q->dst)
+              || !as_quotient (w, quot, qs->nloops, qs->loops, &num, &den))
             continue;
+          /* The same loops, or, for a quotient picked where COND holds
+             (a causal row's u <= t ? e[u] / z : 0), loops within Q's
+             where it holds.  */
           bool same = true;
           for (int l = 0; l < nh && same; l++)
             same = te_rename_counters (w->ctx, qs->loops[l].extent, nh,
                                        qs->loops, here)
-                   == here[l].extent;
+                       == here[l].extent
+                   || (cond && te_loop_within (w->ctx, nh, here, qs->loops,
+                                               l));
+          if (same && cond)
+            same = holds_within (w->ctx, cond, nh, qs->loops, here);
           /* Each iteration of Q its own element of the output, which
              holds that iteration's quotient.  */
           te_node *index = te_canon_int (w->ctx, q->index), *lo, *span;
@@ -659,8 +918,7 @@ reuse_numerator (sweep *w, te_node *x)
                                  &in, qs, &lo, &span))
             continue;
           te_node *e = te_canon_loads (
-              w->ctx, te_rename_counters (w->ctx, q->value->args[0], nh,
-                                          qs->loops, here));
+              w->ctx, te_rename_counters (w->ctx, num, nh, qs->loops, here));
           /* A load is worth replacing only when it is of a local array
              the gradient would compute again (the exponentials an
              in-place softmax divides).  */
@@ -669,14 +927,20 @@ reuse_numerator (sweep *w, te_node *x)
             continue;
           if (!canon)
             canon = te_canon_loads (w->ctx, x);
-          if (!te_contains (canon, e))
+          /* Also what the forward stored in E's element, where it is a
+             local array one statement wrote (the exponentials).  */
+          te_node *def = e->op == TE_LOAD ? written_value (w, e, nh, here)
+                                          : NULL;
+          if (!te_contains (canon, e) && !(def && te_contains (canon, def)))
             continue;
-          te_node *sv = te_rename_counters (w->ctx, q->value->args[1], nh,
-                                            qs->loops, here);
+          te_node *sv = te_rename_counters (w->ctx, den, nh, qs->loops,
+                                            here);
           te_node *yv = te_load (w->ctx, q->dst,
                                  te_rename_counters (w->ctx, q->index, nh,
                                                      qs->loops, here));
           canon = te_replace (w->ctx, canon, e, te_mul (w->ctx, yv, sv));
+          if (def)
+            canon = te_replace (w->ctx, canon, def, te_mul (w->ctx, yv, sv));
           x = canon;
           if (w->numer_noted == e)
             continue;
@@ -688,6 +952,92 @@ reuse_numerator (sweep *w, te_node *x)
         }
     }
   return x;
+}
+
+/* Is N a select one of whose arms is 0 (an adjoint that flows only
+   where its condition holds, or does not)?  */
+static bool
+zero_select (const te_node *n)
+{
+  return n->op == TE_SELECT
+         && (te_is_const (n->args[1], 0) || te_is_const (n->args[2], 0));
+}
+
+/* Is there a select with a zero arm within DEPTH levels of X's
+   arithmetic?  */
+static bool
+zero_select_within (const te_node *x, int depth)
+{
+  if (zero_select (x))
+    return true;
+  if (depth == 0)
+    return false;
+  switch (x->op)
+    {
+    case TE_NEG:
+      return zero_select_within (x->args[0], depth - 1);
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+    case TE_DIV:
+      return zero_select_within (x->args[0], depth - 1)
+             || zero_select_within (x->args[1], depth - 1);
+    default:
+      return false;
+    }
+}
+
+/* X with reuse_numerator_in applied, within DEPTH levels of its
+   arithmetic, to the arm of each select with a zero arm, in the loops
+   its condition narrows (u <= t ? e[u] / z : 0 over u < T: e over
+   u < t + 1).  */
+static te_node *
+numerator_in_arms (sweep *w, te_node *x, int nh, const te_loop *here,
+                   int depth)
+{
+  te_ctx *ctx = w->ctx;
+  if (!zero_select_within (x, depth))
+    return x;
+  if (zero_select (x))
+    {
+      bool first = te_is_const (x->args[2], 0);
+      te_loop narrow[2 * TE_MAX_LOOPS];
+      memcpy (narrow, here, nh * sizeof *narrow);
+      if (!te_narrow_loops (ctx, x->args[0], !first, nh, narrow))
+        return x;
+      te_node *arm = reuse_numerator_in (w, x->args[first ? 1 : 2], nh,
+                                         narrow);
+      arm = numerator_in_arms (w, arm, nh, narrow, depth);
+      return first ? te_select (ctx, x->args[0], arm, x->args[2])
+                   : te_select (ctx, x->args[0], x->args[1], arm);
+    }
+  switch (x->op)
+    {
+    case TE_NEG:
+      return te_neg (ctx, numerator_in_arms (w, x->args[0], nh, here,
+                                             depth - 1));
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+    case TE_DIV:
+      return te_binary (ctx, x->op,
+                        numerator_in_arms (w, x->args[0], nh, here, depth - 1),
+                        numerator_in_arms (w, x->args[1], nh, here,
+                                           depth - 1));
+    default:
+      return x;
+    }
+}
+
+static te_node *
+reuse_numerator (sweep *w, te_node *x)
+{
+  if (!w->opt)
+    return x;
+  te_loop here[2 * TE_MAX_LOOPS];
+  int nh = loops_here (w, true, here);
+  x = reuse_numerator_in (w, x, nh, here);
+  return numerator_in_arms (w, x, nh, here, 4);
 }
 
 /* The rewrite of reuse_stored: V (a value the forward stored) is Y;
@@ -1359,7 +1709,7 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
           w->poison_loc[w->npoisoned] = st->loc;
           w->poison_name[w->npoisoned++] = t->name;
         }
-  w->reuse_from = w->reuse_to = NULL;
+  w->reuse_from = w->reuse_to = w->reuse_cond = w->reuse_arm = NULL;
   te_memo_free (&w->reuse_memo);
   te_memo_free (&w->quotient_memo);
   w->reused = false;
@@ -1369,6 +1719,12 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     {
       w->reuse_from = subst (w, st->value);
       w->reuse_to = te_load (ctx, t, st->index);
+      if (st->value->op == TE_SELECT && te_is_const (st->value->args[2], 0)
+          && st->value->args[1]->op != TE_LOAD)
+        {
+          w->reuse_cond = subst (w, st->value->args[0]);
+          w->reuse_arm = subst (w, st->value->args[1]);
+        }
     }
   te_node *g = te_load (ctx, t->shadow, st->index);
   if (t->accum)
@@ -1547,6 +1903,7 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
         te_program_note (b, "cancel: %s gets no adjoint: the results do "
                             "not change when an element of it moves",
                          w.cancelled[i]->name);
+      feeds_only_cancelled (&w, fwd, b);
       w.ncancelled_reds = ad_cancelled_reductions (fwd, w.cancelled_reds,
                                                    MAX_REDS);
       for (int i = 0; i < w.ncancelled_reds; i++)

@@ -23,7 +23,9 @@
       reduction of a scaled body (at an A its loops do not move, init
       ZERO) is scaled; max, min, fmax, fmin and compares of two values of
       one kind keep it (compares become INV: e^(a c) > 0); a select needs
-      an INV condition; anything else of an INV operand is INV.
+      an INV condition, and its arms are looked at where they are picked
+      (arm_kind: u <= t ? e[u] / z : 0 reads e over u <= t only);
+      anything else of an INV operand is INV.
    3. A statement T[w] = v makes T's elements of v's kind when A is w
       (then a load T[r] has it at r), INV when v is, else TOP; several
       statements writing T must agree; += keeps only INV.  A recurrent
@@ -99,6 +101,7 @@ typedef struct walk
   const te_node *reds[MAX_DEPTH];
   int nreds;
   bool deep;    /* too many: TOP */
+  bool narrowed; /* inside an arm_kind that narrowed the loops */
 } walk;
 
 static int
@@ -234,6 +237,33 @@ reduce_kind (walk *w, te_node *n)
   return top;
 }
 
+/* The kind of ARM, an operand of a select picked where C holds (NEG:
+   where it does not), in W's loops narrowed to the bounds C puts on
+   their counters (u <= t: u < t + 1, where that is within the loop), so
+   that a load of what a loop over the narrower range wrote (the u <= t
+   of a causal row, read by p[u] = u <= t ? e[u] / z : 0 over the whole
+   row) finds its element.  The memo is set aside while the loops are
+   narrowed; one level deep.  */
+static kind
+arm_kind (walk *w, te_node *c, bool neg, te_node *arm)
+{
+  te_ctx *ctx = w->ctx;
+  if (w->narrowed)
+    return kind_of (w, arm);
+  te_loop saved[2 * TE_MAX_LOOPS];
+  memcpy (saved, w->loops, w->nloops * sizeof *saved);
+  bool any = te_narrow_loops (ctx, c, neg, w->nloops, w->loops) > 0;
+  if (!any)
+    return kind_of (w, arm);
+  te_memo_free (&w->memo);
+  w->narrowed = true;
+  kind r = kind_of (w, arm);
+  te_memo_free (&w->memo);
+  w->narrowed = false;
+  memcpy (w->loops, saved, w->nloops * sizeof *saved);
+  return r;
+}
+
 /* Compares of values of one kind are INV (e^(a c) > 0 keeps order).  */
 static kind
 compare_kind (kind x, kind y)
@@ -309,10 +339,10 @@ op_kind (walk *w, te_node *n)
     case TE_NE:
       return compare_kind (x, y);
     case TE_SELECT:
-      {
-        kind z = kind_of (w, n->args[2]);
-        return is_inv (x) ? k_same (y, z) : top;
-      }
+      if (!is_inv (x))
+        return top;
+      return k_same (arm_kind (w, n->args[0], false, n->args[1]),
+                     arm_kind (w, n->args[0], true, n->args[2]));
     case TE_CAST:
       if (te_type_is_float (n->type) && te_type_is_float (n->args[0]->type))
         return x;

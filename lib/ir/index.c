@@ -449,6 +449,14 @@ te_rows_apart (te_ctx *ctx, int nloops, const te_loop *loops, int na,
                                        te_mul (ctx, step[pick],
                                                te_sub (ctx, loops[pick].extent,
                                                        one))));
+      /* A span that depends on an outer counter (the row of u < t + 1)
+         at its largest, which the outer steps must clear.  */
+      te_node *rlo, *rhi;
+      bool moves = false;
+      for (int k = 0; k < nloops; k++)
+        moves |= te_uses_var (row, loops[k].var);
+      if (moves && te_index_range (ctx, row, nloops, loops, &rlo, &rhi))
+        row = te_canon_int (ctx, rhi);
     }
   if (lo_out)
     *lo_out = lo;
@@ -536,6 +544,37 @@ te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
           return true;
       }
   return false;
+}
+
+int
+te_narrow_loops (te_ctx *ctx, te_node *c, bool neg, int nloops,
+                 te_loop *loops)
+{
+  te_node *ls[16], *rs[16];
+  int n = te_conjunct_less (ctx, c, neg, ls, rs, 16, NULL), narrowed = 0;
+  for (int k = 0; k < nloops; k++)
+    for (int i = 0; i < n; i++)
+      {
+        te_node *v = te_var (ctx, loops[k].var);
+        te_node *off = te_canon_int (ctx, te_sub (ctx, ls[i], v));
+        bool free = off->op == TE_CONST;
+        for (int j = k; free && j < nloops; j++)
+          free = !te_uses_var (rs[i], loops[j].var);
+        if (!free)
+          continue;
+        /* V + OFF < R: V < R - OFF.  */
+        te_node *e = te_canon_int (ctx, te_sub (ctx, rs[i], off));
+        te_node *gap = te_canon_int (ctx, te_sub (ctx, loops[k].extent, e));
+        te_node *lo, *hi;
+        if (e != loops[k].extent
+            && te_index_range (ctx, gap, k, loops, &lo, &hi)
+            && te_non_negative (ctx, lo))
+          {
+            loops[k].extent = e;
+            narrowed++;
+          }
+      }
+  return narrowed;
 }
 
 bool

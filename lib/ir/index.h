@@ -108,6 +108,12 @@ bool te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
    row's p[u] = u <= t ? p[u] / z : 0 reads p only where u < t + 1.  */
 bool te_loads_below (te_ctx *ctx, const te_node *value, const te_tensor *t,
                      te_node *v, te_node *e);
+/* Narrow the extents of LOOPS to the bounds that condition C (negated
+   with NEG) puts on their counters where C holds, V + K < R with R free
+   of V and the loops inside it, when R - K is no more than the extent
+   (u <= t inside u < T: u < t + 1).  The number of loops narrowed.  */
+int te_narrow_loops (te_ctx *ctx, te_node *c, bool neg, int nloops,
+                     te_loop *loops);
 /* Does loop K of the NLOOPS loops A run no further than loop K of B, at
    every iteration of the loops outside it (A's counters named as B's):
    B's extent less A's never negative there (u < t + 1 inside u < T)?  */

@@ -132,4 +132,4 @@ main (void)
 
 /* { dg-final { scan-tensorgrad-dump-times "require: Vp - V >= 0: each iteration of the loop over 'n' writes elements of 'probs' that no other iteration writes" 2 } } */
 /* { dg-final { scan-tensorgrad-dump-times "cancel: mx gets no adjoint: the results do not change when an element of it moves" 2 } } */
-/* { dg-final { scan-tensorgrad-dump-times "reuse: probs.v1\\\[j \\+ n \\* Vp\\\] is probs\\\[j \\+ n \\* Vp\\\] \\* s\\\[n\\\]" 1 } } */
+/* { dg-final { scan-tensorgrad-dump-times "reuse: probs.v1\\\[j \\+ n \\* Vp\\\] is probs\\\[j \\+ n \\* Vp\\\] \\* s\\\[n\\\]" 2 } } */
