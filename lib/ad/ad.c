@@ -752,6 +752,10 @@ reuse (sweep *w, te_node *x)
                                 &w->reuse_memo);
   y = reuse_quotient_1 (w->ctx, y, w->reuse_from, w->reuse_to,
                         &w->quotient_memo);
+  /* A product's factors among a product's (d_p * e * (1 / s) / s with
+     the value e * (1 / s)).  */
+  if (w->reuse_from->op == TE_MUL)
+    y = replace_factors (w->ctx, y, w->reuse_from, w->reuse_to, 8);
   if (w->reuse_arm)
     y = reuse_in_arm (w, y, 0);
   if (y != x && !w->reused)

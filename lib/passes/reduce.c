@@ -15,8 +15,10 @@
       result is the same to the last bit.  A guard goes into the terms
       (a term that does not run contributes the operation's identity).
    2. When the stage before it writes T[w] (the same element at the same
-      iteration, after renaming its counters), that value becomes the
-      init and its statement goes: T is then an output, not in-out.
+      iteration, after renaming its counters), or an earlier one with
+      only stages between that leave T and what that write reads alone
+      (init_stage), that value becomes the init and its statement goes:
+      T is then an output, not in-out.
 
    Loops the stage shares with another stage of its source nest that
    accesses T (scratch reset in every iteration of an outer loop:
@@ -24,8 +26,10 @@
    stay loops of the stage: the update restarts in each of their
    iterations (expand.c then gives T a copy per iteration).
 
-   Limits: only a stage holding nothing but the update is rewritten, and
-   the init is looked for in the stage just before.  A loop that other
+   Limits: only a stage holding nothing but the update is rewritten (an
+   update beside other statements that do not touch T is first moved to
+   a stage of its own, split_update), and the init is looked for in the
+   last stage before that accesses T.  A loop that other
    stages of the nest share, writing what the terms read or touching T,
    is no reduction (carried_with_others).  */
 
@@ -284,6 +288,29 @@ take_init (te_program *p, te_stage *prev, const te_stage *next,
   return NULL;
 }
 
+/* The stage before S that may hold the init of T (step 2): the last one
+   that accesses T, when the stages after it and before S leave T and
+   what its writes of T read alone (s[n] = 0, then the row's maximum,
+   then the sum into s[n]); -1 if none.  */
+static int
+init_stage (const te_program *p, int s, const te_tensor *t)
+{
+  int ps = s - 1;
+  while (ps >= 0 && !p->stages[ps].call
+         && !te_stage_accesses (&p->stages[ps], t))
+    ps--;
+  if (ps < 0 || p->stages[ps].call)
+    return -1;
+  const te_stage *prev = &p->stages[ps];
+  for (int m = ps + 1; m < s; m++)
+    for (int j = 0; j < p->stages[m].nstmts; j++)
+      for (int k = 0; k < prev->nstmts; k++)
+        if (prev->stmts[k].dst == t
+            && te_stmt_reads (&prev->stmts[k], p->stages[m].stmts[j].dst))
+          return -1;
+  return ps;
+}
+
 /* The number of outer loops stage S of P shares with another stage that
    accesses T (per-iteration scratch: acc[r] = 0 in every iteration of
    i and j, then acc[r] += ... over k, then read): an update of T inside
@@ -389,9 +416,10 @@ rewrite_stage (te_program *p, int s)
   memset (st->loop_ids, 0, sizeof st->loop_ids);
   memcpy (st->loop_ids, keep_ids, nkeep * sizeof keep_ids[0]);
   te_node *init = acc;
-  if (s > 0)
+  int ps = init_stage (p, s, u->dst);
+  if (ps >= 0)
     {
-      te_node *v = take_init (p, &p->stages[s - 1], st, u->dst, u->index);
+      te_node *v = take_init (p, &p->stages[ps], st, u->dst, u->index);
       if (v)
         init = te_cast (ctx, u->dst->type, v);
     }
@@ -399,10 +427,70 @@ rewrite_stage (te_program *p, int s)
   u->guard = NULL;
 }
 
+/* Step 0: an update T[w] = T[w] op e of stage S beside other statements
+   (a row's exponentials stored and summed into s[n] in one loop), whose
+   index leaves out a loop, moves to a stage of its own with S's loops,
+   just before S, when the others neither read nor write T and e reads
+   nothing they write (the lifter gave e the values they store): the two
+   orders compute the same.  Then step 1 sees it alone.  */
+static bool
+split_update (te_program *p, int s)
+{
+  te_stage *st = &p->stages[s];
+  if (st->nstmts < 2 || st->call || st->recurrent)
+    return false;
+  te_ctx *ctx = p->ctx;
+  for (int k = 0; k < st->nstmts; k++)
+    {
+      te_stmt *u = &st->stmts[k];
+      te_red_kind kind;
+      te_node *body;
+      bool all = true;
+      for (int l = 0; l < st->nloops; l++)
+        all &= te_uses_var (u->index, st->loops[l].var);
+      if (u->op != TE_SET || u->ninner || all
+          || !te_match_update (ctx, u->value, te_load (ctx, u->dst, u->index),
+                               &kind, &body))
+        continue;
+      bool apart = true;
+      for (int j = 0; j < st->nstmts && apart; j++)
+        {
+          const te_stmt *o = &st->stmts[j];
+          if (j == k)
+            continue;
+          apart = o->dst != u->dst && !te_stmt_reads (o, u->dst)
+                  && !te_stmt_reads (u, o->dst);
+        }
+      if (!apart)
+        continue;
+      te_stmt moved = *u;
+      memmove (u, u + 1, (st->nstmts - 1 - k) * sizeof *u);
+      st->nstmts--;
+      te_stage copy = *st;
+      te_program_add_stage (p, st->loc);
+      memmove (&p->stages[s + 1], &p->stages[s],
+               (p->nstages - 1 - s) * sizeof p->stages[0]);
+      te_stage *ns = &p->stages[s];
+      *ns = copy;
+      ns->nstmts = 0;
+      ns->stmts = NULL;
+      ns->loc = moved.loc;
+      te_stmt *x = te_stage_add_stmt (p, ns, moved.dst, moved.index, TE_SET,
+                                      moved.value, moved.guard, moved.loc);
+      x->pos = moved.pos;
+      x->pos_first = moved.pos_first;
+      return true;
+    }
+  return false;
+}
+
 bool
 te_program_reductions (te_program *p, te_diag *diag)
 {
   (void) diag;
+  for (int s = 0; s < p->nstages; s++)
+    if (split_update (p, s))
+      s++; /* the moved update is stage S now, the rest S + 1 */
   for (int s = 0; s < p->nstages; s++)
     rewrite_stage (p, s);
   /* Drop the stages emptied by step 2.  */
