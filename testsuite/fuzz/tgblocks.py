@@ -207,7 +207,9 @@ class Blocks:
     def rows_causal(self):
         """A causal softmax: row t's max, exponentials and sum over u <= t,
         then a loop over the whole row dividing the first t + 1 and
-        zeroing the rest (or a third loop over u <= t)."""
+        zeroing the rest, or the row normalized over u <= t and its tail
+        zeroed from t + 1 by a loop or memset, before or after (or a
+        third loop over u <= t)."""
         ch = self.ch
         T = self.new_dim()
         s = self.get_array([T, T], (-3, 3))
@@ -231,9 +233,29 @@ class Blocks:
                 if ch.chance(0.5) else \
                 block(head, ["%s = %s;" % (pat % "u", ex),
                              "%s += %s;" % (z, pat % "u")])
-            c = ch.pick(["u <= t", "t >= u", "u < t + 1"])
-            body += loop("u", T.text, ["%s = %s ? %s / %s : 0.0$;" %
-                                       (pat % "u", c, pat % "u", z)])
+            form = ch.draw(3)
+            if form == 0:
+                c = ch.pick(["u <= t", "t >= u", "u < t + 1"])
+                body += loop("u", T.text, ["%s = %s ? %s / %s : 0.0$;" %
+                                           (pat % "u", c, pat % "u", z)])
+            else:
+                # the tail zeroed by a loop of its own (before or after
+                # the row is normalized), or with memset; the row scaled
+                # by 1 / z or divided
+                self.tag("causal-tail")
+                if ch.chance(0.5):
+                    r = self.fresh("r")
+                    body += ["$T %s = 1.0$ / %s;" % (r, z)]
+                    norm = block(head, ["%s *= %s;" % (pat % "u", r)])
+                else:
+                    norm = block(head, ["%s /= %s;" % (pat % "u", z)])
+                if ch.chance(0.3):
+                    tail = ["memset (&%s, 0, (%s - t - 1) * sizeof ($T));" %
+                            (pat % "t + 1", T.text)]
+                else:
+                    tail = loop("u", T.text, ["%s = 0.0$;" % (pat % "u")],
+                                start="t + 1")
+                body += norm + tail if form == 1 else tail + norm
         else:
             body += block(head, ["%s += %s;" % (z, ex)])
             body += block(head, ["%s = %s / %s;" % (pat % "u", ex, z)])
