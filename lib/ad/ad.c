@@ -625,6 +625,29 @@ reuse_quotient_1 (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
 }
 
 
+/* The arithmetic the rewrites below descend through: X's negation, sum,
+   difference, product or quotient rebuilt with F (DATA, operand, DEPTH)
+   for its operands; X itself for any other node.  */
+typedef te_node *(*arith_fn) (void *data, te_node *x, int depth);
+
+static te_node *
+rebuild_arith (te_ctx *ctx, te_node *x, arith_fn f, void *data, int depth)
+{
+  switch (x->op)
+    {
+    case TE_NEG:
+      return te_neg (ctx, f (data, x->args[0], depth));
+    case TE_ADD:
+    case TE_SUB:
+    case TE_MUL:
+    case TE_DIV:
+      return te_binary (ctx, x->op, f (data, x->args[0], depth),
+                        f (data, x->args[1], depth));
+    default:
+      return x;
+    }
+}
+
 #define MAX_FACTORS 16
 
 static bool
@@ -642,18 +665,24 @@ flatten_product (te_node *n, te_node **f, int *nf)
 /* X with every product that has all the factors of the product FROM
    among its own taking TO for them (1 / z * (e * g) with FROM 1 / z * e:
    TO * g), within DEPTH levels of X's arithmetic.  */
-static te_node *
-replace_factors (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
-                 int depth)
+typedef struct factors_rw
 {
+  te_ctx *ctx;
+  te_node *from, *to;
+} factors_rw;
+
+static te_node *
+replace_factors_1 (void *data, te_node *x, int depth)
+{
+  factors_rw *rw = data;
   if (depth < 0)
     return x;
-  if (x == from)
-    return to;
+  if (x == rw->from)
+    return rw->to;
   te_node *fx[MAX_FACTORS], *ff[MAX_FACTORS];
   int nx = 0, nf = 0;
   if (x->op == TE_MUL && flatten_product (x, fx, &nx)
-      && flatten_product (from, ff, &nf) && nf > 1)
+      && flatten_product (rw->from, ff, &nf) && nf > 1)
     {
       bool used[MAX_FACTORS] = { false };
       int found = 0;
@@ -667,30 +696,23 @@ replace_factors (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
             }
       if (found == nf)
         {
-          te_node *r = to;
+          te_node *r = rw->to;
           for (int j = 0; j < nx; j++)
             if (!used[j])
-              r = te_mul (ctx, r, replace_factors (ctx, fx[j], from, to,
-                                                   depth - 1));
+              r = te_mul (rw->ctx, r, replace_factors_1 (rw, fx[j],
+                                                         depth - 1));
           return r;
         }
     }
-  switch (x->op)
-    {
-    case TE_NEG:
-      return te_neg (ctx, replace_factors (ctx, x->args[0], from, to,
-                                           depth - 1));
-    case TE_ADD:
-    case TE_SUB:
-    case TE_MUL:
-    case TE_DIV:
-      return te_binary (ctx, x->op,
-                        replace_factors (ctx, x->args[0], from, to, depth - 1),
-                        replace_factors (ctx, x->args[1], from, to,
-                                         depth - 1));
-    default:
-      return x;
-    }
+  return rebuild_arith (rw->ctx, x, replace_factors_1, rw, depth - 1);
+}
+
+static te_node *
+replace_factors (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
+                 int depth)
+{
+  factors_rw rw = { ctx, from, to };
+  return replace_factors_1 (&rw, x, depth);
 }
 
 /* X with the arm A of the statement's value select (C, A, 0) replaced by
@@ -698,10 +720,11 @@ replace_factors (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
    picks it (p[u] = u <= t ? e[u] / z : 0: e[u] / z is p[u] where
    u <= t).  */
 static te_node *
-reuse_in_arm (sweep *w, te_node *x, int depth)
+reuse_in_arm (void *data, te_node *x, int depth)
 {
+  sweep *w = data;
   te_ctx *ctx = w->ctx;
-  if (depth > 8)
+  if (depth < 0)
     return x;
   if (x->op == TE_SELECT && x->args[0] == w->reuse_cond
       && te_is_const (x->args[2], 0))
@@ -715,19 +738,7 @@ reuse_in_arm (sweep *w, te_node *x, int depth)
       return arm == x->args[1] ? x : te_select (ctx, x->args[0], arm,
                                                  x->args[2]);
     }
-  switch (x->op)
-    {
-    case TE_NEG:
-      return te_neg (ctx, reuse_in_arm (w, x->args[0], depth + 1));
-    case TE_ADD:
-    case TE_SUB:
-    case TE_MUL:
-    case TE_DIV:
-      return te_binary (ctx, x->op, reuse_in_arm (w, x->args[0], depth + 1),
-                        reuse_in_arm (w, x->args[1], depth + 1));
-    default:
-      return x;
-    }
+  return rebuild_arith (ctx, x, reuse_in_arm, w, depth - 1);
 }
 
 /* X with the statement's value replaced by the load of the element that
@@ -757,7 +768,7 @@ reuse (sweep *w, te_node *x)
   if (w->reuse_from->op == TE_MUL)
     y = replace_factors (w->ctx, y, w->reuse_from, w->reuse_to, 8);
   if (w->reuse_arm)
-    y = reuse_in_arm (w, y, 0);
+    y = reuse_in_arm (w, y, 8);
   if (y != x && !w->reused)
     {
       te_program_note (w->b, "reuse: %s is %s",
@@ -995,42 +1006,36 @@ zero_select_within (const te_node *x, int depth)
    arithmetic, to the arm of each select with a zero arm, in the loops
    its condition narrows (u <= t ? e[u] / z : 0 over u < T: e over
    u < t + 1).  */
-static te_node *
-numerator_in_arms (sweep *w, te_node *x, int nh, const te_loop *here,
-                   int depth)
+typedef struct arms_rw
 {
+  sweep *w;
+  int nh;
+  const te_loop *here;
+} arms_rw;
+
+static te_node *
+numerator_in_arms (void *data, te_node *x, int depth)
+{
+  arms_rw *rw = data;
+  sweep *w = rw->w;
   te_ctx *ctx = w->ctx;
-  if (!zero_select_within (x, depth))
+  if (depth < 0 || !zero_select_within (x, depth))
     return x;
   if (zero_select (x))
     {
       bool first = te_is_const (x->args[2], 0);
       te_loop narrow[2 * TE_MAX_LOOPS];
-      memcpy (narrow, here, nh * sizeof *narrow);
-      if (!te_narrow_loops (ctx, x->args[0], !first, nh, narrow))
+      memcpy (narrow, rw->here, rw->nh * sizeof *narrow);
+      if (!te_narrow_loops (ctx, x->args[0], !first, rw->nh, narrow))
         return x;
-      te_node *arm = reuse_numerator_in (w, x->args[first ? 1 : 2], nh,
+      arms_rw in = { w, rw->nh, narrow };
+      te_node *arm = reuse_numerator_in (w, x->args[first ? 1 : 2], rw->nh,
                                          narrow);
-      arm = numerator_in_arms (w, arm, nh, narrow, depth);
+      arm = numerator_in_arms (&in, arm, depth);
       return first ? te_select (ctx, x->args[0], arm, x->args[2])
                    : te_select (ctx, x->args[0], x->args[1], arm);
     }
-  switch (x->op)
-    {
-    case TE_NEG:
-      return te_neg (ctx, numerator_in_arms (w, x->args[0], nh, here,
-                                             depth - 1));
-    case TE_ADD:
-    case TE_SUB:
-    case TE_MUL:
-    case TE_DIV:
-      return te_binary (ctx, x->op,
-                        numerator_in_arms (w, x->args[0], nh, here, depth - 1),
-                        numerator_in_arms (w, x->args[1], nh, here,
-                                           depth - 1));
-    default:
-      return x;
-    }
+  return rebuild_arith (ctx, x, numerator_in_arms, rw, depth - 1);
 }
 
 static te_node *
@@ -1041,7 +1046,8 @@ reuse_numerator (sweep *w, te_node *x)
   te_loop here[2 * TE_MAX_LOOPS];
   int nh = loops_here (w, true, here);
   x = reuse_numerator_in (w, x, nh, here);
-  return numerator_in_arms (w, x, nh, here, 4);
+  arms_rw rw = { w, nh, here };
+  return numerator_in_arms (&rw, x, 4);
 }
 
 /* The rewrite of reuse_stored: V (a value the forward stored) is Y;

@@ -17,6 +17,22 @@
 /* { dg-final { scan-tensorgrad-backward "stage 1: for \\(fused\\) b < B, t < T, h < NH:" } } */
 /* { dg-final { scan-tensorgrad-backward-not "\n  stage 2:" } } */
 /* { dg-final { scan-tensorgrad-backward-not "temporary, size \[^\n\]*\\*" } } */
-/* The exponentials are the stored probabilities times their sum
-   (attention-reuse-1.c): the gradient computes none again.  */
+/* The causal kernels' gradients (attention, in llm.c's form with
+   p[u] = u <= t ? p[u] / z : 0 over the whole row, and attention_d with
+   1 / z taken once) in the expert's shape, two row passes over u <= t
+   reading the stored probabilities, d_s[u] = y[u] (g[u] - sum_u' y[u']
+   g[u']): no exponential, causal maximum or score computed again.
+     cancel    the maximum gets no adjoint (the select's arm is looked at
+               over u <= t, where it is picked), nor do the unscaled
+               scores only the maximum reads;
+     reuse     e[u] / z is p[u] where u <= t, also as (1 / z) * e[u];
+               e[u] and exp (s[u] - mx) are p[u] * z;
+     bounds    the adjoint loops guarded by u <= t run to t + 1;
+     rescale   the adjoints divided by z are kept times z.  */
+/* { dg-final { scan-tensorgrad-dump-times "cancel: mx gets no adjoint" 2 } } */
+/* { dg-final { scan-tensorgrad-dump "cancel: t\[0-9\]+ gets no adjoint: only what gets none reads it" } } */
+/* { dg-final { scan-tensorgrad-dump-times "bounds: the loop over u runs to 1 \\+ t, where its statements run" 2 } } */
+/* { dg-final { scan-tensorgrad-dump-times "rescale: d_z holds z times its adjoint" 2 } } */
 /* { dg-final { scan-tensorgrad-backward-not "tensor p\\.v1:" } } */
+/* { dg-final { scan-tensorgrad-backward-not "exp \\(sc\\\[" } } */
+/* { dg-final { scan-tensorgrad-backward-not "max \\(u < 1 \\+ t" } } */
