@@ -364,3 +364,24 @@ abi_grad_decl (tree fndecl)
   grad_list = tree_cons (fndecl, decl, grad_list);
   return decl;
 }
+
+tree
+te_tree_type (te_type t)
+{
+  switch (t)
+    {
+    case TE_BOOL:
+      return boolean_type_node;
+    case TE_I32:
+      return integer_type_node;
+    case TE_U32:
+      return unsigned_type_node;
+    case TE_I64:
+      return long_integer_type_node;
+    case TE_F32:
+      return float_type_node;
+    case TE_F64:
+      return double_type_node;
+    }
+  return NULL_TREE;
+}

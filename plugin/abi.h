@@ -11,6 +11,9 @@
    *ELEM is the value's or the pointee's element type.  */
 bool abi_classify (tree type, te_param_kind *kind, te_type *elem);
 
+/* The C type of TE type T (float for TE_F32, ...).  */
+tree te_tree_type (te_type t);
+
 /* Is FNDECL marked differentiable?  */
 bool abi_is_kernel (tree fndecl);
 

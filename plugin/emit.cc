@@ -26,6 +26,7 @@
       definition, and run the early passes on a body without a CFG.  */
 
 #include "emit.h"
+#include "abi.h"
 
 #include <string.h>
 
@@ -66,27 +67,6 @@ struct emitter
   bool novector;     /* the loops built now must not be vectorized */
   bool failed;
 };
-
-static tree
-te_tree_type (te_type t)
-{
-  switch (t)
-    {
-    case TE_BOOL:
-      return boolean_type_node;
-    case TE_I32:
-      return integer_type_node;
-    case TE_U32:
-      return unsigned_type_node;
-    case TE_I64:
-      return long_integer_type_node;
-    case TE_F32:
-      return float_type_node;
-    case TE_F64:
-      return double_type_node;
-    }
-  return NULL_TREE;
-}
 
 static tree
 new_local (emitter *e, tree type, const char *name)

@@ -402,7 +402,7 @@ folded_copy (lifter *l, gassign *st, basic_block bb)
     return true;
   if (!te_type_is_float (t->type))
     return false;
-  tree et = t->type == TE_F32 ? float_type_node : double_type_node;
+  tree et = te_tree_type (t->type);
   int64_t es = tree_to_shwi (TYPE_SIZE_UNIT (et));
   int64_t bytes = tree_to_shwi (TYPE_SIZE_UNIT (type));
   if (bytes % es)
@@ -418,6 +418,20 @@ folded_copy (lifter *l, gassign *st, basic_block bb)
   return true;
 }
 
+/* Is T, which a store writes, of floating elements?  Refused (false)
+   when not.  */
+static bool
+written_float (lifter *l, const te_tensor *t)
+{
+  if (te_type_is_float (t->type))
+    return true;
+  error_at (l->loc, "integer array %qs is written; a differentiable "
+                    "kernel may only read integer arrays",
+            t->name);
+  l->failed = true;
+  return false;
+}
+
 void
 lift_store (lifter *l, gassign *st)
 {
@@ -429,16 +443,8 @@ lift_store (lifter *l, gassign *st)
   tree lhs = gimple_assign_lhs (st);
   if (zero_array (l, st, bb) || folded_copy (l, st, bb))
     return;
-  if (!lift_access (l, lhs, &t, &index))
+  if (!lift_access (l, lhs, &t, &index) || !written_float (l, t))
     return;
-  if (!te_type_is_float (t->type))
-    {
-      error_at (l->loc, "integer array %qs is written; a differentiable "
-                        "kernel may only read integer arrays",
-                t->name);
-      l->failed = true;
-      return;
-    }
   te_node *v = lift_float (l, gimple_assign_rhs1 (st));
   te_node *g = v ? stmt_guard (l, bb) : NULL;
   if (!v || !g)
@@ -922,6 +928,15 @@ copy_loop (lifter *l, basic_block bb, te_tensor *dst, te_node *d0,
   l->cur->closed = true;
 }
 
+/* Byte count or offset BYTES as a number of elements of SIZE bytes,
+   exact as an index is; NULL when it is no whole number of them.  */
+static te_node *
+whole_elements (te_ctx *ctx, te_node *bytes, int64_t size)
+{
+  return bytes_to_elements (
+      ctx, te_canon_int (ctx, te_exact_index (ctx, bytes)), size);
+}
+
 /* memset (p, 0, n) and memcpy (p, q, n) (also memmove, and the
    _FORTIFY_SOURCE forms) of floating elements: a stage of their own, the
    enclosing loops and one more that runs over the N / size elements,
@@ -962,14 +977,8 @@ lift_memory_call (lifter *l, gcall *call)
       l->failed = true;
       return true;
     }
-  if (!te_type_is_float (dst->type))
-    {
-      error_at (l->loc, "integer array %qs is written; a differentiable "
-                        "kernel may only read integer arrays",
-                dst->name);
-      l->failed = true;
-      return true;
-    }
+  if (!written_float (l, dst))
+    return true;
   if (set && !integer_zerop (gimple_call_arg (call, 1)))
     {
       error_at (l->loc, "%qs of %qs sets bytes that are not zero; only "
@@ -993,24 +1002,18 @@ lift_memory_call (lifter *l, gcall *call)
       l->failed = true;
       return true;
     }
-  int64_t size = dst->type == TE_F32 ? 4 : 8;
+  tree et = te_tree_type (dst->type);
+  int64_t size = tree_to_shwi (TYPE_SIZE_UNIT (et));
   te_node *bytes = lift_int (l, gimple_call_arg (call, 2));
   if (!bytes)
     return true;
-  bytes = te_canon_int (ctx, te_exact_index (ctx, te_cast (ctx, TE_I64,
-                                                         bytes)));
-  te_node *n = bytes_to_elements (ctx, bytes, size);
-  te_node *d0 = bytes_to_elements (
-      ctx, te_canon_int (ctx, te_exact_index (ctx, doff)), size);
-  te_node *s0 = src ? bytes_to_elements (
-                          ctx, te_canon_int (ctx, te_exact_index (ctx, soff)),
-                          size)
-                    : NULL;
+  te_node *n = whole_elements (ctx, te_cast (ctx, TE_I64, bytes), size);
+  te_node *d0 = whole_elements (ctx, doff, size);
+  te_node *s0 = src ? whole_elements (ctx, soff, size) : NULL;
   if (!n || !d0 || (src && !s0))
     {
       error_at (l->loc, "%qs of %qs does not cover whole elements of %qT",
-                name, dst->name,
-                dst->type == TE_F32 ? float_type_node : double_type_node);
+                name, dst->name, et);
       l->failed = true;
       return true;
     }

@@ -650,18 +650,6 @@ rebuild_arith (te_ctx *ctx, te_node *x, arith_fn f, void *data, int depth)
 
 #define MAX_FACTORS 16
 
-static bool
-flatten_product (te_node *n, te_node **f, int *nf)
-{
-  if (n->op == TE_MUL)
-    return flatten_product (n->args[0], f, nf)
-           && flatten_product (n->args[1], f, nf);
-  if (*nf == MAX_FACTORS)
-    return false;
-  f[(*nf)++] = n;
-  return true;
-}
-
 /* X with every product that has all the factors of the product FROM
    among its own taking TO for them (1 / z * (e * g) with FROM 1 / z * e:
    TO * g), within DEPTH levels of X's arithmetic.  */
@@ -680,9 +668,9 @@ replace_factors_1 (void *data, te_node *x, int depth)
   if (x == rw->from)
     return rw->to;
   te_node *fx[MAX_FACTORS], *ff[MAX_FACTORS];
-  int nx = 0, nf = 0;
-  if (x->op == TE_MUL && flatten_product (x, fx, &nx)
-      && flatten_product (rw->from, ff, &nf) && nf > 1)
+  int nx = x->op == TE_MUL ? te_factors (x, fx, MAX_FACTORS) : -1;
+  int nf = nx > 0 ? te_factors (rw->from, ff, MAX_FACTORS) : -1;
+  if (nf > 1)
     {
       bool used[MAX_FACTORS] = { false };
       int found = 0;
@@ -715,6 +703,21 @@ replace_factors (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
   return replace_factors_1 (&rw, x, depth);
 }
 
+/* X with the value FROM the forward stored replaced by TO, the load
+   that holds it: FROM itself (memo RM), as a quotient's numerator and
+   divisor (reuse_quotient_1, memo QM) and as factors of a product
+   (replace_factors: d_p * e * (1 / s) / s with FROM e * (1 / s)).  */
+static te_node *
+stored_rewrite (te_ctx *ctx, te_node *x, te_node *from, te_node *to,
+                te_memo *rm, te_memo *qm)
+{
+  x = te_replace_memo (ctx, x, from, to, rm);
+  x = reuse_quotient_1 (ctx, x, from, to, qm);
+  if (from->op == TE_MUL)
+    x = replace_factors (ctx, x, from, to, 8);
+  return x;
+}
+
 /* X with the arm A of the statement's value select (C, A, 0) replaced by
    the load of the element, inside X's arithmetic where a select on C
    picks it (p[u] = u <= t ? e[u] / z : 0: e[u] / z is p[u] where
@@ -729,12 +732,11 @@ reuse_in_arm (void *data, te_node *x, int depth)
   if (x->op == TE_SELECT && x->args[0] == w->reuse_cond
       && te_is_const (x->args[2], 0))
     {
-      te_node *arm = te_replace (ctx, x->args[1], w->reuse_arm, w->reuse_to);
-      if (w->reuse_arm->op == TE_MUL)
-        arm = replace_factors (ctx, arm, w->reuse_arm, w->reuse_to, 8);
-      te_memo m = { 0 };
-      arm = reuse_quotient_1 (ctx, arm, w->reuse_arm, w->reuse_to, &m);
-      te_memo_free (&m);
+      te_memo rm = { 0 }, qm = { 0 };
+      te_node *arm = stored_rewrite (ctx, x->args[1], w->reuse_arm,
+                                     w->reuse_to, &rm, &qm);
+      te_memo_free (&rm);
+      te_memo_free (&qm);
       return arm == x->args[1] ? x : te_select (ctx, x->args[0], arm,
                                                  x->args[2]);
     }
@@ -759,14 +761,8 @@ reuse (sweep *w, te_node *x)
       if (!bound && te_uses_var (w->reuse_to, w->ls->loops[k].var))
         return x;
     }
-  te_node *y = te_replace_memo (w->ctx, x, w->reuse_from, w->reuse_to,
-                                &w->reuse_memo);
-  y = reuse_quotient_1 (w->ctx, y, w->reuse_from, w->reuse_to,
-                        &w->quotient_memo);
-  /* A product's factors among a product's (d_p * e * (1 / s) / s with
-     the value e * (1 / s)).  */
-  if (w->reuse_from->op == TE_MUL)
-    y = replace_factors (w->ctx, y, w->reuse_from, w->reuse_to, 8);
+  te_node *y = stored_rewrite (w->ctx, x, w->reuse_from, w->reuse_to,
+                               &w->reuse_memo, &w->quotient_memo);
   if (w->reuse_arm)
     y = reuse_in_arm (w, y, 8);
   if (y != x && !w->reused)
@@ -823,6 +819,13 @@ written_value (sweep *w, te_node *l, int nh, const te_loop *here)
   const te_tensor *t = l->u.tensor;
   if (t->kind != TE_TK_LOCAL)
     return NULL;
+  /* Written over fewer loops (a row's 1 / z read in the loop over the
+     row): those of HERE that L's index uses.  */
+  te_loop used[2 * TE_MAX_LOOPS];
+  int nu = 0;
+  for (int j = 0; j < nh; j++)
+    if (te_uses_var (l->args[0], here[j].var))
+      used[nu++] = here[j];
   te_node *v = NULL;
   int writers = 0;
   for (int s = 0; s < fwd->nstages; s++)
@@ -837,13 +840,6 @@ written_value (sweep *w, te_node *l, int nh, const te_loop *here)
           continue;
         v = te_same_element (w->ctx, qs->nloops, qs->loops, q->index,
                              q->value, nh, here, l->args[0]);
-        /* Written over fewer loops (a row's 1 / z read in the loop over
-           the row): those of HERE that L's index uses.  */
-        te_loop used[2 * TE_MAX_LOOPS];
-        int nu = 0;
-        for (int j = 0; j < nh; j++)
-          if (te_uses_var (l->args[0], here[j].var))
-            used[nu++] = here[j];
         if (!v && nu < nh)
           v = te_same_element (w->ctx, qs->nloops, qs->loops, q->index,
                                q->value, nu, used, l->args[0]);
@@ -978,30 +974,6 @@ zero_select (const te_node *n)
          && (te_is_const (n->args[1], 0) || te_is_const (n->args[2], 0));
 }
 
-/* Is there a select with a zero arm within DEPTH levels of X's
-   arithmetic?  */
-static bool
-zero_select_within (const te_node *x, int depth)
-{
-  if (zero_select (x))
-    return true;
-  if (depth == 0)
-    return false;
-  switch (x->op)
-    {
-    case TE_NEG:
-      return zero_select_within (x->args[0], depth - 1);
-    case TE_ADD:
-    case TE_SUB:
-    case TE_MUL:
-    case TE_DIV:
-      return zero_select_within (x->args[0], depth - 1)
-             || zero_select_within (x->args[1], depth - 1);
-    default:
-      return false;
-    }
-}
-
 /* X with reuse_numerator_in applied, within DEPTH levels of its
    arithmetic, to the arm of each select with a zero arm, in the loops
    its condition narrows (u <= t ? e[u] / z : 0 over u < T: e over
@@ -1019,7 +991,7 @@ numerator_in_arms (void *data, te_node *x, int depth)
   arms_rw *rw = data;
   sweep *w = rw->w;
   te_ctx *ctx = w->ctx;
-  if (depth < 0 || !zero_select_within (x, depth))
+  if (depth < 0)
     return x;
   if (zero_select (x))
     {

@@ -546,6 +546,21 @@ te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
   return false;
 }
 
+te_node *
+te_less_bound (te_ctx *ctx, te_node *l, te_node *r, int k, int nloops,
+               const te_loop *loops)
+{
+  te_node *off = te_canon_int (ctx, te_sub (ctx, l, te_var (ctx,
+                                                             loops[k].var)));
+  if (off->op != TE_CONST || !te_pure_poly (r))
+    return NULL;
+  for (int j = k; j < nloops; j++)
+    if (te_uses_var (r, loops[j].var))
+      return NULL;
+  /* V + OFF < R: V < R - OFF.  */
+  return te_canon_int (ctx, te_sub (ctx, r, off));
+}
+
 int
 te_narrow_loops (te_ctx *ctx, te_node *c, bool neg, int nloops,
                  te_loop *loops)
@@ -555,15 +570,9 @@ te_narrow_loops (te_ctx *ctx, te_node *c, bool neg, int nloops,
   for (int k = 0; k < nloops; k++)
     for (int i = 0; i < n; i++)
       {
-        te_node *v = te_var (ctx, loops[k].var);
-        te_node *off = te_canon_int (ctx, te_sub (ctx, ls[i], v));
-        bool free = off->op == TE_CONST;
-        for (int j = k; free && j < nloops; j++)
-          free = !te_uses_var (rs[i], loops[j].var);
-        if (!free)
+        te_node *e = te_less_bound (ctx, ls[i], rs[i], k, nloops, loops);
+        if (!e)
           continue;
-        /* V + OFF < R: V < R - OFF.  */
-        te_node *e = te_canon_int (ctx, te_sub (ctx, rs[i], off));
         te_node *gap = te_canon_int (ctx, te_sub (ctx, loops[k].extent, e));
         te_node *lo, *hi;
         if (e != loops[k].extent

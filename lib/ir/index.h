@@ -108,6 +108,11 @@ bool te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
    row's p[u] = u <= t ? p[u] / z : 0 reads p only where u < t + 1.  */
 bool te_loads_below (te_ctx *ctx, const te_node *value, const te_tensor *t,
                      te_node *v, te_node *e);
+/* The bound E that L < R puts on the counter V of loop K of the NLOOPS
+   LOOPS, V < E, when L is V plus a constant and R a polynomial free of
+   the counters of loop K and those inside it; NULL otherwise.  */
+te_node *te_less_bound (te_ctx *ctx, te_node *l, te_node *r, int k,
+                        int nloops, const te_loop *loops);
 /* Narrow the extents of LOOPS to the bounds that condition C (negated
    with NEG) puts on their counters where C holds, V + K < R with R free
    of V and the loops inside it, when R - K is no more than the extent

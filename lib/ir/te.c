@@ -570,6 +570,21 @@ te_is_const (const te_node *n, double v)
   return (double) n->u.i == v;
 }
 
+int
+te_factors (te_node *n, te_node **f, int max)
+{
+  if (n->op != TE_MUL)
+    {
+      if (max < 1)
+        return -1;
+      f[0] = n;
+      return 1;
+    }
+  int a = te_factors (n->args[0], f, max);
+  int b = a < 0 ? -1 : te_factors (n->args[1], f + a, max - a);
+  return b < 0 ? -1 : a + b;
+}
+
 static bool
 is_int_const (const te_node *n)
 {
@@ -1624,6 +1639,18 @@ te_program_add_stage (te_program *p, te_loc loc)
 {
   p->stages = append (p->ctx, p->stages, p->nstages, sizeof *p->stages);
   te_stage *s = &p->stages[p->nstages++];
+  memset (s, 0, sizeof *s);
+  s->loc = loc;
+  return s;
+}
+
+te_stage *
+te_program_insert_stage (te_program *p, int at, te_loc loc)
+{
+  te_program_add_stage (p, loc);
+  memmove (&p->stages[at + 1], &p->stages[at],
+           (p->nstages - 1 - at) * sizeof *p->stages);
+  te_stage *s = &p->stages[at];
   memset (s, 0, sizeof *s);
   s->loc = loc;
   return s;

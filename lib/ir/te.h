@@ -529,6 +529,9 @@ int te_program_var_loop (const te_program *p, int var);
 void te_program_add_timed_read (te_program *p, const te_tensor *t, int var,
                                 unsigned pos, int loop_id);
 te_stage *te_program_add_stage (te_program *p, te_loc loc);
+/* A new empty stage at position AT of P, the stages from AT on moving one
+   up; pointers into P->stages are stale after it.  */
+te_stage *te_program_insert_stage (te_program *p, int at, te_loc loc);
 te_stmt *te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
                             te_node *index, te_store op, te_node *value,
                             te_node *guard, te_loc loc);
@@ -592,6 +595,9 @@ int te_op_arity (te_op op);
 const char *te_type_name (te_type t);
 bool te_type_is_float (te_type t);
 bool te_is_const (const te_node *n, double v);
+/* The factors of product N (N itself when it is no product), at most
+   MAX of them, into F; their number, or -1 when there are more.  */
+int te_factors (te_node *n, te_node **f, int max);
 /* Does N (transitively) load from tensor T?  T NULL: from any tensor.  */
 bool te_reads (const te_node *n, const te_tensor *t);
 /* Does N contain node X?  */

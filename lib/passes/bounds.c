@@ -39,19 +39,10 @@ bound_of (te_ctx *ctx, const te_stage *s, int k, te_node *g, te_node *want,
   int other = 0;
   int n = te_conjunct_less (ctx, g, false, ls, rs, MAX_TERMS, &other);
   *only = n == 1 && other == 0;
-  te_node *v = te_var (ctx, s->loops[k].var);
   for (int i = 0; i < n; i++)
     {
-      te_node *kk = te_canon_int (ctx, te_sub (ctx, ls[i], v));
-      if (kk->op != TE_CONST || !te_pure_poly (rs[i]))
-        continue;
-      bool free = true;
-      for (int j = k; j < s->nloops; j++)
-        free &= !te_uses_var (rs[i], s->loops[j].var);
-      if (!free)
-        continue;
-      te_node *e = te_canon_int (ctx, te_sub (ctx, rs[i], kk));
-      if (!want || e == want)
+      te_node *e = te_less_bound (ctx, ls[i], rs[i], k, s->nloops, s->loops);
+      if (e && (!want || e == want))
         return e;
     }
   return NULL;

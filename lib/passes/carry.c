@@ -680,7 +680,7 @@ copy_stage (carry *c, int at, te_tensor *dst, te_tensor *src, te_node *off)
   te_ctx *ctx = p->ctx;
   const te_stage *us = &p->stages[c->u];
   int n = us->nloops - 1;
-  te_loop from[TE_MAX_LOOPS], to[TE_MAX_LOOPS];
+  te_loop from[TE_MAX_LOOPS] = { { 0 } }, to[TE_MAX_LOOPS] = { { 0 } };
   te_loc loc = c->w->loc;
   for (int k = 0; k < n; k++)
     {
@@ -692,12 +692,7 @@ copy_stage (carry *c, int at, te_tensor *dst, te_tensor *src, te_node *off)
         ctx, te_rename_counters (ctx, from[k].extent, n, from, to));
   te_node *w = te_canon_int (ctx, te_rename_counters (ctx, c->windex, n,
                                                       from, to));
-  te_program_add_stage (p, loc);
-  memmove (&p->stages[at + 1], &p->stages[at],
-           (p->nstages - 1 - at) * sizeof p->stages[0]);
-  te_stage *s = &p->stages[at];
-  memset (s, 0, sizeof *s);
-  s->loc = loc;
+  te_stage *s = te_program_insert_stage (p, at, loc);
   s->nest = -1000 - p->nstages;
   for (int k = 0; k < n; k++)
     te_stage_add_loop (s, to[k].var, to[k].extent);

@@ -152,12 +152,7 @@ materialize (matter *mt, int s, te_node *n, int mask)
   t->role = TE_ROLE_TEMP;
   te_loc loc = st->loc;
   int nest = st->nest;
-  te_program_add_stage (p, loc);
-  memmove (&p->stages[s + 1], &p->stages[s],
-           (p->nstages - 1 - s) * sizeof p->stages[0]);
-  te_stage *ns = &p->stages[s];
-  memset (ns, 0, sizeof *ns);
-  ns->loc = loc;
+  te_stage *ns = te_program_insert_stage (p, s, loc);
   ns->nest = nest;
   ns->nloops = nl;
   memcpy (ns->loops, loops, sizeof loops);

@@ -98,9 +98,7 @@ peel (te_program *p, int si)
   te_store op = st->op;
   te_loc loc = st->loc;
   /* SI becomes the seed, the rest goes right after it.  */
-  te_program_add_stage (p, loc);
-  memmove (&p->stages[si + 1], &p->stages[si],
-           (p->nstages - 1 - si) * sizeof p->stages[0]);
+  te_program_insert_stage (p, si, loc);
   p->stages[si] = seed;
   p->stages[si + 1] = rest;
   te_stage_add_stmt (p, &p->stages[si], dst, seed_index, op, seed_value,

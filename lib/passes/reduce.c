@@ -467,10 +467,7 @@ split_update (te_program *p, int s)
       memmove (u, u + 1, (st->nstmts - 1 - k) * sizeof *u);
       st->nstmts--;
       te_stage copy = *st;
-      te_program_add_stage (p, st->loc);
-      memmove (&p->stages[s + 1], &p->stages[s],
-               (p->nstages - 1 - s) * sizeof p->stages[0]);
-      te_stage *ns = &p->stages[s];
+      te_stage *ns = te_program_insert_stage (p, s, moved.loc);
       *ns = copy;
       ns->nstmts = 0;
       ns->stmts = NULL;
@@ -489,8 +486,9 @@ te_program_reductions (te_program *p, te_diag *diag)
 {
   (void) diag;
   for (int s = 0; s < p->nstages; s++)
-    if (split_update (p, s))
-      s++; /* the moved update is stage S now, the rest S + 1 */
+    while (split_update (p, s))
+      s++; /* the moved update is stage S now, the rest S + 1, which may
+              hold another */
   for (int s = 0; s < p->nstages; s++)
     rewrite_stage (p, s);
   /* Drop the stages emptied by step 2.  */
@@ -640,12 +638,7 @@ hoist_one (te_program *p, int s, int k)
   int nest = st->nest;
   st->stmts[k].value = te_replace (ctx, st->stmts[k].value, r, load);
   /* The new stage goes just before S (which moves one up).  */
-  te_program_add_stage (p, loc);
-  memmove (&p->stages[s + 1], &p->stages[s],
-           (p->nstages - 1 - s) * sizeof p->stages[0]);
-  te_stage *h = &p->stages[s];
-  memset (h, 0, sizeof *h);
-  h->loc = loc;
+  te_stage *h = te_program_insert_stage (p, s, loc);
   h->nest = nest;
   h->nloops = n;
   memcpy (h->loops, loops, sizeof loops);

@@ -206,20 +206,6 @@ strip (te_ctx *ctx, te_node *v, const te_tensor *s, te_node *w)
     }
 }
 
-static void
-factors (te_node *n, te_node **f, int *nf, bool *ok)
-{
-  if (n->op == TE_MUL)
-    {
-      factors (n->args[0], f, nf, ok);
-      factors (n->args[1], f, nf, ok);
-    }
-  else if (*nf < MAX_FACTORS)
-    f[(*nf)++] = n;
-  else
-    *ok = false;
-}
-
 /* N with every read of a live candidate's D taken with a factor S of
    its product away; *OK false where a read has no such factor.  */
 static te_node *
@@ -235,8 +221,12 @@ cancel_in (rescale *r, te_node *n, bool *ok, te_memo *m)
     {
       te_node *f[MAX_FACTORS];
       bool used[MAX_FACTORS] = { false };
-      int nf = 0;
-      factors (n, f, &nf, ok);
+      int nf = te_factors (n, f, MAX_FACTORS);
+      if (nf < 0)
+        {
+          nf = 0;
+          *ok = false;
+        }
       for (int i = 0; i < nf && *ok; i++)
         {
           cand *c = f[i]->op == TE_LOAD ? find (r, f[i]->u.tensor) : NULL;

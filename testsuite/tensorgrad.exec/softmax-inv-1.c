@@ -4,7 +4,8 @@
    rows through a pointer; double with the maximum started at the row's
    first element, the sums in a local array of the rows and the rows
    scaled by 1 / s[n] in a nest of their own; and the exponentials
-   stored and summed into an output in one loop.  The
+   stored and summed into an output in one loop, also with a second sum
+   beside it.  The
    gradient reads the stored probabilities, d_x = p * (d_p - sum (p *
    d_p)):
    the value p.v1 * (1 / s) is p also among the factors of a product, so
@@ -77,6 +78,25 @@ exp_rows (int N, int V, const double *x, double *e, double *s)
     }
 }
 
+/* Two sums updated beside the stored exponentials (each update moves to
+   a loop of its own in turn).  */
+__attribute__ ((differentiable))
+void
+exp_moments (int N, int V, const double *x, double *e, double *s, double *q)
+{
+  for (int n = 0; n < N; n++)
+    {
+      s[n] = 0;
+      q[n] = 0;
+      for (int j = 0; j < V; j++)
+        {
+          e[n * V + j] = exp (x[n * V + j]);
+          s[n] += e[n * V + j];
+          q[n] += e[n * V + j] * x[n * V + j];
+        }
+    }
+}
+
 int
 main (void)
 {
@@ -89,6 +109,8 @@ main (void)
   TG_GRADCHECK (smax_inv_rows, &N, &V, xd, pd);
   double *sd = tg_alloc (N);
   TG_GRADCHECK (exp_rows, &N, &V, xd, pd, sd);
+  double *qd = tg_alloc (N);
+  TG_GRADCHECK (exp_moments, &N, &V, xd, pd, sd, qd);
   return tg_exit ();
 }
 
