@@ -16,6 +16,9 @@
       expected type; otherwise declare it in file scope, so that code
       after the kernel may call it without a prototype.
    4. Keep the declaration (a GC root) until the pass gives it a body.
+   5. Remember the helpers: functions of scalars returning float or
+      double that a kernel calls, directly or through other helpers.  The
+      pass lifts them too, for their callers, and makes no gradient.
 
    lookup_name and pushdecl exist only in cc1: in lto1 they are missing,
    so they are weak here and step 3 is skipped there.  */
@@ -274,8 +277,55 @@ new_grad_decl (tree fndecl, tree type)
   return decl;
 }
 
+/* Functions of this file that a kernel calls, directly or through
+   another such function, for a value of scalar parameters: lifted like
+   kernels, their value substituted where they are called, no gradient of
+   their own.  */
+static hash_set<tree> *helpers;
+
+bool
+abi_helper_shape (tree fn)
+{
+  if (TREE_CODE (fn) != FUNCTION_DECL || abi_is_kernel (fn)
+      || fndecl_built_in_p (fn) || DECL_ARTIFICIAL (fn) || !DECL_NAME (fn))
+    return false;
+  te_type elem;
+  tree type = TREE_TYPE (fn);
+  if (!float_elem (TREE_TYPE (type), &elem) || !prototype_p (type)
+      || stdarg_p (type))
+    return false;
+  for (tree a = TYPE_ARG_TYPES (type); a && !VOID_TYPE_P (TREE_VALUE (a));
+       a = TREE_CHAIN (a))
+    if (!float_elem (TREE_VALUE (a), &elem)
+        && !INTEGRAL_TYPE_P (TREE_VALUE (a)))
+      return false;
+  return true;
+}
+
+bool
+abi_is_helper (tree fndecl)
+{
+  return helpers && helpers->contains (fndecl);
+}
+
+static tree record_call (tree *tp, int *, void *);
+
+/* FN, called by a kernel or a helper, is a helper: so are the functions
+   it calls, found now if its body is parsed, else when it is.  */
+static void
+add_helper (tree fn)
+{
+  if (!helpers)
+    helpers = new hash_set<tree>;
+  if (helpers->add (fn))
+    return;
+  if (DECL_SAVED_TREE (fn))
+    walk_tree_without_duplicates (&DECL_SAVED_TREE (fn), record_call, NULL);
+}
+
 /* walk_tree callback: record the gradient declared for a function a
-   kernel calls, while the file scope can still be searched by name.  */
+   kernel calls, while the file scope can still be searched by name, and
+   the helpers it calls.  */
 static tree
 record_call (tree *tp, int *, void *)
 {
@@ -284,7 +334,9 @@ record_call (tree *tp, int *, void *)
   tree fn = get_callee_fndecl (*tp);
   if (!fn || fndecl_built_in_p (fn) || !DECL_NAME (fn))
     return NULL_TREE;
-  if (assoc (called_list, fn))
+  if (abi_helper_shape (fn))
+    add_helper (fn);
+  if (assoc (called_list, fn) || !lookup_name)
     return NULL_TREE;
   tree g = lookup_name (grad_identifier (fn));
   if (g && TREE_CODE (g) == FUNCTION_DECL)
@@ -308,7 +360,8 @@ abi_expected_grad_type (tree fndecl, tree grad)
 void
 abi_declare_grad (tree fndecl)
 {
-  if (abi_is_kernel (fndecl) && lookup_name && DECL_SAVED_TREE (fndecl))
+  if ((abi_is_kernel (fndecl) || abi_is_helper (fndecl))
+      && DECL_SAVED_TREE (fndecl))
     walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), record_call,
                                   NULL);
   if (!abi_is_kernel (fndecl) || find_grad (fndecl))

@@ -17,6 +17,15 @@ tree te_tree_type (te_type t);
 /* Is FNDECL marked differentiable?  */
 bool abi_is_kernel (tree fndecl);
 
+/* Could FNDECL be a helper: a function returning float or double whose
+   parameters are floating or integer scalars, not marked differentiable?  */
+bool abi_helper_shape (tree fndecl);
+
+/* Is FNDECL a helper: a function of that shape that a kernel calls,
+   directly or through other helpers (found by abi_declare_grad)?  Its
+   value is substituted where it is called; it gets no gradient.  */
+bool abi_is_helper (tree fndecl);
+
 /* Check the signature of kernel FNDECL (errors at the offending parameter)
    and declare <name>_grad in file scope, or check the user's prototype.
    Called when the front end has parsed FNDECL's body.  */

@@ -101,6 +101,10 @@ te_node *lift_call (lifter *l, gcall *call);
    returns an expression of its scalar parameters), with its arguments
    lifted in the current stage; NULL for any other call.  */
 te_node *lift_helper_call (lifter *l, gcall *call);
+
+/* A note at FN, a helper (abi.h) whose call is refused, saying why it
+   was not substituted.  */
+void helper_refused (tree fn);
 /* The value loaded by REF at program order UID inside source loop
    LOOP_ID.  */
 te_node *lift_load (lifter *l, tree ref, unsigned uid, int loop_id);

@@ -153,7 +153,9 @@ refuse_call (lifter *l, tree fn, const char *name)
         {
           error_at (l->loc, "call to %qs cannot be differentiated",
                     call_spelling (l->loc, fn));
-          if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn))
+          if (abi_is_helper (fn))
+            helper_refused (fn);
+          else if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn))
             inform (DECL_SOURCE_LOCATION (fn),
                     "mark %qD %<__attribute__ ((differentiable))%> to "
                     "differentiate through it",

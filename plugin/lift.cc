@@ -725,9 +725,42 @@ static const te_program *
 helper_program (tree callee)
 {
   te_program **sp = kernel_programs ? kernel_programs->get (callee) : NULL;
-  if (!sp || !*sp || custom_gradient (callee) || !te_program_is_value (*sp))
+  if (!sp || !*sp || (abi_is_kernel (callee) && custom_gradient (callee))
+      || !te_program_is_value (*sp))
     return NULL;
   return *sp;
+}
+
+void
+helper_refused (tree fn)
+{
+  te_program **sp = kernel_programs ? kernel_programs->get (fn) : NULL;
+  if (!sp)
+    inform (DECL_SOURCE_LOCATION (fn), "the body of %qD is not in sight",
+            fn);
+  else if (*sp)
+    {
+      const char *local = NULL;
+      for (int i = 0; i < (*sp)->ntensors && !local; i++)
+        if ((*sp)->tensors[i]->kind == TE_TK_LOCAL)
+          local = (*sp)->tensors[i]->name;
+      char name[128];
+      if (local)
+        {
+          snprintf (name, sizeof name, "%s", local);
+          te_user_names (name);
+          inform (DECL_SOURCE_LOCATION (fn),
+                  "a function is substituted where it is called only when "
+                  "its value is one expression of its parameters; %qD writes "
+                  "the local array %qs",
+                  fn, name);
+        }
+      else
+        inform (DECL_SOURCE_LOCATION (fn),
+                "a function is substituted where it is called only when its "
+                "value is one expression of its parameters");
+    }
+  /* Otherwise its own errors were reported where it is defined.  */
 }
 
 te_node *
@@ -1058,8 +1091,9 @@ check_other (lifter *l, gimple *g)
           return;
         bool single;
         if (gimple_call_lhs (c) && fn && DECL_NAME (fn)
-            && math_op (IDENTIFIER_POINTER (DECL_NAME (fn)), &single)
-                   != TE_NUM_OPS)
+            && (math_op (IDENTIFIER_POINTER (DECL_NAME (fn)), &single)
+                    != TE_NUM_OPS
+                || helper_program (fn)))
           return;
         refuse_call (l, fn, NULL);
         /* Where its value is used, it is not refused again.  */

@@ -168,7 +168,7 @@ static void
 pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
-  if (abi_is_kernel (fndecl))
+  if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     lift_record_exits (fndecl);
 }
 
@@ -386,35 +386,31 @@ lift_custom (function *fun, tree kernel)
   check_custom (c);
 }
 
-/* Lift kernel FUN, run the pipeline (lib/passes/pipeline.c), emit its gradient.  */
-static void
-differentiate (function *fun)
+/* Lift FUN into CTX and run the pipeline (lib/passes/pipeline.c) on it,
+   up to the gradient unless FORWARD_ONLY; callers of FUN inline the
+   snapshot it leaves (lift.cc).  The forward program, or NULL when FUN
+   cannot be lifted; *OK whether the passes accepted it.  */
+static te_program *
+lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
+              te_pipeline *pl, te_diag *diag, bool *ok)
 {
-  tree decl = abi_grad_decl (fun->decl);
-  if (!decl)
-    return;
-  /* The user wrote <name>_grad: it is used as it is, and checked.  */
-  bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
   calculate_dominance_info (CDI_DOMINATORS);
   calculate_dominance_info (CDI_POST_DOMINATORS);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
-  te_ctx *ctx = te_ctx_new ();
   te_program *fwd = lift_function (fun, ctx, false);
   scev_finalize ();
   loop_optimizer_finalize ();
   free_dominance_info (CDI_POST_DOMINATORS);
 
-  te_diag diag;
-  memset (&diag, 0, sizeof diag);
-  te_pipeline pl;
-  memset (&pl, 0, sizeof pl);
-  pl.opt = !tg_no_opt;
-  pl.forward_only = user_grad;
+  memset (diag, 0, sizeof *diag);
+  memset (pl, 0, sizeof *pl);
+  pl->opt = !tg_no_opt;
+  pl->forward_only = forward_only;
 #ifdef TG_CHECKING
-  pl.verify = true;
+  pl->verify = true;
 #endif
-  pl.dump = dump_file;
+  pl->dump = dump_file;
   if (fwd && dump_file)
     {
       /* Lifting walks GCC's statements (as many as the source has
@@ -423,10 +419,39 @@ differentiate (function *fun)
       te_walk_stats_dump (dump_file, ctx, "walks in lifting");
       te_walk_stats_reset (ctx);
     }
-  bool ok = fwd && te_pipeline_run (&pl, fwd, &diag);
-  /* Callers of this kernel inline the snapshot (lift.cc).  */
-  if (pl.callee)
-    lift_remember (fun->decl, pl.callee);
+  *ok = fwd && te_pipeline_run (pl, fwd, diag);
+  lift_remember (fun->decl, pl->callee);
+  return fwd;
+}
+
+/* Lift helper FUN (abi.h), for the kernels that call it; no gradient.  */
+static void
+lift_helper (function *fun)
+{
+  te_ctx *ctx = te_ctx_new ();
+  te_pipeline pl;
+  te_diag diag;
+  bool ok;
+  lift_and_run (fun, ctx, true, &pl, &diag, &ok);
+  if (diag.kind != TE_DIAG_NONE)
+    report (&diag, DECL_SOURCE_LOCATION (fun->decl));
+  te_ctx_free (ctx);
+}
+
+/* Lift kernel FUN, run the pipeline, emit its gradient.  */
+static void
+differentiate (function *fun)
+{
+  tree decl = abi_grad_decl (fun->decl);
+  if (!decl)
+    return;
+  /* The user wrote <name>_grad: it is used as it is, and checked.  */
+  bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
+  te_ctx *ctx = te_ctx_new ();
+  te_pipeline pl;
+  te_diag diag;
+  bool ok;
+  te_program *fwd = lift_and_run (fun, ctx, user_grad, &pl, &diag, &ok);
   te_program *bwd = ok ? pl.bwd : NULL;
   bool keep_ctx = false;
   if (ok && user_grad)
@@ -500,7 +525,7 @@ public:
        inherits its attributes but is no kernel.  */
     if (DECL_ARTIFICIAL (fun->decl))
       return false;
-    return abi_is_kernel (fun->decl)
+    return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl)
            || (tg_check.enabled && abi_kernel_of (fun->decl)
                && !emitted.contains (fun->decl));
   }
@@ -508,6 +533,8 @@ public:
   {
     if (abi_is_kernel (fun->decl))
       differentiate (fun);
+    else if (abi_is_helper (fun->decl))
+      lift_helper (fun);
     else
       lift_custom (fun, abi_kernel_of (fun->decl));
     return 0;
@@ -530,7 +557,7 @@ public:
   }
   bool gate (function *fun) final override
   {
-    return abi_is_kernel (fun->decl);
+    return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl);
   }
   unsigned int execute (function *fun) final override
   {
