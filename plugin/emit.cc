@@ -801,9 +801,8 @@ requirements (emitter *e, tree *body)
     {
       const te_require *r = &p->requires[i];
       char msg[1400];
-      snprintf (msg, sizeof msg, "tensorgrad: %s: the sizes do not meet "
-                "what this gradient requires, %s >= 0: %s\n", p->name,
-                te_node_string (p, r->gap), r->why);
+      snprintf (msg, sizeof msg, "tensorgrad: %s: %s\n", p->name,
+                te_require_text (p, r, "this"));
       tree gap = expr (e, r->gap);
       if (!gap)
         return;

@@ -618,9 +618,8 @@ body (cgen *g, block *top)
       g->loc = r->loc;
       cx n = cg_render (g, top, r->gap);
       sbuf msg = { 0 };
-      sb_printf (&msg, "tensorgrad: %s: the sizes do not meet what this "
-                 "gradient requires, %s >= 0: %s", g->p->name,
-                 te_node_string (g->p, r->gap), r->why);
+      sb_printf (&msg, "tensorgrad: %s: %s", g->p->name,
+                 te_require_text (g->p, r, "this"));
       sbuf lit = { 0 };
       for (const char *c = msg.s; c && *c; c++)
         sb_printf (&lit, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);

@@ -1045,9 +1045,7 @@ requires_met (run *r, const te_program *p)
   if (failed < 0)
     return true;
   const te_require *q = &p->requires[failed];
-  return ip_fail (r, TE_DIAG_USER, "the sizes do not meet what the "
-                  "gradient requires, %s >= 0: %s",
-                  te_node_string (p, q->gap), q->why);
+  return ip_fail (r, TE_DIAG_USER, "%s", te_require_text (p, q, "the"));
 }
 
 bool

@@ -49,6 +49,7 @@ typedef struct ck_state
   ck_param *par;
   double c_ret;
   bool positive;   /* values in [1/8, 1] rather than +-[1/8, 1] */
+  bool small_index; /* index arrays hold 0 or 1 (ck_index_value) */
   long ops;        /* nodes one forward run evaluates */
   char sizes[256]; /* "n=3, m=2" */
   te_diag diag;
@@ -59,7 +60,7 @@ bool ck_refuse (ck_state *ck, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 bool ck_refuse_run (ck_state *ck);
 void *ck_alloc (ck_state *ck, size_t n, size_t size);
-int64_t ck_index_value (int q, int64_t e);
+int64_t ck_index_value (const ck_state *ck, int q, int64_t e);
 /* values.c */
 bool ck_choose_values (ck_state *ck);
 bool ck_load_env (ck_state *ck, mp_env *env);

@@ -53,7 +53,7 @@ on_access (void *data, mp_access *a)
     x->hi[t->param] = a->index + 1;
   if (!a->store && !te_type_is_float (t->type))
     {
-      a->value = ck_index_value (t->param, a->index);
+      a->value = ck_index_value (x->ck, t->param, a->index);
       a->value_known = true;
     }
   return true;
@@ -110,7 +110,7 @@ ck_find_extents (ck_state *ck)
           cp->idx = ck_alloc (ck, cp->n, sizeof *cp->idx);
           ok = cp->idx != NULL;
           for (int64_t e = 0; ok && e < cp->n; e++)
-            cp->idx[e] = ck_index_value (q, e);
+            cp->idx[e] = ck_index_value (ck, q, e);
         }
     }
   mp_env_free (env);

@@ -207,11 +207,47 @@ sizes_meet_requirements (ck_state *ck)
       if (failed < 0)
         return true;
       if (pass || ck->named_sizes)
-        return ck_refuse (ck, "the sizes do not meet what the gradient "
-                          "requires, %s >= 0: %s",
-                          te_node_string (p, p->requires[failed].gap),
-                          p->requires[failed].why);
+        return ck_refuse (ck, "%s",
+                          te_require_text (p, &p->requires[failed], "the"));
       if (!choose_sizes (ck, 3))
+        return false;
+    }
+  return true;
+}
+
+/* Do the index arrays step 2 filled meet what the gradient requires of
+   them (te_require of a GAP that reads one)?  If not, the index arrays
+   once more with small values (ck_index_value); false, refused, when
+   they still miss one.  */
+static void free_params (ck_state *ck);
+
+static bool
+indices_meet_requirements (ck_state *ck)
+{
+  const te_program *b = ck->bwd;
+  bool any = false;
+  for (int i = 0; i < b->nrequires; i++)
+    any |= te_reads (b->requires[i].gap, NULL);
+  for (int pass = 0; any && pass < 2; pass++)
+    {
+      mp_env *env = mp_env_new (b, CK_PREC);
+      if (!env)
+        return ck_refuse (ck, "the check ran out of memory");
+      memset (&ck->diag, 0, sizeof ck->diag);
+      int failed = -1;
+      bool ok = ck_load_env (ck, env)
+                && mp_requires_failed (env, b, &failed, &ck->diag);
+      mp_env_free (env);
+      if (!ok)
+        return ck_refuse_run (ck);
+      if (failed < 0)
+        return true;
+      if (pass)
+        return ck_refuse (ck, "the index values it chooses: %s",
+                          te_require_text (b, &b->requires[failed], "the"));
+      free_params (ck);
+      ck->small_index = true;
+      if (!ck_find_extents (ck) || !ck_choose_values (ck))
         return false;
     }
   return true;
@@ -285,7 +321,8 @@ check_1 (ck_state *ck)
         return;
       }
   if (!choose_sizes (ck, 0) || !sizes_meet_requirements (ck)
-      || !ck_find_extents (ck) || !ck_choose_values (ck))
+      || !ck_find_extents (ck) || !ck_choose_values (ck)
+      || !indices_meet_requirements (ck))
     return;
   long nfd = 0;
   for (int q = 0; q < ck->fwd->nparams; q++)

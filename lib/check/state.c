@@ -64,11 +64,16 @@ ck_alloc (ck_state *ck, size_t n, size_t size)
 /* Element E of index array Q: a fixed permutation of the naturals that
    moves each element within its block of four, so that the values are
    distinct (a scatter through the array writes each element once) and
-   below E + 4, whatever the array's extent turns out to be.  */
+   below E + 4, whatever the array's extent turns out to be.  With
+   CK->small_index, for a gradient that requires each entry to pick an
+   element of its own row (lib/passes/points.c), the same permutation
+   modulo 2: 0 or 1, within a row of the sizes the check picks.  */
 int64_t
-ck_index_value (int q, int64_t e)
+ck_index_value (const ck_state *ck, int q, int64_t e)
 {
   static const int perm[3][4]
       = { { 2, 0, 3, 1 }, { 1, 3, 0, 2 }, { 3, 2, 0, 1 } };
+  if (ck->small_index)
+    return perm[q % 3][e % 4] % 2;
   return e - e % 4 + perm[q % 3][e % 4];
 }

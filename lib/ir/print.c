@@ -360,6 +360,20 @@ te_program_note (te_program *p, const char *fmt, ...)
   p->notes = notes;
 }
 
+const char *
+te_require_text (const te_program *p, const te_require *r, const char *whose)
+{
+  char line[1400];
+  if (te_reads (r->gap, NULL))
+    snprintf (line, sizeof line, "the index arrays do not meet what %s "
+              "gradient requires: %s", whose, r->why);
+  else
+    snprintf (line, sizeof line, "the sizes do not meet what %s gradient "
+              "requires, %s >= 0: %s", whose, te_node_string (p, r->gap),
+              r->why);
+  return te_strdup (p->ctx, line);
+}
+
 void
 te_program_require (te_program *p, te_node *gap, te_loc loc,
                     const char *fmt, ...)

@@ -670,6 +670,12 @@ void te_user_names (char *s);
 /* Record that the gradient needs GAP >= 0 (te_require; GAP canonical,
    of the integer parameters), printf-style WHY; once per GAP.  The dump
    notes it ("require: ...").  */
+/* The message of R of P when it does not hold, in P's context: "the
+   sizes do not meet what WHOSE gradient requires, GAP >= 0: WHY", or,
+   when GAP reads an index array (each entry within its row), "the index
+   arrays do not meet what WHOSE gradient requires: WHY".  */
+const char *te_require_text (const te_program *p, const te_require *r,
+                             const char *whose);
 void te_program_require (te_program *p, te_node *gap, te_loc loc,
                          const char *fmt, ...)
   __attribute__ ((format (printf, 4, 5)));

@@ -88,6 +88,12 @@ bool te_program_merge_siblings (te_program *p, te_diag *diag);
    stages that read them (noted in P's notes).  */
 bool te_program_fuse (te_program *p, te_diag *diag);
 
+/* points.c: an adjoint temporary that one statement scatters to one
+   element of each row (at an index array's entry) is read as a select of
+   that row's value instead; the gradient requires each entry within its
+   row.  */
+bool te_program_points (te_program *p, te_diag *diag);
+
 /* rescale.c: an adjoint temporary whose contributions all divide by the
    element of one stored array at their own element holds that array
    times its adjoint; its readers, which multiply by it, no longer do.  */

@@ -73,6 +73,9 @@ const te_pass te_passes[] = {
     "the forward program is copied for the kernel's callers" },
   { "ad", TE_PASS_REVERSE, false, NULL,
     "the reverse sweep: the backward program" },
+  { "points", TE_PASS_BACKWARD, true, te_program_points,
+    "an adjoint scattered to one element of each row (a gathered loss's) "
+    "is a select where it is read" },
   { "bounds-backward", TE_PASS_BACKWARD, true, te_program_bounds,
     "an adjoint loop whose statements all run below a bound on its "
     "counter ends there (a causal row's u <= t)" },

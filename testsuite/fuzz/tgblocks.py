@@ -202,6 +202,27 @@ class Blocks:
         if padded:
             body += block("for (int j = %s; j < %s; j++)" % (V.text, L.text),
                           ["%s = 0.0$;" % yr("j")])
+        # The cross-entropy of the row at a target from an index array,
+        # in the row's loop or in a loop of its own after it: its
+        # adjoint reaches one element per row (lib/passes/points.c).
+        if ch.chance(0.4):
+            self.tag("rows-xent")
+            ix = self.idx_param(R.v, V.v)
+            lo = self.new_dest([R], -0.5, 12, allow_tmp=False)
+            at = "%s[b*%s + %s[b]]" % (y.name, L.text, ix)
+            apart = ch.chance(0.5)
+            if not apart and ch.chance(0.5):
+                row = self.fresh("pr")
+                body.append("const $T *%s = %s + b*%s;" % (row, y.name,
+                                                           L.text))
+                at = "%s[%s[b]]" % (row, ix)
+            loss = ["%s[b] = -%s(%s);" % (lo.name, self.fn("log"), at)]
+            if apart:
+                self.tag("rows-xent-apart")
+                self.emit(ind(loop("b", R.text, body)))
+                self.emit(ind(loop("b", R.text, loss)))
+                return
+            body += loss
         self.emit(ind(loop("b", R.text, body)))
 
     def rows_causal(self):
