@@ -682,6 +682,12 @@ void te_program_require (te_program *p, te_node *gap, te_loc loc,
 /* N printed as in the dump, in memory of P's context.  */
 const char *te_node_string (const te_program *p, const te_node *n);
 
+/* simplify.c: N with each product that has a factor J == E ? A : 0 (J a
+   counter) as J == E ? X * A : 0, J replaced by E in the other factors
+   X (through a sum among them), and with factors Y and A / Y cancelled
+   (a division by a stored value multiplied by the same value).  */
+te_node *te_simplify_points (te_ctx *ctx, te_node *n);
+
 /* ---- printing ---------------------------------------------------------- */
 
 void te_node_dump (FILE *f, const te_program *p, const te_node *n);

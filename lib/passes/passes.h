@@ -99,6 +99,11 @@ bool te_program_points (te_program *p, te_diag *diag);
    times its adjoint; its readers, which multiply by it, no longer do.  */
 bool te_program_rescale (te_program *p, te_diag *diag);
 
+/* fold.c: an adjoint temporary that one statement reads, each element
+   once, where every contribution wrote it, is replaced there by the sum
+   of the contributions.  */
+bool te_program_fold (te_program *p, te_diag *diag);
+
 /* materialize.c: compute subexpressions that use only some of their
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);

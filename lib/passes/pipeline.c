@@ -82,6 +82,9 @@ const te_pass te_passes[] = {
   { "rescale", TE_PASS_BACKWARD, true, te_program_rescale,
     "an adjoint whose every contribution is divided by one stored value "
     "is kept times that value, which its readers multiply by" },
+  { "fold", TE_PASS_BACKWARD, true, te_program_fold,
+    "an adjoint temporary read once, at the element each contribution "
+    "wrote, is the sum of its contributions there" },
   { "materialize", TE_PASS_BACKWARD, true, te_program_materialize,
     "subexpressions of fewer counters are computed once into temporaries" },
   { "schedule", TE_PASS_BACKWARD, true, te_program_schedule,

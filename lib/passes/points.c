@@ -276,6 +276,7 @@ rewrite (scatter *c)
           for (int i = 0; i < nl; i++)
             x->value = te_replace (c->ctx, x->value, loads[i],
                                    as_select (c, sg, loads[i]->args[0]));
+
         }
     }
   /* Each entry in [LO - BASE0, LO + SPAN - BASE0).  */

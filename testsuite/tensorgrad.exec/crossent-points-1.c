@@ -8,7 +8,10 @@
    gradient has no temporary of the whole tensor's size (the dump scan:
    the backward declares no array of B*T*Vp elements).  It requires each
    target within its row's real entries, which a child process calls it
-   without: f_grad aborts with the requirement on stderr.
+   without: f_grad aborts with the requirement on stderr.  The fold pass
+   and the simplifier's rules for such selects then give the expert's
+   form, d_logits += p (d_probs + d1) - (j == target ? d_loss : 0): two
+   loops over a row, no division by p[target] (the dump scans).
 
    Checked by hand (an index array means no descriptor): central
    differences of L = sum cl losses + sum cp probs, with d_probs given and
@@ -209,3 +212,8 @@ main (void)
 
 /* { dg-final { scan-tensorgrad-backward-not "e_probs" } } */
 /* { dg-final { scan-tensorgrad-dump-times "points: e_probs, one element per row, is a select where it is read" 2 } } */
+/* The simplifier's rules then make the loss's part p - onehot: no
+   division by the target's probability, no exponential recomputed.  */
+/* { dg-final { scan-tensorgrad-backward-not "/ probs" } } */
+/* { dg-final { scan-tensorgrad-backward-not "exp \\(" } } */
+/* { dg-final { scan-tensorgrad-backward "\\? -d_losses\\\[n\\\] : 0\\) \\+ probs" } } */

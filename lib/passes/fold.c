@@ -1,0 +1,175 @@
+/* fold.c -- an adjoint temporary read once, element by element, is the
+   sum of its contributions where it is read.
+
+   Before:  for n, j:  d_p[j + V*n] += g[j + V*n] / s[n];
+            for n:     d1[n] += d_s[n];
+            for n, j:  d_p[j + V*n] += d1[n];
+            for n, j:  d_x[j + V*n] += y[j + V*n] * d_p[j + V*n];
+   After:   for n:     d1[n] += d_s[n];
+            for n, j:  d_x[j + V*n] += y[j + V*n] * (g[j + V*n] / s[n] + d1[n]);
+   The softmax's and the cross-entropy's gradient then run two passes
+   over a row (the sum, then the update), as an expert's do, instead of
+   four over a row-sized temporary.
+
+   1. A candidate is a local array T that statements only add to, each
+      with no loops of its own and no guard, every iteration of each at
+      its own element (te_rows_apart), and that one statement R, in a
+      later stage and outside a reduction, reads, at one element.
+   2. Each contribution's value, renamed to R's loops, is what it added
+      to the element R's iteration reads (te_same_element: the same
+      extents, the element that iteration wrote).
+   3. Nothing a contribution reads is written from its stage on, up to
+      and including R's stage: its value is the same where R reads.
+   Then R reads the sum of the values instead, and T and its statements
+   go.
+   4. Last, the simplifier's rules for products with a select of one
+      element (te_simplify_points: points.c's selects, times what R or a
+      sum multiplies them by) on every statement: the gradient of
+      -log (p[t]) of a softmax p becomes p - onehot, with no division
+      by p[t].  (After rescale, which looks for quotients by its stored
+      values in the contributions as the sweep left them.)  Exact in real arithmetic (the order of the additions changes);
+   every value is computed once, as before.  */
+
+#include "passes/passes.h"
+#include "ir/index.h"
+
+#include <string.h>
+
+#define MAX_PARTS 8
+
+typedef struct part
+{
+  int stage;
+  te_stmt *st;
+} part;
+
+/* Does any stage of P from FROM to TO (both included) write a tensor
+   that V reads?  */
+static bool
+written_between (const te_program *p, int from, int to, const te_node *v)
+{
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      const te_tensor *t = p->tensors[i];
+      if (!te_reads (v, t))
+        continue;
+      for (int s = from; s <= to; s++)
+        if (te_stage_writes (&p->stages[s], t))
+          return true;
+    }
+  return false;
+}
+
+/* Does N read T inside a reduction?  */
+static bool
+in_reduction (const te_node *n, const te_tensor *t)
+{
+  if (!n || !te_reads (n, t))
+    return false;
+  if (n->op == TE_REDUCE)
+    return true;
+  for (int i = 0; i < te_op_arity (n->op); i++)
+    if (in_reduction (n->args[i], t))
+      return true;
+  return false;
+}
+
+/* Fold T if it is a candidate (steps 1-3).  */
+static bool
+fold (te_program *p, te_tensor *t)
+{
+  te_ctx *ctx = p->ctx;
+  part parts[MAX_PARTS];
+  int np = 0, rs = -1;
+  te_stmt *r = NULL;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      te_stage *sg = &p->stages[s];
+      if (sg->call && (te_call_passes (sg, t, true)
+                       || te_call_passes (sg, t, false)))
+        return false;
+      for (int k = 0; k < sg->nstmts; k++)
+        {
+          te_stmt *x = &sg->stmts[k];
+          bool reads = te_stmt_reads (x, t);
+          if (x->dst == t)
+            {
+              te_node *none = NULL;
+              int zero = 0;
+              const te_loop *no_loops = NULL;
+              if (reads || r || x->op != TE_ADD_TO || x->guard || x->ninner
+                  || np == MAX_PARTS
+                  || !te_rows_apart (ctx, sg->nloops, sg->loops, 1,
+                                     &x->index, &zero, &no_loops, sg, &none,
+                                     &none))
+                return false;
+              parts[np].stage = s;
+              parts[np++].st = x;
+            }
+          else if (reads)
+            {
+              if (r || x->ninner || te_reads (x->index, t)
+                  || (x->guard && te_reads (x->guard, t))
+                  || in_reduction (x->value, t))
+                return false;
+              r = x;
+              rs = s;
+            }
+        }
+    }
+  if (!r || !np)
+    return false;
+  te_node *load[2];
+  if (te_loads_of (r->value, t, load, 2) != 1)
+    return false;
+  const te_stage *rg = &p->stages[rs];
+  te_node *sum = NULL;
+  for (int i = 0; i < np; i++)
+    {
+      const te_stage *cg = &p->stages[parts[i].stage];
+      const te_stmt *c = parts[i].st;
+      te_node *v = te_same_element (ctx, cg->nloops, cg->loops, c->index,
+                                    c->value, rg->nloops, rg->loops,
+                                    load[0]->args[0]);
+      if (!v || written_between (p, parts[i].stage, rs, c->value))
+        return false;
+      sum = sum ? te_add (ctx, sum, v) : v;
+    }
+  r->value = te_canon_loads (ctx, te_replace (ctx, r->value, load[0], sum));
+  for (int i = np - 1; i >= 0; i--)
+    {
+      te_stage *cg = &p->stages[parts[i].stage];
+      int k = (int) (parts[i].st - cg->stmts);
+      memmove (&cg->stmts[k], &cg->stmts[k + 1],
+               (cg->nstmts - k - 1) * sizeof *cg->stmts);
+      cg->nstmts--;
+    }
+  te_program_note (p, "fold: %s, read once, is the sum of its %d "
+                   "contribution(s) where it is read", t->name, np);
+  return true;
+}
+
+bool
+te_program_fold (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  bool changed = false;
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      te_tensor *t = p->tensors[i];
+      if (t->kind == TE_TK_LOCAL && te_type_is_float (t->type))
+        changed |= fold (p, t);
+    }
+  if (changed)
+    {
+      te_program_drop_empty (p);
+      te_program_drop_unread (p);
+    }
+  for (int s = 0; s < p->nstages; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        te_stmt *x = &p->stages[s].stmts[k];
+        x->value = te_simplify_points (p->ctx, x->value);
+      }
+  return true;
+}
