@@ -104,6 +104,11 @@ bool te_program_rescale (te_program *p, te_diag *diag);
    of the contributions.  */
 bool te_program_fold (te_program *p, te_diag *diag);
 
+/* onehot.c: a term j == e ? a : 0 of an addition statement, j the
+   counter of one of its loops, is added at j = e by a statement of its
+   own outside that loop.  */
+bool te_program_onehot (te_program *p, te_diag *diag);
+
 /* materialize.c: compute subexpressions that use only some of their
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);

@@ -85,6 +85,9 @@ const te_pass te_passes[] = {
   { "fold", TE_PASS_BACKWARD, true, te_program_fold,
     "an adjoint temporary read once, at the element each contribution "
     "wrote, is the sum of its contributions there" },
+  { "onehot", TE_PASS_BACKWARD, true, te_program_onehot,
+    "a term at one element of a loop's counter (j == t ? a : 0) is added "
+    "outside that loop" },
   { "materialize", TE_PASS_BACKWARD, true, te_program_materialize,
     "subexpressions of fewer counters are computed once into temporaries" },
   { "schedule", TE_PASS_BACKWARD, true, te_program_schedule,

@@ -10,8 +10,10 @@
    target within its row's real entries, which a child process calls it
    without: f_grad aborts with the requirement on stderr.  The fold pass
    and the simplifier's rules for such selects then give the expert's
-   form, d_logits += p (d_probs + d1) - (j == target ? d_loss : 0): two
-   loops over a row, no division by p[target] (the dump scans).
+   form, d_logits += p (d_probs + d1) over the row, then
+   d_logits[target] -= d_loss outside the row's loop (onehot): two loops
+   over a row with no comparison in them, no division by p[target] (the
+   dump scans).
 
    Checked by hand (an index array means no descriptor): central
    differences of L = sum cl losses + sum cp probs, with d_probs given and
@@ -216,4 +218,6 @@ main (void)
    division by the target's probability, no exponential recomputed.  */
 /* { dg-final { scan-tensorgrad-backward-not "/ probs" } } */
 /* { dg-final { scan-tensorgrad-backward-not "exp \\(" } } */
-/* { dg-final { scan-tensorgrad-backward "\\? -d_losses\\\[n\\\] : 0\\) \\+ probs" } } */
+/* { dg-final { scan-tensorgrad-backward "d_logits\\\[Vp \\* n \\+ \\(long\\) target\\\[n\\\]\\\] \\+= -d_losses\\\[n\\\];" } } */
+/* { dg-final { scan-tensorgrad-backward-not "\\? -d_losses" } } */
+/* { dg-final { scan-tensorgrad-dump-times "onehot: the term of d_logits at one element of the loop over" 2 } } */
