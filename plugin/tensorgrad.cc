@@ -72,22 +72,32 @@ static bool tg_no_opt;
 static check_options tg_check;
 
 /* -fplugin-arg-tensorgrad-dump-c=FILE, -fplugin-arg-tensorgrad-header=FILE:
-   the files, and whether anything was written to them yet.  */
+   the files, and whether anything was written to them yet.  Each is
+   written to a temporary file beside it, FILE.PID.tmp (tg_dump_c_tmp,
+   tg_header_tmp), which replaces FILE at the end of the translation unit
+   only if the two differ (finish_output): FILE's time stamp changes only
+   with its content, so that make rebuilds only what a changed header
+   concerns, and a reader never sees it half written.  */
 static const char *tg_dump_c_name, *tg_header_name;
+static char *tg_dump_c_tmp, *tg_header_tmp;
 static FILE *tg_dump_c, *tg_header;
 static bool tg_dump_c_started;
 
-/* Open the file NAME the first time a kernel is written to it, so that a
-   translation unit without kernels leaves it alone.  */
+/* Open the temporary file of output NAME, storing its name in *TMP, the
+   first time a kernel is written to it, so that a translation unit
+   without kernels leaves NAME alone.  */
 static FILE *
-open_output (FILE **f, const char *name, bool header)
+open_output (FILE **f, char **tmp, const char *name, bool header)
 {
   if (*f || !name)
     return *f;
-  *f = fopen (name, "w");
+  *tmp = xasprintf ("%s.%d.tmp", name, (int) getpid ());
+  *f = fopen (*tmp, "w");
   if (!*f)
     {
-      error ("tensorgrad: cannot open %qs for writing: %m", name);
+      error ("tensorgrad: cannot open %qs for writing: %m", *tmp);
+      free (*tmp);
+      *tmp = NULL;
       return NULL;
     }
   if (header)
@@ -108,6 +118,55 @@ open_output (FILE **f, const char *name, bool header)
                guard, guard);
     }
   return *f;
+}
+
+/* Whether files A and B exist and hold the same bytes.  */
+static bool
+same_contents (const char *a, const char *b)
+{
+  FILE *fa = fopen (a, "rb");
+  FILE *fb = fa ? fopen (b, "rb") : NULL;
+  bool same = fb != NULL;
+  while (same)
+    {
+      char ba[4096], bb[4096];
+      size_t na = fread (ba, 1, sizeof ba, fa);
+      size_t nb = fread (bb, 1, sizeof bb, fb);
+      same = na == nb && !memcmp (ba, bb, na);
+      if (na < sizeof ba)
+        break;
+    }
+  same = same && !ferror (fa) && !ferror (fb);
+  if (fb)
+    fclose (fb);
+  if (fa)
+    fclose (fa);
+  return same;
+}
+
+/* Close *F, the temporary file *TMP of output NAME, and put it in NAME's
+   place if NAME's content differs.  A translation unit with errors
+   leaves NAME as it was: its kernels' gradients may be missing.  */
+static void
+finish_output (FILE **f, char **tmp, const char *name)
+{
+  if (!*f)
+    return;
+  bool ok = !ferror (*f);
+  if (fclose (*f))
+    ok = false;
+  *f = NULL;
+  if (!ok)
+    error ("tensorgrad: cannot write %qs: %m", *tmp);
+  if (!ok || seen_error () || same_contents (*tmp, name))
+    unlink (*tmp);
+  else if (rename (*tmp, name))
+    {
+      error ("tensorgrad: cannot rename %qs to %qs: %m", *tmp, name);
+      unlink (*tmp);
+    }
+  free (*tmp);
+  *tmp = NULL;
 }
 
 /* ---- diagnostics from lib/ ---------------------------------------------- */
@@ -258,16 +317,9 @@ static void
 finish (void *, void *)
 {
   if (tg_header)
-    {
-      fputs ("\n#endif\n", tg_header);
-      fclose (tg_header);
-      tg_header = NULL;
-    }
-  if (tg_dump_c)
-    {
-      fclose (tg_dump_c);
-      tg_dump_c = NULL;
-    }
+    fputs ("\n#endif\n", tg_header);
+  finish_output (&tg_header, &tg_header_tmp, tg_header_name);
+  finish_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name);
 }
 
 /* ---- the pass ----------------------------------------------------------- */
@@ -497,9 +549,11 @@ differentiate (function *fun)
           if (!emit_descriptor (fun->decl, decl, fwd) && dump_file)
             fprintf (dump_file, "  no descriptor: the extents of an array "
                                 "cannot be told\n");
-          if (open_output (&tg_dump_c, tg_dump_c_name, false))
+          if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name,
+                           false))
             write_c (fun->decl, fwd, bwd, lw);
-          if (open_output (&tg_header, tg_header_name, true))
+          if (open_output (&tg_header, &tg_header_tmp, tg_header_name,
+                           true))
             write_prototype (fun->decl, decl, bwd);
         }
       te_lowered_free (lw);
