@@ -95,9 +95,8 @@ cancel_quotients (te_ctx *ctx, te_node **in, int nin)
   return neg ? te_neg (ctx, r) : r;
 }
 
-/* Is N a select c ? A : 0 of rule 1?  Sets *VAR and *AT.  */
-static bool
-point_select (const te_node *n, te_node **var, te_node **at)
+bool
+te_point_select (const te_node *n, te_node **var, te_node **at)
 {
   if (n->op != TE_SELECT || !te_type_is_float (n->type)
       || !te_is_const (n->args[2], 0))
@@ -135,7 +134,7 @@ static bool
 has_point (const te_node *n)
 {
   te_node *v, *a;
-  if (point_select (n, &v, &a))
+  if (te_point_select (n, &v, &a))
     return true;
   if (n->op == TE_REDUCE)
     return false;
@@ -157,7 +156,7 @@ te_simplify_points (te_ctx *ctx, te_node *n)
       for (int i = 0; i < nf; i++)
         {
           te_node *var, *at;
-          if (point_select (f[i], &var, &at))
+          if (te_point_select (f[i], &var, &at))
             {
               te_node *s = f[i];
               f[i] = te_canon_loads (ctx,
@@ -174,14 +173,14 @@ te_simplify_points (te_ctx *ctx, te_node *n)
           int nt = addends (f[i], terms, MAX_FACTORS);
           te_node *rest = NULL, *points = NULL;
           for (int t = 0; t < nt; t++)
-            if (!point_select (terms[t], &var, &at))
+            if (!te_point_select (terms[t], &var, &at))
               rest = rest ? te_add (ctx, rest, terms[t]) : terms[t];
           if (nt < 0 || rest == f[i])
             continue;
           te_node *g[MAX_FACTORS];
           memcpy (g, f, nf * sizeof *f);
           for (int t = 0; t < nt; t++)
-            if (point_select (terms[t], &var, &at))
+            if (te_point_select (terms[t], &var, &at))
               {
                 g[i] = terms[t];
                 te_node *x = te_simplify_points (ctx, product (ctx, g, nf));

@@ -687,6 +687,9 @@ const char *te_node_string (const te_program *p, const te_node *n);
    X (through a sum among them), and with factors Y and A / Y cancelled
    (a division by a stored value multiplied by the same value).  */
 te_node *te_simplify_points (te_ctx *ctx, te_node *n);
+/* simplify.c: is N such a select, J == E ? A : 0 (also (J == E && C) ?
+   A : 0), E free of J?  Sets *VAR (J) and *AT (E).  */
+bool te_point_select (const te_node *n, te_node **var, te_node **at);
 
 /* ---- printing ---------------------------------------------------------- */
 

@@ -29,17 +29,10 @@
 static bool
 point_term (const te_stage *s, const te_node *n, int *l)
 {
-  if (n->op != TE_SELECT || !te_type_is_float (n->type)
-      || !te_is_const (n->args[2], 0))
+  te_node *j, *at;
+  if (!te_point_select (n, &j, &at))
     return false;
-  const te_node *c = n->args[0];
-  if (c->op == TE_AND)
-    c = c->args[0];
-  if (c->op != TE_EQ || c->args[0]->op != TE_VAR)
-    return false;
-  int var = c->args[0]->u.index;
-  if (te_uses_var (c->args[1], var))
-    return false;
+  int var = j->u.index;
   for (int k = 0; k < s->nloops; k++)
     if (s->loops[k].var == var)
       {
