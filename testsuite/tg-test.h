@@ -46,9 +46,12 @@
 #define TG_TEST_H
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "tensorgrad.h"
 
 /* Tolerances for comparing a gradient with central differences: double
@@ -170,6 +173,35 @@ tg_exit (void)
   else
     printf ("tg: %d checks passed\n", tg_checks);
   return tg_failures ? 1 : 0;
+}
+
+/* Run FN in a child process, what it writes on stderr into BUF (N bytes,
+   NUL-terminated): did the child die of SIGABRT (a gradient refusing
+   sizes or indices it cannot be right for)?  */
+static inline int
+tg_child_aborts (void (*fn) (void), char *buf, size_t n)
+{
+  int fd[2];
+  memset (buf, 0, n);
+  if (pipe (fd) != 0)
+    return 0;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      dup2 (fd[1], 2);
+      close (fd[0]);
+      fn ();
+      _exit (0);
+    }
+  close (fd[1]);
+  size_t got = 0;
+  ssize_t k;
+  while (got < n - 1 && (k = read (fd[0], buf + got, n - 1 - got)) > 0)
+    got += (size_t) k;
+  close (fd[0]);
+  int status = 0;
+  return pid > 0 && waitpid (pid, &status, 0) == pid && WIFSIGNALED (status)
+         && WTERMSIG (status) == SIGABRT;
 }
 
 /* Deterministic generator: the next value in [0, 1) of state *S.  */

@@ -73,17 +73,14 @@ cancel_quotients (te_ctx *ctx, te_node **in, int nin)
       again = false;
       for (int i = 0; i < n && !again; i++)
         {
+          /* flatten took the negations out.  */
           te_node *q = f[i];
-          bool qneg = q->op == TE_NEG;
-          if (qneg)
-            q = q->args[0];
           if (q->op != TE_DIV)
             continue;
           for (int k = 0; k < n && !again; k++)
             if (k != i && f[k] == q->args[1])
               {
                 f[i] = q->args[0];
-                neg ^= qneg;
                 f[k] = f[--n];
                 again = true;
               }

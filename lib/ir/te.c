@@ -1572,6 +1572,19 @@ te_program_drop_unread_statics (te_program *p)
     p->tensors[i]->id = i; /* te_program_add_tensor numbers from NTENSORS */
 }
 
+bool
+te_reads_in_reduction (const te_node *n, const te_tensor *t)
+{
+  if (!n || !te_reads (n, t))
+    return false;
+  if (n->op == TE_REDUCE)
+    return true;
+  for (int i = 0; i < te_op_arity (n->op); i++)
+    if (te_reads_in_reduction (n->args[i], t))
+      return true;
+  return false;
+}
+
 te_tensor *
 te_program_add_static (te_program *p, const char *name, te_type type,
                        int64_t n, const double *init, bool constant,

@@ -614,6 +614,8 @@ bool te_uses_var_free (const te_node *n, int var);
 const te_loop *te_binding_loop (const te_node *n, int var);
 /* The reduction in N that binds counter VAR, or NULL.  */
 te_node *te_binding_reduce (const te_node *n, int var);
+/* Does N read tensor T inside a reduction?  */
+bool te_reads_in_reduction (const te_node *n, const te_tensor *t);
 /* The distinct loads of tensor T in N, at most MAX of them, into LOADS;
    their number, or -1 if there are more.  */
 int te_loads_of (te_node *n, const te_tensor *t, te_node **loads, int max);

@@ -21,19 +21,17 @@
    3. Nothing a contribution reads is written from its stage on, up to
       and including R's stage: its value is the same where R reads.
    Then R reads the sum of the values instead, and T and its statements
-   go.
+   go.  Exact in real arithmetic (the order of the additions changes);
+   every value is computed once, as before.
    4. Last, the simplifier's rules for products with a select of one
       element (te_simplify_points: points.c's selects, times what R or a
       sum multiplies them by) on every statement: the gradient of
       -log (p[t]) of a softmax p becomes p - onehot, with no division
       by p[t].  (After rescale, which looks for quotients by its stored
-      values in the contributions as the sweep left them.)  Exact in real arithmetic (the order of the additions changes);
-   every value is computed once, as before.  */
+      values in the contributions as the sweep left them.)  */
 
 #include "passes/passes.h"
 #include "ir/index.h"
-
-#include <string.h>
 
 #define MAX_PARTS 8
 
@@ -60,20 +58,6 @@ written_between (const te_program *p, int from, int to, const te_node *v)
   return false;
 }
 
-/* Does N read T inside a reduction?  */
-static bool
-in_reduction (const te_node *n, const te_tensor *t)
-{
-  if (!n || !te_reads (n, t))
-    return false;
-  if (n->op == TE_REDUCE)
-    return true;
-  for (int i = 0; i < te_op_arity (n->op); i++)
-    if (in_reduction (n->args[i], t))
-      return true;
-  return false;
-}
-
 /* Fold T if it is a candidate (steps 1-3).  */
 static bool
 fold (te_program *p, te_tensor *t)
@@ -94,14 +78,13 @@ fold (te_program *p, te_tensor *t)
           bool reads = te_stmt_reads (x, t);
           if (x->dst == t)
             {
-              te_node *none = NULL;
               int zero = 0;
               const te_loop *no_loops = NULL;
               if (reads || r || x->op != TE_ADD_TO || x->guard || x->ninner
                   || np == MAX_PARTS
                   || !te_rows_apart (ctx, sg->nloops, sg->loops, 1,
-                                     &x->index, &zero, &no_loops, sg, &none,
-                                     &none))
+                                     &x->index, &zero, &no_loops, sg, NULL,
+                                     NULL))
                 return false;
               parts[np].stage = s;
               parts[np++].st = x;
@@ -110,7 +93,7 @@ fold (te_program *p, te_tensor *t)
             {
               if (r || x->ninner || te_reads (x->index, t)
                   || (x->guard && te_reads (x->guard, t))
-                  || in_reduction (x->value, t))
+                  || te_reads_in_reduction (x->value, t))
                 return false;
               r = x;
               rs = s;
@@ -136,16 +119,10 @@ fold (te_program *p, te_tensor *t)
       sum = sum ? te_add (ctx, sum, v) : v;
     }
   r->value = te_canon_loads (ctx, te_replace (ctx, r->value, load[0], sum));
-  for (int i = np - 1; i >= 0; i--)
-    {
-      te_stage *cg = &p->stages[parts[i].stage];
-      int k = (int) (parts[i].st - cg->stmts);
-      memmove (&cg->stmts[k], &cg->stmts[k + 1],
-               (cg->nstmts - k - 1) * sizeof *cg->stmts);
-      cg->nstmts--;
-    }
   te_program_note (p, "fold: %s, read once, is the sum of its %d "
                    "contribution(s) where it is read", t->name, np);
+  /* T is read no more: it goes with its contributions.  */
+  te_program_drop_unread (p);
   return true;
 }
 
@@ -153,17 +130,11 @@ bool
 te_program_fold (te_program *p, te_diag *diag)
 {
   (void) diag;
-  bool changed = false;
   for (int i = 0; i < p->ntensors; i++)
     {
       te_tensor *t = p->tensors[i];
-      if (t->kind == TE_TK_LOCAL && te_type_is_float (t->type))
-        changed |= fold (p, t);
-    }
-  if (changed)
-    {
-      te_program_drop_empty (p);
-      te_program_drop_unread (p);
+      if (t->kind == TE_TK_LOCAL && te_type_is_float (t->type) && fold (p, t))
+        i = -1; /* the tensors moved */
     }
   for (int s = 0; s < p->nstages; s++)
     for (int k = 0; k < p->stages[s].nstmts; k++)

@@ -107,19 +107,13 @@ take_out (te_program *p, int si)
       int l = pl[0];
       te_node *value = NULL;
       te_node *var = NULL, *at = NULL, *guard = NULL;
-      int kept = 0;
       for (int i = 0; i < np; i++)
         {
-          if (pl[i] != l)
-            {
-              te_node *t = pneg[i] ? te_neg (ctx, pt[i]) : pt[i];
-              rest = rest ? te_add (ctx, rest, t) : t;
-              continue;
-            }
           const te_node *c = pt[i]->args[0];
           te_node *more = c->op == TE_AND ? c->args[1] : NULL;
           const te_node *eq = c->op == TE_AND ? c->args[0] : c;
-          if (i && (eq->args[1] != at || more != guard))
+          /* A term at another element or loop stays, for the next round.  */
+          if (pl[i] != l || (i && (eq->args[1] != at || more != guard)))
             {
               te_node *t = pneg[i] ? te_neg (ctx, pt[i]) : pt[i];
               rest = rest ? te_add (ctx, rest, t) : t;
@@ -130,7 +124,6 @@ take_out (te_program *p, int si)
           guard = more;
           te_node *a = pneg[i] ? te_neg (ctx, pt[i]->args[1]) : pt[i]->args[1];
           value = value ? te_add (ctx, value, a) : a;
-          kept++;
         }
       te_node *zero = te_int (ctx, 0);
       te_node *within = te_binary (
@@ -158,7 +151,6 @@ take_out (te_program *p, int si)
                        "over %s is added outside it",
                        dst->name, p->var_names && p->var_names[var->u.index]
                                       ? p->var_names[var->u.index] : "it");
-      (void) kept;
       return true;
     }
   return false;

@@ -54,20 +54,6 @@ split_terms (te_ctx *ctx, te_node *n, te_node **plain, te_node **data)
   *to = te_add (ctx, *to, n);
 }
 
-/* Does N read T inside a reduction?  */
-static bool
-reads_in_reduction (const te_node *n, const te_tensor *t)
-{
-  if (!n || !te_reads (n, t))
-    return false;
-  if (n->op == TE_REDUCE)
-    return true;
-  for (int i = 0; i < te_op_arity (n->op); i++)
-    if (reads_in_reduction (n->args[i], t))
-      return true;
-  return false;
-}
-
 typedef struct scatter
 {
   te_program *p;
@@ -153,7 +139,7 @@ reader_fits (scatter *c, const te_stage *s, bool *any)
         continue;
       *any = true;
       if (te_reads (x->index, c->e) || (x->guard && te_reads (x->guard, c->e))
-          || reads_in_reduction (x->value, c->e) || s->nloops < nw
+          || te_reads_in_reduction (x->value, c->e) || s->nloops < nw
           || s->nloops - nw + x->ninner > TE_MAX_LOOPS)
         return false;
       for (int l = 0; l < nw; l++)
@@ -276,7 +262,6 @@ rewrite (scatter *c)
           for (int i = 0; i < nl; i++)
             x->value = te_replace (c->ctx, x->value, loads[i],
                                    as_select (c, sg, loads[i]->args[0]));
-
         }
     }
   /* Each entry in [LO - BASE0, LO + SPAN - BASE0).  */
@@ -297,19 +282,14 @@ rewrite (scatter *c)
                       index_array (c)->name, from, to);
   te_program_note (p, "points: %s, one element per row, is a select where "
                    "it is read", c->e->name);
-  /* The scatter goes; drop_unread drops E.  */
-  te_stage *s0 = &p->stages[c->s0];
-  int k = (int) (c->st - s0->stmts);
-  memmove (&s0->stmts[k], &s0->stmts[k + 1],
-           (s0->nstmts - k - 1) * sizeof *s0->stmts);
-  s0->nstmts--;
+  /* E is read no more: it goes with the scatter.  */
+  te_program_drop_unread (p);
 }
 
 bool
 te_program_points (te_program *p, te_diag *diag)
 {
   (void) diag;
-  bool changed = false;
   for (int i = 0; i < p->ntensors; i++)
     {
       scatter c;
@@ -330,12 +310,7 @@ te_program_points (te_program *p, te_diag *diag)
       if (!fits || !read)
         continue;
       rewrite (&c);
-      changed = true;
-    }
-  if (changed)
-    {
-      te_program_drop_empty (p);
-      te_program_drop_unread (p);
+      i = -1; /* the tensors moved */
     }
   return true;
 }
