@@ -132,6 +132,9 @@ reader_fits (scatter *c, const te_stage *s, bool *any)
   const te_loop *in[MAX_READS];
   te_loop inner[MAX_READS][TE_MAX_LOOPS];
   int na = 0;
+  /* The scatter's row start, at this stage's counters.  */
+  te_node *base = te_rename_counters (c->ctx, c->base, nw, c->w->loops,
+                                      s->loops);
   for (int k = 0; k < s->nstmts; k++)
     {
       const te_stmt *x = &s->stmts[k];
@@ -149,8 +152,6 @@ reader_fits (scatter *c, const te_stage *s, bool *any)
       int nl = te_loads_of (x->value, c->e, loads, MAX_READS);
       if (nl < 0 || na + nl > MAX_READS)
         return false;
-      te_node *base = te_rename_counters (c->ctx, c->base, nw, c->w->loops,
-                                          s->loops);
       for (int i = 0; i < nl; i++)
         {
           te_node *r = te_canon_int (
@@ -175,8 +176,6 @@ reader_fits (scatter *c, const te_stage *s, bool *any)
   if (!te_rows_apart (c->ctx, nw, s->loops, na, index, nin, in, s, &lo, &span))
     return false;
   /* The scatter's row start steps with the reads.  */
-  te_node *base = te_rename_counters (c->ctx, c->base, nw, c->w->loops,
-                                      s->loops);
   for (int l = 0; l < nw; l++)
     if (te_coefficient (c->ctx, base, s->loops[l].var)
         != te_coefficient (c->ctx, index[0], s->loops[l].var))
