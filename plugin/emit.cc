@@ -66,7 +66,37 @@ struct emitter
   location_t loc;
   bool novector;     /* the loops built now must not be vectorized */
   bool failed;
+  struct lanes *lanes; /* the loop in lanes directly around, or NULL */
+  const te_tensor *const *lane_skip; /* the NULL tests between it and the */
+  int lane_nskip;                    /* statement being built */
 };
+
+/* A sum kept in lanes (te_loop.lanes, lib/passes/lanes.c): the array of
+   partial sums ARR, for statement ST (added to its element after the
+   loop, when none of its NSKIP tensors SKIP is NULL) or reduction RED
+   (added to its accumulator ACC).  */
+struct lane_sum
+{
+  const te_stmt *st;
+  const te_node *red;
+  const te_tensor *const *skip;
+  int nskip;
+  tree acc;
+  tree arr;
+};
+
+/* The loop in lanes being built: WIDTH lanes, counted by LANE.  */
+struct lanes
+{
+  int width;
+  tree lane;
+  int nsums;
+  lane_sum sums[16];
+};
+
+/* Builds the body of a loop nest with ARG (loop_nest may build it twice:
+   a loop in lanes runs it in its lanes and in the rest).  */
+typedef tree (*body_fn) (emitter *e, const void *arg);
 
 static tree
 new_local (emitter *e, tree type, const char *name)
@@ -131,7 +161,7 @@ nonnull (tree ptr)
                  build_zero_cst (TREE_TYPE (ptr)));
 }
 static tree loop_nest (emitter *e, int nloops, const te_loop *loops,
-                       bool reversed, tree body);
+                       bool reversed, body_fn fn, const void *arg);
 
 /* The pointer to the elements of tensor T.  */
 static tree
@@ -419,20 +449,68 @@ expr (emitter *e, const te_node *n)
    body; acc = acc op t }; returns acc, a local named NAME (may be NULL).
    TERMS: the scope of one term (NULL: nothing bound).  Max and min keep
    the earlier value on ties.  */
+/* The partial sums of TYPE that statement ST or reduction RED (the other
+   NULL; ACC its accumulator) keeps in the loop in lanes directly around
+   (made on first use), or NULL_TREE: there is none.  */
 static tree
-reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
-           const char *name, tree *list)
+lane_sum_array (emitter *e, const te_stmt *st, const te_node *red, tree acc,
+                tree type)
 {
-  tree type = te_tree_type (n->type);
-  tree acc = new_local (e, type, name);
-  append_to_statement_list (build2 (MODIFY_EXPR, type, acc,
-                                    fold_convert (type, expr (e, n->args[0]))),
-                            list);
-  tree t = new_local (e, type, NULL);
+  lanes *ln = e->lanes;
+  if (!ln)
+    return NULL_TREE;
+  for (int i = 0; i < ln->nsums; i++)
+    if (ln->sums[i].st == st && ln->sums[i].red == red)
+      return ln->sums[i].arr;
+  if (ln->nsums == (int) (sizeof ln->sums / sizeof ln->sums[0]))
+    return NULL_TREE;
+  lane_sum *x = &ln->sums[ln->nsums++];
+  x->st = st;
+  x->red = red;
+  x->skip = red ? NULL : e->lane_skip;
+  x->nskip = red ? 0 : e->lane_nskip;
+  x->acc = acc;
+  x->arr = new_local (e, build_array_type_nelts (type, ln->width), NULL);
+  return x->arr;
+}
+
+static tree
+lane_ref (tree arr, tree lane)
+{
+  return build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (arr)), arr, lane,
+                 NULL_TREE, NULL_TREE);
+}
+
+/* The COUNT partial sums ARR[LO], ARR[LO + STRIDE], ... added pairwise,
+   in the order of lib/back/cgen-expr.c's lane_total.  */
+static tree
+lane_total (tree arr, int lo, int stride, int count)
+{
+  if (count == 1)
+    return lane_ref (arr, build_int_cst (long_integer_type_node, lo));
+  tree type = TREE_TYPE (TREE_TYPE (arr));
+  return build2 (PLUS_EXPR, type, lane_total (arr, lo, stride * 2, count / 2),
+                 lane_total (arr, lo + stride, stride * 2, count / 2));
+}
+
+/* One step of reduction N: t = term; acc = acc op t.  */
+struct red_arg
+{
+  const te_node *n;
+  const te_lw_scope *terms;
+  tree acc, t;
+};
+
+static tree
+red_body (emitter *e, const void *arg)
+{
+  const red_arg *r = (const red_arg *) arg;
+  const te_node *n = r->n;
+  tree type = TREE_TYPE (r->acc), acc = r->acc, t = r->t;
   tree body = alloc_stmt_list ();
   /* The terms' locals, once per iteration.  */
   unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
-  enter_scope (e, terms, &body);
+  enter_scope (e, r->terms, &body);
   append_to_statement_list (build2 (MODIFY_EXPR, type, t,
                                     fold_convert (type, expr (e, n->args[1]))),
                             &body);
@@ -441,8 +519,13 @@ reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
   switch (n->u.red.kind)
     {
     case TE_RED_SUM:
-      update = build2 (PLUS_EXPR, type, acc, t);
-      break;
+      {
+        tree arr = lane_sum_array (e, NULL, n, acc, type);
+        if (arr)
+          acc = lane_ref (arr, e->lanes->lane);
+        update = build2 (PLUS_EXPR, type, acc, t);
+        break;
+      }
     case TE_RED_PROD:
       update = build2 (MULT_EXPR, type, acc, t);
       break;
@@ -457,9 +540,25 @@ reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
       gcc_unreachable ();
     }
   append_to_statement_list (build2 (MODIFY_EXPR, type, acc, update), &body);
-  append_to_statement_list (loop_nest (e, n->u.red.nloops, n->u.red.loops,
-                                       false, body),
+  return body;
+}
+
+static tree
+reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
+           const char *name, tree *list)
+{
+  tree type = te_tree_type (n->type);
+  tree acc = new_local (e, type, name);
+  append_to_statement_list (build2 (MODIFY_EXPR, type, acc,
+                                    fold_convert (type, expr (e, n->args[0]))),
                             list);
+  red_arg r = { n, terms, acc, new_local (e, type, NULL) };
+  lanes *saved = e->lanes;
+  e->lanes = NULL; /* a reduction of no loops sums as usual */
+  append_to_statement_list (loop_nest (e, n->u.red.nloops, n->u.red.loops,
+                                       false, red_body, &r),
+                            list);
+  e->lanes = saved;
   return acc;
 }
 
@@ -494,10 +593,17 @@ store (emitter *e, const te_lw_stmt *l)
     }
   tree inner = alloc_stmt_list ();
   enter_scope (e, l->body, &inner);
-  tree lhs = element (e, st->dst, st->index);
+  tree arr = st->lanes_sum ? lane_sum_array (e, st, NULL, NULL_TREE,
+                                              te_tree_type (st->dst->type))
+                           : NULL_TREE;
+  tree lhs = arr ? lane_ref (arr, e->lanes->lane)
+                 : element (e, st->dst, st->index);
   tree rhs = expr (e, st->value);
   rhs = fold_convert (TREE_TYPE (lhs), rhs);
-  if (st->op == TE_ADD_TO)
+  if (arr)
+    rhs = build2 (PLUS_EXPR, TREE_TYPE (lhs), lane_ref (arr, e->lanes->lane),
+                  rhs);
+  else if (st->op == TE_ADD_TO)
     rhs = fold_build2 (PLUS_EXPR, TREE_TYPE (lhs),
                        element (e, st->dst, st->index), rhs);
   tree s = build2 (MODIFY_EXPR, TREE_TYPE (lhs), lhs, rhs);
@@ -510,14 +616,139 @@ store (emitter *e, const te_lw_stmt *l)
   return outer;
 }
 
-/* Wrap BODY in NLOOPS LOOPS, outermost first.  */
+static location_t stmt_location (emitter *e, te_loc loc);
+
+/* LOOP_EXPR { EXIT_EXPR (DONE); BODY; STEP }, DONE annotated as
+   not to be vectorized when the nests built now must not be.  */
+static tree
+plain_loop (emitter *e, tree done, tree body, tree step)
+{
+  if (e->novector)
+    /* What the C front end makes of #pragma GCC novector (GCC 14): the
+       loop gets dont_vectorize (replace_loop_annotate).  */
+    done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
+                   build_int_cst (integer_type_node,
+                                  annot_expr_no_vector_kind),
+                   integer_zero_node);
+  tree lbody = alloc_stmt_list ();
+  append_to_statement_list (build1 (EXIT_EXPR, void_type_node, done), &lbody);
+  append_to_statement_list (body, &lbody);
+  append_to_statement_list (step, &lbody);
+  return build1 (LOOP_EXPR, void_type_node, lbody);
+}
+
+/* Loop LP in lanes (te_loop.lanes), as lib/back/cgen-expr.c prints it:
+     blk = 0;
+     for (; blk + W <= ext; blk += W)
+       for (lane = 0; lane < W; lane++) { v = blk + lane; BODY }
+     for (lane = 0; blk + lane < ext; lane++) { v = blk + lane; BODY }
+   with the sums kept in lanes zeroed before and added up after.  */
+static tree
+lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
+{
+  tree lt = long_integer_type_node;
+  int w = lp->lanes;
+  tree var = loop_var_decl (e, lp->var);
+  tree ext = new_local (e, lt, NULL), blk = new_local (e, lt, NULL);
+  tree lane = new_local (e, lt, NULL);
+  tree width = build_int_cst (lt, w), one = build_int_cst (lt, 1);
+  lanes ln;
+  memset (&ln, 0, sizeof ln);
+  ln.width = w;
+  ln.lane = lane;
+  lanes *saved = e->lanes;
+  const te_tensor *const *saved_skip = e->lane_skip;
+  int saved_nskip = e->lane_nskip;
+  e->lane_skip = NULL; /* tests outside this loop */
+  e->lane_nskip = 0;
+  tree loops[2];
+  for (int part = 0; part < 2; part++)
+    {
+      tree body = alloc_stmt_list ();
+      append_to_statement_list (build2 (MODIFY_EXPR, lt, var,
+                                        build2 (PLUS_EXPR, lt, blk, lane)),
+                                &body);
+      e->lanes = &ln;
+      append_to_statement_list (fn (e, arg), &body);
+      e->lanes = saved;
+      tree done = part == 0 ? build2 (GE_EXPR, boolean_type_node, lane, width)
+                            : build2 (GE_EXPR, boolean_type_node,
+                                      build2 (PLUS_EXPR, lt, blk, lane), ext);
+      loops[part] = alloc_stmt_list ();
+      append_to_statement_list (build2 (MODIFY_EXPR, lt, lane,
+                                        build_int_cst (lt, 0)),
+                                &loops[part]);
+      append_to_statement_list (
+          plain_loop (e, done, body,
+                      build2 (MODIFY_EXPR, lt, lane,
+                              build2 (PLUS_EXPR, lt, lane, one))),
+          &loops[part]);
+    }
+  tree stmts = alloc_stmt_list ();
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, ext, fold_convert (lt, expr (e, lp->extent))),
+      &stmts);
+  for (int i = 0; i < ln.nsums; i++)
+    {
+      tree arr = ln.sums[i].arr;
+      tree elt = TREE_TYPE (TREE_TYPE (arr));
+      for (int k = 0; k < w; k++)
+        append_to_statement_list (
+            build2 (MODIFY_EXPR, elt, lane_ref (arr, build_int_cst (lt, k)),
+                    build_zero_cst (elt)),
+            &stmts);
+    }
+  append_to_statement_list (build2 (MODIFY_EXPR, lt, blk,
+                                    build_int_cst (lt, 0)),
+                            &stmts);
+  tree done = build2 (GT_EXPR, boolean_type_node,
+                      build2 (PLUS_EXPR, lt, blk, width), ext);
+  append_to_statement_list (
+      plain_loop (e, done, loops[0],
+                  build2 (MODIFY_EXPR, lt, blk,
+                          build2 (PLUS_EXPR, lt, blk, width))),
+      &stmts);
+  append_to_statement_list (loops[1], &stmts);
+  for (int i = 0; i < ln.nsums; i++)
+    {
+      const lane_sum *x = &ln.sums[i];
+      tree total = lane_total (x->arr, 0, 1, w);
+      tree dst = x->red ? x->acc : element (e, x->st->dst, x->st->index);
+      tree s = build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
+                       build2 (PLUS_EXPR, TREE_TYPE (dst),
+                               x->red ? x->acc
+                                      : element (e, x->st->dst,
+                                                 x->st->index),
+                               total));
+      if (x->st)
+        SET_EXPR_LOCATION (s, stmt_location (e, x->st->loc));
+      tree cond = all_nonnull (e, x->skip, x->nskip);
+      if (cond)
+        s = build3 (COND_EXPR, void_type_node, cond, s, NULL_TREE);
+      append_to_statement_list (s, &stmts);
+    }
+  e->lane_skip = saved_skip;
+  e->lane_nskip = saved_nskip;
+  return stmts;
+}
+
+/* NLOOPS LOOPS, outermost first, around the body FN builds with ARG.  */
 static tree
 loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
-           tree body)
+           body_fn fn, const void *arg)
 {
   if (nloops == 0)
-    return body;
-  tree inner = loop_nest (e, nloops - 1, loops + 1, reversed, body);
+    return fn (e, arg);
+  lanes *saved = e->lanes;
+  e->lanes = NULL;
+  if (nloops == 1 && loops[0].lanes > 1 && !reversed && !e->novector)
+    {
+      tree r = lanes_loop (e, &loops[0], fn, arg);
+      e->lanes = saved;
+      return r;
+    }
+  tree inner = loop_nest (e, nloops - 1, loops + 1, reversed, fn, arg);
+  e->lanes = saved;
   tree var = loop_var_decl (e, loops[0].var);
   tree ext = new_local (e, long_integer_type_node, NULL);
   tree stmts = alloc_stmt_list ();
@@ -531,28 +762,15 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
                         : build_int_cst (long_integer_type_node, 0);
   append_to_statement_list (
       build2 (MODIFY_EXPR, long_integer_type_node, var, first), &stmts);
-  tree lbody = alloc_stmt_list ();
   tree done = reversed
                   ? build2 (LT_EXPR, boolean_type_node, var,
                             build_int_cst (long_integer_type_node, 0))
                   : build2 (GE_EXPR, boolean_type_node, var, ext);
-  if (e->novector)
-    /* What the C front end makes of #pragma GCC novector (GCC 14): the
-       loop gets dont_vectorize (replace_loop_annotate).  */
-    done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
-                   build_int_cst (integer_type_node,
-                                  annot_expr_no_vector_kind),
-                   integer_zero_node);
-  append_to_statement_list (build1 (EXIT_EXPR, void_type_node, done), &lbody);
-  append_to_statement_list (inner, &lbody);
-  append_to_statement_list (
-      build2 (MODIFY_EXPR, long_integer_type_node, var,
-              build2 (reversed ? MINUS_EXPR : PLUS_EXPR,
-                      long_integer_type_node, var,
-                      build_int_cst (long_integer_type_node, 1))),
-      &lbody);
-  append_to_statement_list (build1 (LOOP_EXPR, void_type_node, lbody),
-                            &stmts);
+  tree step = build2 (MODIFY_EXPR, long_integer_type_node, var,
+                      build2 (reversed ? MINUS_EXPR : PLUS_EXPR,
+                              long_integer_type_node, var,
+                              build_int_cst (long_integer_type_node, 1)));
+  append_to_statement_list (plain_loop (e, done, inner, step), &stmts);
   return stmts;
 }
 
@@ -585,6 +803,20 @@ enum nest_loops
   ALL_LOOPS
 };
 
+static tree
+store_body (emitter *e, const void *arg)
+{
+  return store (e, (const te_lw_stmt *) arg);
+}
+
+/* Statement ARG's own loops around it.  */
+static tree
+own_nest (emitter *e, const void *arg)
+{
+  const te_lw_stmt *l = (const te_lw_stmt *) arg;
+  return loop_nest (e, l->st->ninner, l->st->inner, false, store_body, l);
+}
+
 /* Statement L of stage S inside its NULL tests, in the loops LOOPS
    says.  */
 static tree
@@ -595,16 +827,54 @@ stmt_nest (emitter *e, const te_stage *s, const te_lw_stmt *l,
   e->loc = stmt_location (e, st->loc);
   e->cond_loads = l->zero;
   e->ncond = l->nzero;
-  tree nest = store (e, l);
-  if (loops != NO_LOOPS)
-    nest = loop_nest (e, st->ninner, st->inner, false, nest);
+  /* Inside a loop in lanes, its partial sums reach the element behind
+     the same tests.  */
+  e->lane_skip = e->lanes ? l->skip : NULL;
+  e->lane_nskip = e->lanes ? l->nskip : 0;
+  tree nest;
   if (loops == ALL_LOOPS)
-    nest = loop_nest (e, s->nloops, s->loops, s->reversed, nest);
+    nest = loop_nest (e, s->nloops, s->loops, s->reversed, own_nest, l);
+  else if (loops == OWN_LOOPS)
+    nest = own_nest (e, l);
+  else
+    nest = store (e, l);
+  e->lane_skip = NULL;
+  e->lane_nskip = 0;
   e->ncond = 0;
   tree cond = all_nonnull (e, l->skip, l->nskip);
   if (cond)
     nest = build3 (COND_EXPR, void_type_node, cond, nest, NULL_TREE);
   return nest;
+}
+
+/* The fast body of a TE_LW_SHARED stage ARG: its shared values, then
+   every statement.  */
+static tree
+shared_fast_body (emitter *e, const void *arg)
+{
+  const te_lw_stage *g = (const te_lw_stage *) arg;
+  const te_stage *s = g->stage;
+  tree body = alloc_stmt_list ();
+  e->loc = stmt_location (e, s->stmts[0].loc);
+  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
+  enter_scope (e, g->scope, &body);
+  for (int k = 0; k < s->nstmts; k++)
+    append_to_statement_list (store (e, &g->fast[k]), &body);
+  leave_scopes (e, mark, smark);
+  return body;
+}
+
+/* Its slow body: each statement inside its NULL tests.  */
+static tree
+shared_slow_body (emitter *e, const void *arg)
+{
+  const te_lw_stage *g = (const te_lw_stage *) arg;
+  tree slow = alloc_stmt_list ();
+  for (int k = 0; k < g->nstmts; k++)
+    append_to_statement_list (stmt_nest (e, g->stage, &g->stmts[k],
+                                         OWN_LOOPS),
+                              &slow);
+  return slow;
 }
 
 /* Stage G of shape TE_LW_SHARED: if every shadow its statements touch is
@@ -616,22 +886,51 @@ static tree
 shared_nest (emitter *e, const te_lw_stage *g)
 {
   const te_stage *s = g->stage;
-  tree body = alloc_stmt_list ();
-  e->loc = stmt_location (e, s->stmts[0].loc);
-  enter_scope (e, g->scope, &body);
-  for (int k = 0; k < s->nstmts; k++)
-    append_to_statement_list (store (e, &g->fast[k]), &body);
-  leave_scopes (e, 0, 0);
-  tree fast = loop_nest (e, s->nloops, s->loops, false, body);
+  tree fast = loop_nest (e, s->nloops, s->loops, false, shared_fast_body, g);
   tree cond = all_nonnull (e, g->all, g->nall);
   if (!cond)
     return fast;
-  tree slow = alloc_stmt_list ();
-  for (int k = 0; k < g->nstmts; k++)
-    append_to_statement_list (stmt_nest (e, s, &g->stmts[k], OWN_LOOPS),
-                              &slow);
-  slow = loop_nest (e, s->nloops, s->loops, false, slow);
+  tree slow = loop_nest (e, s->nloops, s->loops, false, shared_slow_body, g);
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
+}
+
+struct run_arg
+{
+  const te_lw_stage *g;
+  const te_lw_run *r;
+};
+
+/* The fast body of run ARG: the values its statements share, then each
+   statement.  */
+static tree
+run_fast_body (emitter *e, const void *arg)
+{
+  const te_lw_run *r = ((const run_arg *) arg)->r;
+  tree body = alloc_stmt_list ();
+  e->loc = stmt_location (e, r->fast[0].st->loc);
+  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
+  enter_scope (e, r->scope, &body);
+  for (int k = 0; k < r->n; k++)
+    {
+      e->loc = stmt_location (e, r->fast[k].st->loc);
+      append_to_statement_list (store (e, &r->fast[k]), &body);
+    }
+  leave_scopes (e, mark, smark);
+  return body;
+}
+
+/* Its slow body: each statement inside its NULL tests.  */
+static tree
+run_slow_body (emitter *e, const void *arg)
+{
+  const run_arg *a = (const run_arg *) arg;
+  tree slow = alloc_stmt_list ();
+  for (int k = 0; k < a->r->n; k++)
+    append_to_statement_list (stmt_nest (e, a->g->stage,
+                                         &a->g->stmts[a->r->first + k],
+                                         NO_LOOPS),
+                              &slow);
+  return slow;
 }
 
 /* Run R of stage G of shape TE_LW_ONE (lib/back/lower.h): one loop nest
@@ -642,37 +941,24 @@ static tree
 run_nest (emitter *e, const te_lw_stage *g, const te_lw_run *r)
 {
   const te_stmt *st = r->fast[0].st;
-  tree body = alloc_stmt_list ();
-  e->loc = stmt_location (e, st->loc);
-  unsigned mark = e->bound_ids.length (), smark = e->scopes.length ();
-  enter_scope (e, r->scope, &body);
-  for (int k = 0; k < r->n; k++)
-    {
-      e->loc = stmt_location (e, r->fast[k].st->loc);
-      append_to_statement_list (store (e, &r->fast[k]), &body);
-    }
-  leave_scopes (e, mark, smark);
-  tree fast = loop_nest (e, st->ninner, st->inner, false, body);
+  run_arg a = { g, r };
+  tree fast = loop_nest (e, st->ninner, st->inner, false, run_fast_body, &a);
   tree cond = all_nonnull (e, r->all, r->nall);
   if (!cond)
     return fast;
-  tree slow = alloc_stmt_list ();
-  for (int k = 0; k < r->n; k++)
-    append_to_statement_list (stmt_nest (e, g->stage,
-                                         &g->stmts[r->first + k], NO_LOOPS),
-                              &slow);
-  slow = loop_nest (e, st->ninner, st->inner, false, slow);
+  tree slow = loop_nest (e, st->ninner, st->inner, false, run_slow_body, &a);
   tree hoist = all_nonnull (e, r->hoist, r->nhoist);
   if (hoist)
     slow = build3 (COND_EXPR, void_type_node, hoist, slow, NULL_TREE);
   return build3 (COND_EXPR, void_type_node, cond, fast, slow);
 }
 
-/* Stage G of shape TE_LW_ONE: one loop nest, each iteration running
-   every statement, those of a run in one nest of their own loops.  */
+/* The body of a TE_LW_ONE stage ARG: every statement, those of a run in
+   one nest of their own loops.  */
 static tree
-one_nest (emitter *e, const te_lw_stage *g)
+one_body (emitter *e, const void *arg)
 {
+  const te_lw_stage *g = (const te_lw_stage *) arg;
   const te_stage *s = g->stage;
   tree inner = alloc_stmt_list ();
   int r = 0;
@@ -685,7 +971,16 @@ one_nest (emitter *e, const te_lw_stage *g)
     else
       append_to_statement_list (stmt_nest (e, s, &g->stmts[k], OWN_LOOPS),
                                 &inner);
-  return loop_nest (e, s->nloops, s->loops, s->reversed, inner);
+  return inner;
+}
+
+/* Stage G of shape TE_LW_ONE: one loop nest, each iteration running
+   every statement, those of a run in one nest of their own loops.  */
+static tree
+one_nest (emitter *e, const te_lw_stage *g)
+{
+  const te_stage *s = g->stage;
+  return loop_nest (e, s->nloops, s->loops, s->reversed, one_body, g);
 }
 
 /* Pointer of TYPE to element OFFSET of T; NULL if T is NULL, or is a

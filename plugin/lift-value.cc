@@ -629,6 +629,7 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
   v = te_cast (l->ctx, type, v);
   te_loop loops[TE_MAX_LOOPS];
   int nloops = 1;
+  loops[0] = te_loop ();
   loops[0].var = var;
   loops[0].extent = ext;
   te_red_kind kind;

@@ -1391,8 +1391,8 @@ reverse_reduction (sweep *w, red_info *ri)
         for (int k = 0; k < r->u.red.nloops; k++)
           {
             const te_loop *l = &r->u.red.loops[k];
-            fresh[k].var = te_program_new_var (w->b, NULL);
-            fresh[k].extent = l->extent;
+            fresh[k] = (te_loop) { .var = te_program_new_var (w->b, NULL),
+                                   .extent = l->extent };
             te_node *nv = te_var (ctx, fresh[k].var);
             other = te_replace (ctx, other, te_var (ctx, l->var), nv);
             for (int j = 0; j < k; j++)

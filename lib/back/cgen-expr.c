@@ -367,6 +367,144 @@ math_call (cgen *g, block *out, const te_node *n)
 
 /* ---- loops and reductions ---------------------------------------------- */
 
+/* The array of partial sums that statement ST (skipped when one of the
+   NSKIP tensors SKIP is NULL) or reduction RED (the other NULL) keeps in
+   the loop in lanes directly around (made on first use), or NULL: there
+   is none, or ST adds to its element as usual.  */
+const char *
+cg_lane_sum (cgen *g, const te_stmt *st, const te_tensor *const *skip,
+             int nskip, const te_node *red, const char *acc, te_type type)
+{
+  cg_lanes *ln = g->lanes;
+  if (!ln)
+    return NULL;
+  for (int i = 0; i < ln->nsums; i++)
+    if (ln->sums[i].st == st && ln->sums[i].red == red)
+      return ln->sums[i].name;
+  if (ln->nsums == (int) (sizeof ln->sums / sizeof ln->sums[0]))
+    return NULL;
+  cg_lane_entry *x = &ln->sums[ln->nsums++];
+  char base[64];
+  snprintf (base, sizeof base, "%s_l",
+            st ? st->dst->name : acc ? acc : "sum");
+  char *b = cg_sanitize (base, "sum_l");
+  x->st = st;
+  x->red = red;
+  x->skip = skip;
+  x->nskip = nskip;
+  x->acc = acc;
+  x->name = cg_take_name (g, b);
+  x->ctype = cg_c_type (type, false);
+  free (b);
+  return x->name;
+}
+
+/* The COUNT partial sums NAME[LO], NAME[LO + STRIDE], ... added
+   pairwise, lanes COUNT/2 strides apart first, as vectors of the lanes
+   add: ((n[0] + n[4]) + (n[2] + n[6])) + ((n[1] + n[5]) + (n[3] + n[7])).
+   emit.cc's lane_total adds in the same order.  */
+static void
+lane_total (sbuf *out, const char *name, int lo, int stride, int count)
+{
+  if (count == 1)
+    {
+      sb_printf (out, "%s[%d]", name, lo);
+      return;
+    }
+  sb_printf (out, "(");
+  lane_total (out, name, lo, stride * 2, count / 2);
+  sb_printf (out, " + ");
+  lane_total (out, name, lo + stride, stride * 2, count / 2);
+  sb_printf (out, ")");
+}
+
+/* Loop LP in lanes (te_loop.lanes, lower.h) around what FN prints, with
+   the sums kept in lanes declared before and added up after it.  */
+static void
+lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
+            const void *arg)
+{
+  int v = lp->var, w = lp->lanes;
+  cx ext = cg_render (g, out, lp->extent);
+  if (!cg_widens (ext.ctype, TE_I64))
+    cx_conform (&ext, TE_I64, false);
+  cx_paren (&ext, P_ADD);
+  const char *name = cg_var_name (g, v);
+  char base[64];
+  snprintf (base, sizeof base, "%s%d", name, w);
+  const char *blk = cg_take_name (g, base);
+  const char *lane = cg_take_name (g, "l");
+  cg_lanes ln = { w, lane, 0, { { 0 } } };
+  cg_lanes *saved = g->lanes;
+  const te_tensor *const *saved_skip = g->lane_skip;
+  int saved_nskip = g->lane_nskip;
+  g->lane_skip = NULL; /* tests outside this loop */
+  g->lane_nskip = 0;
+  block loops[2] = { { { 0 }, 0 }, { { 0 }, 0 } };
+  for (int part = 0; part < 2; part++)
+    {
+      block body = { { 0 }, 0 };
+      cg_scope_enter (g);
+      g->bound[v] = true;
+      g->lanes = &ln;
+      blk_stmt (&body, "long %s = %s + %s;", name, blk, lane);
+      fn (g, &body, arg);
+      g->lanes = saved;
+      g->bound[v] = false;
+      cg_scope_leave (g);
+      sbuf head = { 0 };
+      if (part == 0)
+        sb_printf (&head, "for (long %s = 0; %s < %d; %s++)", lane, lane, w,
+                   lane);
+      else
+        sb_printf (&head, "for (long %s = 0; %s + %s < %s; %s++)", lane,
+                   blk, lane, ext.s, lane);
+      blk_compound (&loops[part], head.s, &body);
+      free (head.s);
+    }
+  for (int i = 0; i < ln.nsums; i++)
+    blk_stmt (out, "%s %s[%d] = { 0 };", ln.sums[i].ctype, ln.sums[i].name,
+              w);
+  blk_stmt (out, "long %s = 0;", blk);
+  sbuf head = { 0 };
+  sb_printf (&head, "for (; %s + %d <= %s; %s += %d)", blk, w, ext.s, blk, w);
+  blk_compound (out, head.s, &loops[0]);
+  free (head.s);
+  blk_append (out, &loops[1]);
+  for (int i = 0; i < ln.nsums; i++)
+    {
+      const cg_lane_entry *x = &ln.sums[i];
+      sbuf total = { 0 };
+      lane_total (&total, x->name, 0, 1, w);
+      if (x->red)
+        blk_stmt (out, "%s += %s;", x->acc, total.s);
+      else
+        {
+          cx i = cg_render (g, out, x->st->index);
+          block add = { { 0 }, 0 };
+          blk_stmt (&add, "%s[%s] += %s;", cg_tensor_base (g, x->st->dst),
+                    i.s, total.s);
+          if (x->nskip)
+            {
+              sbuf test = { 0 };
+              for (int k = 0; k < x->nskip; k++)
+                sb_printf (&test, "%s%s", k ? " && " : "if (",
+                           cg_tensor_base (g, x->skip[k]));
+              sb_printf (&test, ")");
+              blk_compound (out, test.s, &add);
+              free (test.s);
+            }
+          else
+            blk_append (out, &add);
+          free (i.s);
+        }
+      free (total.s);
+    }
+  g->lane_skip = saved_skip;
+  g->lane_nskip = saved_nskip;
+  free (ext.s);
+}
+
 /* The extents are evaluated where emit.cc evaluates them, before each
    loop.  */
 void
@@ -384,6 +522,14 @@ cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
       cg_fail (g, "loop counter", "?");
       return;
     }
+  cg_lanes *saved = g->lanes;
+  g->lanes = NULL;
+  if (nloops == 1 && loops[0].lanes > 1 && !reversed)
+    {
+      lanes_loop (g, out, &loops[0], fn, arg);
+      g->lanes = saved;
+      return;
+    }
   cx ext = cg_render (g, out, loops[0].extent);
   if (!cg_widens (ext.ctype, TE_I64))
     cx_conform (&ext, TE_I64, false);
@@ -395,6 +541,7 @@ cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
   cg_emit_loops (g, &body, nloops - 1, loops + 1, reversed, fn, arg);
   g->bound[v] = false;
   cg_scope_leave (g);
+  g->lanes = saved;
   sbuf head = { 0 };
   if (reversed)
     sb_printf (&head, "for (long %s = %s - 1; %s >= 0; %s--)", name, ext.s,
@@ -425,8 +572,14 @@ red_step (cgen *g, block *out, const void *arg)
   switch (n->u.red.kind)
     {
     case TE_RED_SUM:
-      blk_stmt (out, "%s += %s;", r->acc, t.s);
-      break;
+      {
+        const char *l = cg_lane_sum (g, NULL, NULL, 0, n, r->acc, n->type);
+        if (l)
+          blk_stmt (out, "%s[%s] += %s;", l, g->lanes->lane, t.s);
+        else
+          blk_stmt (out, "%s += %s;", r->acc, t.s);
+        break;
+      }
     case TE_RED_PROD:
       blk_stmt (out, "%s *= %s;", r->acc, t.s);
       break;
@@ -465,7 +618,10 @@ reduction_stmts (cgen *g, block *out, const te_node *n, const char *acc,
   blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), acc, init.s);
   free (init.s);
   red_arg r = { n, acc, terms };
+  cg_lanes *saved = g->lanes;
+  g->lanes = NULL; /* a reduction of no loops sums as usual */
   cg_emit_loops (g, out, n->u.red.nloops, n->u.red.loops, false, red_step, &r);
+  g->lanes = saved;
 }
 
 /* Reduction N outside the lowering's scopes, computed where it is needed

@@ -31,4 +31,10 @@ void cg_bind_scope (cgen *g, block *out, const te_lw_scope *s);
 void cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
                     bool reversed, body_fn fn, const void *arg);
 
+/* The partial sums statement ST (or reduction RED, accumulator ACC)
+   keeps in the loop in lanes directly around, of TYPE, or NULL.  */
+const char *cg_lane_sum (cgen *g, const te_stmt *st,
+                         const te_tensor *const *skip, int nskip,
+                         const te_node *red, const char *acc, te_type type);
+
 #endif /* TG_CGEN_EXPR_H */

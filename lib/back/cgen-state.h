@@ -36,6 +36,30 @@ typedef struct lw_entry
   int depth;
 } lw_entry;
 
+/* A sum kept in lanes (te_loop.lanes): the array of partial sums NAME
+   of C type CTYPE, for statement ST (added to its element after the
+   loop, when none of its NSKIP tensors SKIP is NULL) or reduction RED
+   (added to its accumulator ACC).  */
+typedef struct cg_lane_sum
+{
+  const te_stmt *st;
+  const te_node *red;
+  const te_tensor *const *skip;
+  int nskip;
+  const char *acc;
+  const char *name;
+  const char *ctype;
+} cg_lane_entry;
+
+/* The loop in lanes directly around what is being printed.  */
+typedef struct cg_lanes
+{
+  int width;
+  const char *lane;  /* the counter of the lanes, 0 .. WIDTH-1 */
+  int nsums;
+  cg_lane_entry sums[16];
+} cg_lanes;
+
 /* The emitter's state while it prints one program.  */
 typedef struct cgen
 {
@@ -70,6 +94,9 @@ typedef struct cgen
   int inline_arms;      /* select arms being printed inside an expression:
                            nothing may be computed before it there */
   int depth;            /* C blocks entered */
+  cg_lanes *lanes;      /* the loop in lanes directly around, or NULL */
+  const te_tensor *const *lane_skip; /* the NULL tests between it and the */
+  int lane_nskip;                    /* statement being printed */
 } cgen;
 
 cx cx_make (int prec, int ctype, const char *fmt, ...)

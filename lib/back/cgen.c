@@ -89,6 +89,18 @@ store_line (cgen *g, block *out, const te_lw_stmt *l)
     }
   cg_bind_scope (g, out, l->body);
   cx v = cg_render (g, out, st->value);
+  const char *sum = st->lanes_sum ? cg_lane_sum (g, st, g->lane_skip,
+                                                 g->lane_nskip, NULL, NULL,
+                                                 t->type)
+                                  : NULL;
+  if (sum)
+    {
+      if (v.ctype != (int) t->type)
+        cx_conform (&v, t->type, false);
+      blk_stmt (out, "%s[%s] += %s;", sum, g->lanes->lane, v.s);
+      free (v.s);
+      return;
+    }
   cx i = cg_render (g, out, st->index);
   if (st->op == TE_SET)
     blk_stmt (out, "%s[%s] = %s;", base, i.s, v.s);
@@ -190,6 +202,10 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
   g->cond = l->zero;
   g->ncond = l->nzero;
   block nest = { { 0 }, 0 };
+  /* Inside a loop in lanes, its partial sums reach the element behind
+     the same tests.  */
+  g->lane_skip = g->lanes ? l->skip : NULL;
+  g->lane_nskip = g->lanes ? l->nskip : 0;
   cg_scope_enter (g);
   if (loops == ALL_LOOPS)
     cg_emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, l);
@@ -199,6 +215,8 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
     guarded_store (g, &nest, l);
   cg_scope_leave (g);
   g->ncond = 0;
+  g->lane_skip = NULL;
+  g->lane_nskip = 0;
   if_nonnull (g, out, l->skip, l->nskip, &nest);
 }
 

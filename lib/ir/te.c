@@ -372,6 +372,9 @@ te_make (te_ctx *ctx, const te_node *proto)
       n->u.red.loops = te_alloc (ctx, sizeof (te_loop) * proto->u.red.nloops);
       memcpy (n->u.red.loops, proto->u.red.loops,
               sizeof (te_loop) * proto->u.red.nloops);
+      /* In no lanes until lanes.c, the last pass, says so.  */
+      for (int i = 0; i < n->u.red.nloops; i++)
+        n->u.red.loops[i].lanes = 0;
     }
   n->id = ctx->next_id++;
   n->ctx = ctx;
@@ -1691,8 +1694,7 @@ void
 te_stage_add_loop (te_stage *s, int var, te_node *extent)
 {
   te_assert (s->nloops < TE_MAX_LOOPS);
-  s->loops[s->nloops].var = var;
-  s->loops[s->nloops].extent = extent;
+  s->loops[s->nloops] = (te_loop) { .var = var, .extent = extent };
   s->nloops++;
 }
 

@@ -161,6 +161,10 @@ typedef struct te_loop
 {
   int var;
   te_node *extent;
+  int lanes;       /* 0, or (lanes.c) the back ends run the loop in blocks
+                      of LANES iterations, each an inner loop of LANES
+                      (which GCC unrolls and vectorizes), then the rest;
+                      a sum reduction over it keeps LANES partial sums */
 } te_loop;
 
 /* The loops of a reduction, owned by the context.  */
@@ -294,6 +298,10 @@ typedef struct te_stmt
   unsigned pos_first; /* of the first of the stores the lifter merged
                      into this statement (the arms of an if/else), else
                      POS */
+  bool lanes_sum; /* lanes.c: its innermost loop runs in lanes, along which
+                     its element does not move: the back ends add its
+                     values in partial sums, one per lane, and those to
+                     the element after the loop */
   int split;      /* statements that ran as one fused nest until rows.c
                      gave each its loops share this number (nonzero, one
                      per such nest of a stage); lib/back/lower.c may run

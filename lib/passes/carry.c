@@ -685,7 +685,8 @@ copy_stage (carry *c, int at, te_tensor *dst, te_tensor *src, te_node *off)
   for (int k = 0; k < n; k++)
     {
       from[k] = us->loops[k + 1];
-      to[k].var = te_program_new_var (p, p->var_names[from[k].var]);
+      to[k] = (te_loop) {
+        .var = te_program_new_var (p, p->var_names[from[k].var]) };
     }
   for (int k = 0; k < n; k++)
     to[k].extent = te_canon_int (

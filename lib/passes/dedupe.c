@@ -107,8 +107,9 @@ rename_all (te_ctx *ctx, te_node *n, var_map *m)
       te_loop loops[TE_MAX_LOOPS];
       for (int k = 0; k < n->u.red.nloops; k++)
         {
-          loops[k].var = map_var (m, n->u.red.loops[k].var);
-          loops[k].extent = rename_all (ctx, n->u.red.loops[k].extent, m);
+          loops[k] = (te_loop) {
+            .var = map_var (m, n->u.red.loops[k].var),
+            .extent = rename_all (ctx, n->u.red.loops[k].extent, m) };
         }
       r = te_reduce_node (ctx, n->u.red.kind, n->u.red.nloops, loops,
                           args[0], args[1]);

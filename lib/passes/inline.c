@@ -58,10 +58,8 @@ same_static (te_program *dst, const te_tensor *t)
 static te_loop
 translate_loop (inliner *in, const te_loop *l)
 {
-  te_loop r;
-  r.var = in->vars[l->var];
-  r.extent = translate (in, l->extent);
-  return r;
+  return (te_loop) { .var = in->vars[l->var],
+                     .extent = translate (in, l->extent) };
 }
 
 static te_node *

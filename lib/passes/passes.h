@@ -109,6 +109,11 @@ bool te_program_fold (te_program *p, te_diag *diag);
    own outside that loop.  */
 bool te_program_onehot (te_program *p, te_diag *diag);
 
+/* lanes.c: innermost loops of plain arithmetic run in lanes of 8 (an
+   inner loop GCC unrolls and vectorizes at -O2); a floating-point sum
+   into one element along such a loop keeps one partial sum per lane.  */
+bool te_program_lanes (te_program *p, te_diag *diag);
+
 /* materialize.c: compute subexpressions that use only some of their
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);

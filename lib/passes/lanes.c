@@ -1,0 +1,249 @@
+/* lanes.c -- innermost loops that GCC vectorizes at -O2 and sums that it
+   vectorizes at all.
+
+   Before:  for i < n, p < k, j < m:  d_x[p + k*i] += w[j + m*p] * d1[j];
+                                      d_w[j + m*p] += x[p + k*i] * d1[j];
+   After:   the same statements; loop j runs in lanes (te_loop.lanes = 8)
+            and d_x's statement sums in lanes (te_stmt.lanes_sum), which
+            the back ends print as
+              float d_x_l[8] = { 0 };
+              long j8 = 0;
+              for (; j8 + 8 <= m; j8 += 8)
+                for (long l = 0; l < 8; l++)
+                  { long j = j8 + l;  d_x_l[l] += w[..] * d1[j];  d_w[..] += ..; }
+              for (long l = 0; j8 + l < m; l++)
+                { long j = j8 + l;  (the same body) }
+              d_x[p + k*i] += ((d_x_l[0] + d_x_l[4]) + ...);
+   GCC 12 at -O2 vectorizes only loops that need no epilogue
+   (-fvect-cost-model=very-cheap), which a loop of unknown trip count
+   does: but it unrolls the inner loop of 8 iterations and its SLP
+   vectorizer packs the eight copies.  And without -ffast-math GCC
+   vectorizes no floating-point sum into one element at any level, as
+   it may not reassociate it: eight partial sums, added at the end, are
+   that reassociation made by us (the order of summation changes, as
+   BLAS's does; the README says so).
+
+   1. A statement's innermost loop is its own innermost loop, or its
+      stage's when it has none.  The loop may run in lanes when its
+      extent is not a constant below 16, it runs forwards, and every
+      statement directly inside it is plain arithmetic on loads
+      (no reduction, no call of the math library but fabs), each load
+      and the store stepping 0 or 1 element per iteration.  A stage's
+      innermost loop needs every statement of the stage to have no loop
+      of its own (else loops nest inside it).
+   2. A floating-point addition statement whose element does not move
+      along that loop and whose value does not read it sums in lanes;
+      along the stage's loop, only when no other statement of the stage
+      reads or writes its array (the partial sums reach it after the
+      stage's loop).
+   3. A floating-point sum reduction whose term is such arithmetic runs
+      its innermost loop in lanes, its accumulator in lanes.
+   Running a loop in lanes is the same iterations in the same order;
+   only lanes_sum and the reductions change the order of a sum.  */
+
+#include "passes/passes.h"
+#include "ir/index.h"
+
+#include <string.h>
+
+enum { LANES = 8, MIN_TRIP = 16 };
+
+/* The step of INDEX along counter VAR: 0, 1, or -1 for anything else
+   (a larger or varying step, a gather).  */
+static int
+step (te_ctx *ctx, te_node *index, int var)
+{
+  if (!te_uses_var (index, var))
+    return 0;
+  te_node *v = te_var (ctx, var);
+  te_node *at[3];
+  for (int k = 0; k < 3; k++)
+    at[k] = te_replace (ctx, index, v, te_int (ctx, k));
+  te_node *d1 = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
+  te_node *d2 = te_canon_int (ctx, te_sub (ctx, at[2], at[1]));
+  return te_is_const (d1, 1) && te_is_const (d2, 1) ? 1 : -1;
+}
+
+typedef struct plain
+{
+  te_ctx *ctx;
+  int var;
+  bool ok;
+} plain;
+
+static void
+plain_node (te_node *n, void *data)
+{
+  plain *a = data;
+  switch (n->op)
+    {
+    case TE_REDUCE:
+      a->ok = false;
+      break;
+    case TE_LOAD:
+      if (step (a->ctx, n->args[0], a->var) < 0)
+        a->ok = false;
+      break;
+    TE_CASE_MATH:
+      if (n->op != TE_FABS)
+        a->ok = false;
+      break;
+    default:
+      break;
+    }
+}
+
+/* Is N (may be NULL) plain arithmetic on loads that step 0 or 1 along
+   VAR?  */
+static bool
+plain_in (te_ctx *ctx, te_node *n, int var)
+{
+  plain a = { ctx, var, true };
+  if (n)
+    te_walk (n, plain_node, &a);
+  return a.ok;
+}
+
+static const char *
+var_name (const te_program *p, int v)
+{
+  return p->var_names && p->var_names[v] ? p->var_names[v] : "?";
+}
+
+static bool
+long_loop (const te_loop *l)
+{
+  const te_node *e = l->extent;
+  return !(e->op == TE_CONST && !te_type_is_float (e->type)
+           && e->u.i < MIN_TRIP);
+}
+
+/* Does statement K of S sum into one element along VAR, and, when VAR
+   is the stage's (SHARED), alone with its array in S?  Along a loop of
+   its own, the partial sums reach the element right after the loop,
+   before any later statement reads it, and the statements that run in
+   that loop with it (lib/back/lower.c's runs) read no destination of
+   another.  */
+static bool
+sums_alone (const te_stage *s, int k, int var, bool shared)
+{
+  const te_stmt *x = &s->stmts[k];
+  if (x->op != TE_ADD_TO || !te_type_is_float (x->dst->type)
+      || te_uses_var (x->index, var) || te_reads (x->value, x->dst)
+      || (x->guard && te_reads (x->guard, x->dst)))
+    return false;
+  for (int o = 0; shared && o < s->nstmts; o++)
+    {
+      const te_stmt *y = &s->stmts[o];
+      if (o != k && (y->dst == x->dst || te_reads (y->value, x->dst)
+                     || (y->guard && te_reads (y->guard, x->dst))
+                     || te_reads (y->index, x->dst)))
+        return false;
+    }
+  return true;
+}
+
+/* May statement K of S run in lanes of its innermost loop L, the
+   stage's when SHARED; sets *SUM when it sums there.  */
+static bool
+stmt_fits (te_program *p, const te_stage *s, int k, const te_loop *l,
+           bool shared, bool *sum)
+{
+  const te_stmt *x = &s->stmts[k];
+  *sum = false;
+  if (!plain_in (p->ctx, x->value, l->var) || !plain_in (p->ctx, x->guard, l->var)
+      || !plain_in (p->ctx, x->index, l->var))
+    return false;
+  int st = step (p->ctx, x->index, l->var);
+  if (st == 1)
+    return true;
+  if (st == 0 && sums_alone (s, k, l->var, shared))
+    {
+      *sum = true;
+      return true;
+    }
+  return false;
+}
+
+typedef struct red_arg
+{
+  te_program *p;
+  int n;
+} red_arg;
+
+static void
+reduction_lanes (te_node *n, void *data)
+{
+  red_arg *a = data;
+  if (n->op != TE_REDUCE || n->u.red.kind != TE_RED_SUM
+      || !te_type_is_float (n->type) || !n->u.red.nloops)
+    return;
+  te_loop *l = &n->u.red.loops[n->u.red.nloops - 1];
+  if (l->lanes || !long_loop (l) || !plain_in (a->p->ctx, n->args[1], l->var))
+    return;
+  l->lanes = LANES;
+  a->n++;
+}
+
+bool
+te_program_lanes (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  int nloops = 0, nsums = 0;
+  red_arg ra = { p, 0 };
+  for (int si = 0; si < p->nstages; si++)
+    {
+      te_stage *s = &p->stages[si];
+      bool stage_ok = s->nloops && !s->reversed && s->nstmts
+                      && long_loop (&s->loops[s->nloops - 1]);
+      for (int k = 0; k < s->nstmts; k++)
+        if (s->stmts[k].ninner)
+          stage_ok = false;
+      bool sums[s->nstmts ? s->nstmts : 1];
+      for (int k = 0; stage_ok && k < s->nstmts; k++)
+        if (!stmt_fits (p, s, k, &s->loops[s->nloops - 1], true, &sums[k]))
+          stage_ok = false;
+      if (stage_ok)
+        {
+          s->loops[s->nloops - 1].lanes = LANES;
+          nloops++;
+          for (int k = 0; k < s->nstmts; k++)
+            if (sums[k])
+              {
+                s->stmts[k].lanes_sum = true;
+                te_program_note (p, "lanes: %s sums in %d lanes of loop %s",
+                                 s->stmts[k].dst->name, LANES,
+                                 var_name (p, s->loops[s->nloops - 1].var));
+                nsums++;
+              }
+        }
+      for (int k = 0; k < s->nstmts; k++)
+        {
+          te_stmt *x = &s->stmts[k];
+          te_loop *l = x->ninner ? &x->inner[x->ninner - 1] : NULL;
+          bool sum;
+          if (l && long_loop (l) && stmt_fits (p, s, k, l, false, &sum))
+            {
+              l->lanes = LANES;
+              nloops++;
+              if (sum)
+                {
+                  x->lanes_sum = true;
+                  te_program_note (p, "lanes: %s sums in %d lanes of loop %s",
+                                   x->dst->name, LANES,
+                                   var_name (p, l->var));
+                  nsums++;
+                }
+            }
+          te_walk (x->value, reduction_lanes, &ra);
+          if (x->guard)
+            te_walk (x->guard, reduction_lanes, &ra);
+        }
+    }
+  if (nloops || ra.n)
+    te_program_note (p, "lanes: %d loop(s) run in lanes of %d, %d "
+                     "reduction(s) sum in lanes", nloops + ra.n, LANES,
+                     ra.n);
+  (void) nsums;
+  return true;
+}
