@@ -18,7 +18,9 @@
       move innermost the loop with the best score: +1 for each access it
       walks with unit stride, -3 for each it walks with a larger stride,
       the written element counting +2 (a unit-stride store vectorizes
-      without reassociating a sum; a sum into one element does not).
+      without reassociating a sum; a sum into one element does not),
+      -2 for a loop of a constant extent below 16 (a convolution's
+      window: the vectorizer splits it, lanes.c leaves it alone).
       Ties go to the forward's innermost loop.  The other loops keep
       their order.
    3. Consecutive statements of one stage that get the same order go
@@ -46,13 +48,7 @@ typedef struct stride_count
 static bool
 unit_stride (te_ctx *ctx, te_node *index, int var)
 {
-  te_node *v = te_var (ctx, var);
-  te_node *at[3];
-  for (int k = 0; k < 3; k++)
-    at[k] = te_replace (ctx, index, v, te_int (ctx, k));
-  te_node *d1 = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
-  te_node *d2 = te_canon_int (ctx, te_sub (ctx, at[2], at[1]));
-  return te_is_const (d1, 1) && te_is_const (d2, 1);
+  return te_index_step (ctx, index, var) == 1;
 }
 
 /* A load that steps one element per iteration of the loop counts one;
@@ -89,6 +85,8 @@ order_loops (te_ctx *ctx, const te_stmt *st, int nloops, te_loop *loops)
         score += 2;
       else if (te_uses_var (st->index, loops[k].var))
         score -= 3;
+      if (!te_lanes_long_loop (&loops[k]))
+        score -= 2;
       if (score > best_score || (score == best_score && k == nloops - 1))
         {
           best = k;
