@@ -106,6 +106,20 @@ te_poly_negative (const te_node *n)
   return r;
 }
 
+int
+te_index_step (te_ctx *ctx, te_node *index, int var)
+{
+  if (!te_uses_var (index, var))
+    return 0;
+  te_node *v = te_var (ctx, var);
+  te_node *at[3];
+  for (int k = 0; k < 3; k++)
+    at[k] = te_replace (ctx, index, v, te_int (ctx, k));
+  te_node *d1 = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
+  te_node *d2 = te_canon_int (ctx, te_sub (ctx, at[2], at[1]));
+  return te_is_const (d1, 1) && te_is_const (d2, 1) ? 1 : -1;
+}
+
 te_node *
 te_coefficient (te_ctx *ctx, te_node *n, int v)
 {

@@ -28,6 +28,11 @@ te_node *te_canon_divide (te_ctx *ctx, te_node *d, te_node *c,
    V = 0, canonical (an index's step along a loop).  */
 te_node *te_coefficient (te_ctx *ctx, te_node *n, int v);
 
+/* The step of INDEX along counter VAR, affine or not: 0 (VAR does not
+   move it), 1 (the next element), or -1 for anything else (a larger or
+   varying step, a gather).  */
+int te_index_step (te_ctx *ctx, te_node *index, int var);
+
 /* Does canonical polynomial N (te_canon_int) have a negative coefficient:
    a subtraction, a negation or a negative constant?  */
 bool te_poly_negative (const te_node *n);

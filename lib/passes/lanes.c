@@ -48,22 +48,6 @@
 
 enum { LANES = 8, MIN_TRIP = 16 };
 
-/* The step of INDEX along counter VAR: 0, 1, or -1 for anything else
-   (a larger or varying step, a gather).  */
-static int
-step (te_ctx *ctx, te_node *index, int var)
-{
-  if (!te_uses_var (index, var))
-    return 0;
-  te_node *v = te_var (ctx, var);
-  te_node *at[3];
-  for (int k = 0; k < 3; k++)
-    at[k] = te_replace (ctx, index, v, te_int (ctx, k));
-  te_node *d1 = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
-  te_node *d2 = te_canon_int (ctx, te_sub (ctx, at[2], at[1]));
-  return te_is_const (d1, 1) && te_is_const (d2, 1) ? 1 : -1;
-}
-
 typedef struct plain
 {
   te_ctx *ctx;
@@ -81,7 +65,7 @@ plain_node (te_node *n, void *data)
       a->ok = false;
       break;
     case TE_LOAD:
-      if (step (a->ctx, n->args[0], a->var) < 0)
+      if (te_index_step (a->ctx, n->args[0], a->var) < 0)
         a->ok = false;
       break;
     TE_CASE_MATH:
@@ -110,8 +94,8 @@ var_name (const te_program *p, int v)
   return p->var_names && p->var_names[v] ? p->var_names[v] : "?";
 }
 
-static bool
-long_loop (const te_loop *l)
+bool
+te_lanes_long_loop (const te_loop *l)
 {
   const te_node *e = l->extent;
   return !(e->op == TE_CONST && !te_type_is_float (e->type)
@@ -154,7 +138,7 @@ stmt_fits (te_program *p, const te_stage *s, int k, const te_loop *l,
   if (!plain_in (p->ctx, x->value, l->var) || !plain_in (p->ctx, x->guard, l->var)
       || !plain_in (p->ctx, x->index, l->var))
     return false;
-  int st = step (p->ctx, x->index, l->var);
+  int st = te_index_step (p->ctx, x->index, l->var);
   if (st == 1)
     return true;
   if (st == 0 && sums_alone (s, k, l->var, shared))
@@ -179,7 +163,8 @@ reduction_lanes (te_node *n, void *data)
       || !te_type_is_float (n->type) || !n->u.red.nloops)
     return;
   te_loop *l = &n->u.red.loops[n->u.red.nloops - 1];
-  if (l->lanes || !long_loop (l) || !plain_in (a->p->ctx, n->args[1], l->var))
+  if (l->lanes || !te_lanes_long_loop (l)
+      || !plain_in (a->p->ctx, n->args[1], l->var))
     return;
   l->lanes = LANES;
   a->n++;
@@ -195,7 +180,7 @@ te_program_lanes (te_program *p, te_diag *diag)
     {
       te_stage *s = &p->stages[si];
       bool stage_ok = s->nloops && !s->reversed && s->nstmts
-                      && long_loop (&s->loops[s->nloops - 1]);
+                      && te_lanes_long_loop (&s->loops[s->nloops - 1]);
       for (int k = 0; k < s->nstmts; k++)
         if (s->stmts[k].ninner)
           stage_ok = false;
@@ -222,7 +207,8 @@ te_program_lanes (te_program *p, te_diag *diag)
           te_stmt *x = &s->stmts[k];
           te_loop *l = x->ninner ? &x->inner[x->ninner - 1] : NULL;
           bool sum;
-          if (l && long_loop (l) && stmt_fits (p, s, k, l, false, &sum))
+          if (l && te_lanes_long_loop (l)
+              && stmt_fits (p, s, k, l, false, &sum))
             {
               l->lanes = LANES;
               nloops++;

@@ -114,6 +114,15 @@ bool te_program_onehot (te_program *p, te_diag *diag);
    into one element along such a loop keeps one partial sum per lane.  */
 bool te_program_lanes (te_program *p, te_diag *diag);
 
+/* accumulate.c: a sum reduction whose term strides along the sum's loop
+   and steps by one along the statement's innermost loop is added into
+   its element in a loop order with that loop innermost.  */
+bool te_program_accumulate (te_program *p, te_diag *diag);
+
+/* Does loop L run long enough for lanes (its extent is no constant
+   below 16)?  */
+bool te_lanes_long_loop (const te_loop *l);
+
 /* materialize.c: compute subexpressions that use only some of their
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);

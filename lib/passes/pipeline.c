@@ -97,6 +97,9 @@ const te_pass te_passes[] = {
     "within one iteration of them run as one: row by row" },
   { "shrink", TE_PASS_BACKWARD, true, te_program_shrink,
     "temporaries that live for one iteration shrink to it" },
+  { "accumulate", TE_PASS_BACKWARD, true, te_program_accumulate,
+    "a sum that strides along its own loop is added into its element with "
+    "a unit-stride loop innermost" },
   { "lanes", TE_PASS_BACKWARD, true, te_program_lanes,
     "innermost loops of plain arithmetic run in lanes of 8, which GCC "
     "vectorizes at -O2; a sum along one keeps 8 partial sums" },
