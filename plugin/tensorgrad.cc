@@ -527,6 +527,10 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+      /* An inline C++ kernel is defined in every file that includes it,
+         once in the program: so is its gradient (a COMDAT group).  */
+      if (DECL_ONE_ONLY (fun->decl) && TREE_PUBLIC (decl))
+        make_decl_one_only (decl, DECL_ASSEMBLER_NAME (decl));
       /* GCC wrote the early debug information before this pass, with an
          entry for the gradient only if the file refers to it (calls it,
          or takes its address, as an operator table does); inlining or
@@ -546,9 +550,7 @@ differentiate (function *fun)
                   bwd->name);
       else if (emit_gradient (decl, bwd, lw))
         {
-          if (!emit_descriptor (fun->decl, decl, fwd) && dump_file)
-            fprintf (dump_file, "  no descriptor: the extents of an array "
-                                "cannot be told\n");
+          emit_descriptor (fun->decl, decl, fwd);
           if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name,
                            false))
             write_c (fun->decl, fwd, bwd, lw);
