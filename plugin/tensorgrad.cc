@@ -24,6 +24,7 @@
 #include "abi.h"
 #include "descriptor.h"
 #include "check.h"
+#include "header.h"
 
 int plugin_is_GPL_compatible;
 
@@ -87,7 +88,7 @@ static bool tg_dump_c_started;
    first time a kernel is written to it, so that a translation unit
    without kernels leaves NAME alone.  */
 static FILE *
-open_output (FILE **f, char **tmp, const char *name, bool header)
+open_output (FILE **f, char **tmp, const char *name)
 {
   if (*f || !name)
     return *f;
@@ -99,23 +100,6 @@ open_output (FILE **f, char **tmp, const char *name, bool header)
       free (*tmp);
       *tmp = NULL;
       return NULL;
-    }
-  if (header)
-    {
-      /* A guard of its own, from the file's name: a program may include
-         the headers of several files.  */
-      char guard[256];
-      size_t n = 0;
-      const char *base = lbasename (name);
-      strcpy (guard, "TENSORGRAD_");
-      n = strlen (guard);
-      for (const char *c = base; *c && n + 1 < sizeof guard; c++)
-        guard[n++] = ISALNUM (*c) ? TOUPPER (*c) : '_';
-      guard[n] = 0;
-      fprintf (*f, "/* Prototypes of the gradients tensorgrad synthesized; "
-                   "generated, do not edit.  */\n"
-                   "#ifndef %s\n#define %s\n\n#include <stdint.h>\n\n",
-               guard, guard);
     }
   return *f;
 }
@@ -273,51 +257,11 @@ write_c (tree fndecl, const te_program *fwd, const te_program *bwd,
   XDELETEVEC (types);
 }
 
-/* Print type TYPE of a parameter NAME as a C declaration; a pointer to an
-   array (a VLA parameter) becomes a pointer to its element, which is
-   passed the same way.  */
-static void
-print_param (FILE *f, tree type, const char *name)
-{
-  if (TREE_CODE (type) == POINTER_TYPE
-      && TREE_CODE (TREE_TYPE (type)) == ARRAY_TYPE)
-    {
-      tree elem = TREE_TYPE (type);
-      while (TREE_CODE (elem) == ARRAY_TYPE)
-        elem = TREE_TYPE (elem);
-      type = build_pointer_type (elem);
-    }
-  char *s = print_generic_expr_to_str (type);
-  size_t len = strlen (s);
-  fprintf (f, "%s%s%s", s, len && s[len - 1] == '*' ? "" : " ", name);
-  free (s);
-}
-
-/* Append the prototype of GRAD, the gradient of kernel FNDECL with
-   backward program BWD, to the header file.  */
-static void
-write_prototype (tree fndecl, tree grad, const te_program *bwd)
-{
-  if (!TREE_PUBLIC (fndecl))
-    return; /* a static gradient: no other file can call it */
-  fprintf (tg_header, "void %s (", IDENTIFIER_POINTER (DECL_NAME (grad)));
-  int i = 0;
-  for (tree t = TYPE_ARG_TYPES (TREE_TYPE (grad));
-       t && !VOID_TYPE_P (TREE_VALUE (t)); t = TREE_CHAIN (t), i++)
-    {
-      if (i)
-        fputs (", ", tg_header);
-      print_param (tg_header, TREE_VALUE (t),
-                   i < bwd->nparams ? bwd->params[i].name : "");
-    }
-  fputs (");\n", tg_header);
-}
-
 static void
 finish (void *, void *)
 {
   if (tg_header)
-    fputs ("\n#endif\n", tg_header);
+    header_write (tg_header, tg_header_name);
   finish_output (&tg_header, &tg_header_tmp, tg_header_name);
   finish_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name);
 }
@@ -551,12 +495,10 @@ differentiate (function *fun)
       else if (emit_gradient (decl, bwd, lw))
         {
           emit_descriptor (fun->decl, decl, fwd);
-          if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name,
-                           false))
+          if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name))
             write_c (fun->decl, fwd, bwd, lw);
-          if (open_output (&tg_header, &tg_header_tmp, tg_header_name,
-                           true))
-            write_prototype (fun->decl, decl, bwd);
+          if (open_output (&tg_header, &tg_header_tmp, tg_header_name))
+            header_add (fun->decl, decl, bwd);
         }
       te_lowered_free (lw);
     }
