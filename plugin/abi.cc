@@ -378,6 +378,46 @@ abi_declared_grad (tree fndecl)
   return assoc (called_list, fndecl);
 }
 
+/* FN, a declaration of a gradient the plugin defines later: GCC warns
+   "used but never defined" of an internal function without a body
+   before the pass gives it one.  */
+static void
+quiet_undefined (tree fn)
+{
+  if (!TREE_PUBLIC (fn))
+    suppress_warning (fn, OPT_Wunused);
+}
+
+/* C++: quiet the declarations of the gradient of FNDECL written so far
+   (of its type, in its namespace).  */
+static void
+quiet_cxx_grads (tree fndecl)
+{
+  auto_vec<tree> fns;
+  cxx_functions (fndecl, grad_identifier (fndecl), &fns);
+  tree type = fns.length () ? grad_type (fndecl) : NULL_TREE;
+  for (unsigned i = 0; i < fns.length (); i++)
+    if (same_signature (TREE_TYPE (fns[i]), type))
+      quiet_undefined (fns[i]);
+}
+
+void
+abi_finish_decl (tree decl)
+{
+  if (!cxx_p () || TREE_CODE (decl) != FUNCTION_DECL || TREE_PUBLIC (decl)
+      || !DECL_NAME (decl))
+    return;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (decl));
+  size_t len = strlen (name);
+  if (len <= 5 || strcmp (name + len - 5, "_grad"))
+    return;
+  auto_vec<tree> kernels;
+  cxx_functions (decl, get_identifier_with_length (name, len - 5), &kernels);
+  for (unsigned i = 0; i < kernels.length (); i++)
+    if (abi_is_kernel (kernels[i]))
+      quiet_cxx_grads (kernels[i]);
+}
+
 tree
 abi_expected_grad_type (tree fndecl, tree grad)
 {
@@ -402,6 +442,7 @@ abi_declare_grad (tree fndecl)
   if (cxx_p ())
     {
       /* Declarations after the kernel count too: looked up later.  */
+      quiet_cxx_grads (fndecl);
       pending_list = tree_cons (fndecl, NULL_TREE, pending_list);
       return;
     }
@@ -421,6 +462,11 @@ abi_declare_grad (tree fndecl)
           return;
         }
       decl = existing;
+      /* The C front end's own check of a static function used but not
+         defined looks at DECL_EXTERNAL alone: as for new_grad_decl's.  */
+      if (!TREE_PUBLIC (decl))
+        DECL_EXTERNAL (decl) = 0;
+      quiet_undefined (decl);
     }
   else if (pushdecl)
     decl = pushdecl (new_grad_decl (fndecl, type));

@@ -206,6 +206,12 @@ finish_parse_function (void *gcc_data, void *)
   abi_declare_grad ((tree) gcc_data);
 }
 
+static void
+finish_decl (void *gcc_data, void *)
+{
+  abi_finish_decl ((tree) gcc_data);
+}
+
 /* The front end is about to genericize FNDECL (lift-exit.cc).  */
 static void
 pre_genericize (void *gcc_data, void *)
@@ -635,6 +641,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      NULL);
   register_callback (info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
                      finish_parse_function, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_DECL, finish_decl, NULL);
   register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) abi_gc_roots);
