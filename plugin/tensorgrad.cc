@@ -25,6 +25,7 @@
 #include "descriptor.h"
 #include "check.h"
 #include "header.h"
+#include "remarks.h"
 
 int plugin_is_GPL_compatible;
 
@@ -446,9 +447,15 @@ differentiate (function *fun)
 {
   tree decl = abi_grad_decl (fun->decl);
   if (!decl)
-    return;
+    {
+      remark_refused (fun->decl, "its signature cannot be differentiated "
+                                 "(the error above says why)");
+      return;
+    }
   /* The user wrote <name>_grad: it is used as it is, and checked.  */
   bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
+  if (user_grad)
+    remark_hand_written (fun->decl, decl);
   te_ctx *ctx = te_ctx_new ();
   te_pipeline pl;
   te_diag diag;
@@ -465,6 +472,17 @@ differentiate (function *fun)
     }
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
+  if (!fwd)
+    remark_refused (fun->decl, "its body cannot be differentiated (the "
+                               "errors above say why)");
+  else if (!ok)
+    {
+      char *why = diag.kind == TE_DIAG_INTERNAL
+                      ? xasprintf ("internal error: %s", diag.msg)
+                      : xstrdup (diag.msg);
+      remark_refused (fun->decl, why);
+      free (why);
+    }
   if (bwd && tg_check.enabled)
     check_gradient (fun->decl, fwd, bwd, &tg_check);
   if (bwd)
@@ -498,8 +516,12 @@ differentiate (function *fun)
         error_at (DECL_SOURCE_LOCATION (fun->decl),
                   "tensorgrad: internal error: out of memory lowering %qs",
                   bwd->name);
-      else if (emit_gradient (decl, bwd, lw))
+      else if (!emit_gradient (decl, bwd, lw))
+        remark_refused (fun->decl, "internal error: it could not be "
+                                   "emitted (the error above says why)");
+      else
         {
+          remark_synthesized (fun->decl, decl, fwd, bwd, lw);
           emit_descriptor (fun->decl, decl, fwd);
           if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name))
             write_c (fun->decl, fwd, bwd, lw);
@@ -514,8 +536,10 @@ differentiate (function *fun)
     te_ctx_free (ctx);
 }
 
+/* In OPTGROUP_OTHER, which -fopt-info reports unless it names groups
+   (loop, vec, ...): remarks.cc.  */
 static const pass_data tg_pass_data = {
-  GIMPLE_PASS, "tensorgrad", OPTGROUP_NONE, TV_NONE,
+  GIMPLE_PASS, "tensorgrad", OPTGROUP_OTHER, TV_NONE,
   PROP_cfg | PROP_ssa, 0, 0, 0, 0
 };
 
