@@ -49,6 +49,7 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "diagnostic-core.h"
+#include "diagnostic.h"
 #include "fold-const.h"
 #include "stor-layout.h"
 #include "varasm.h"

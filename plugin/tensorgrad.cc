@@ -26,6 +26,7 @@
 #include "check.h"
 #include "header.h"
 #include "remarks.h"
+#include "groups.h"
 
 int plugin_is_GPL_compatible;
 
@@ -204,7 +205,9 @@ register_attributes (void *, void *)
 static void
 finish_parse_function (void *gcc_data, void *)
 {
+  groups_begin ();
   abi_declare_grad ((tree) gcc_data);
+  groups_end ();
 }
 
 static void
@@ -218,8 +221,10 @@ static void
 pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
+  groups_begin ();
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     lift_record_exits (fndecl);
+  groups_end ();
 }
 
 /* The early passes have visited every function: the gradients made
@@ -559,12 +564,14 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
+    groups_begin (); /* each error with its notes (groups.cc) */
     if (abi_is_kernel (fun->decl))
       differentiate (fun);
     else if (abi_is_helper (fun->decl))
       lift_helper (fun);
     else
       lift_custom (fun, abi_kernel_of (fun->decl));
+    groups_end ();
     return 0;
   }
 };
