@@ -25,6 +25,9 @@
 #define TENSORGRAD_H
 
 #include <stdio.h>
+#ifdef __cplusplus
+#include <initializer_list>
+#endif
 
 #define TG_DIFFERENTIABLE __attribute__ ((differentiable))
 
@@ -230,8 +233,15 @@ typedef struct tg_kernel
 #define TG_PTR(type, args, i) ((type *) (args)[i])
 
 /* The argument vector of a call, as a compound literal (C99):
-   TG_ARGS (&n, x, y).  */
+   TG_ARGS (&n, x, y).  In C++, which has no array compound literals,
+   the array of an initializer list, which lives until the end of the
+   full expression (the call it is an argument of).  */
+#ifdef __cplusplus
+#define TG_ARGS(...)                                                          \
+  (::std::initializer_list<const void *> ({ __VA_ARGS__ }).begin ())
+#else
 #define TG_ARGS(...) ((const void *const[]){ __VA_ARGS__ })
+#endif
 
 /* Declare the descriptor the plugin defines for kernel NAME.  */
 #define TG_DECLARE_GRADCHECK(name) extern const tg_kernel name##_gradcheck

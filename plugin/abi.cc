@@ -21,9 +21,17 @@
       pass lifts them too, for their callers, and makes no gradient.
 
    lookup_name and pushdecl exist only in cc1: in lto1 they are missing,
-   so they are weak here and step 3 is skipped there.  */
+   so they are weak here and step 3 is skipped there.
+
+   In C++ (cxx.cc) step 3 waits until the file is parsed: the user's
+   declarations of <name>_grad are looked up in the kernel's namespace
+   (overloads of another kernel's gradient aside), a matching one is the
+   gradient, one of the wrong type or language linkage an error; with
+   none, the plugin's own declaration gets the kernel's namespace and
+   language linkage, and declares nothing for later code.  */
 
 #include "abi.h"
+#include "cxx.h"
 
 #include <string.h>
 
@@ -34,6 +42,9 @@ extern tree c_build_qualified_type (tree, int, tree, size_t)
 
 /* Kernel -> gradient declaration pairs, as a TREE_LIST.  */
 static tree grad_list;
+/* C++: kernels whose gradient is looked up once the file is parsed
+   (resolve_pending), as a TREE_LIST.  */
+static tree pending_list;
 /* Function a kernel calls -> the <name>_grad declared when the kernel's
    body was parsed (for a function of another file), as a TREE_LIST.  */
 static tree called_list;
@@ -42,6 +53,8 @@ const struct ggc_root_tab abi_gc_roots[] = {
   { &grad_list, 1, sizeof (grad_list), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &called_list, 1, sizeof (called_list), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &pending_list, 1, sizeof (pending_list), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -336,9 +349,24 @@ record_call (tree *tp, int *, void *)
     return NULL_TREE;
   if (abi_helper_shape (fn))
     add_helper (fn);
-  if (assoc (called_list, fn) || !lookup_name)
+  if (assoc (called_list, fn))
     return NULL_TREE;
-  tree g = lookup_name (grad_identifier (fn));
+  tree g = NULL_TREE;
+  if (cxx_p ())
+    {
+      /* In FN's namespace: the overload of the gradient's type, else
+         another (lift.cc then reports its type).  */
+      auto_vec<tree> fns;
+      cxx_functions (fn, grad_identifier (fn), &fns);
+      tree type = fns.length () ? grad_type (fn) : NULL_TREE;
+      for (unsigned i = 0; i < fns.length () && !g; i++)
+        if (same_signature (TREE_TYPE (fns[i]), type))
+          g = fns[i];
+      if (!g && fns.length ())
+        g = fns[0];
+    }
+  else if (lookup_name)
+    g = lookup_name (grad_identifier (fn));
   if (g && TREE_CODE (g) == FUNCTION_DECL)
     called_list = tree_cons (fn, g, called_list);
   return NULL_TREE;
@@ -348,6 +376,46 @@ tree
 abi_declared_grad (tree fndecl)
 {
   return assoc (called_list, fndecl);
+}
+
+/* FN, a declaration of a gradient the plugin defines later: GCC warns
+   "used but never defined" of an internal function without a body
+   before the pass gives it one.  */
+static void
+quiet_undefined (tree fn)
+{
+  if (!TREE_PUBLIC (fn))
+    suppress_warning (fn, OPT_Wunused);
+}
+
+/* C++: quiet the declarations of the gradient of FNDECL written so far
+   (of its type, in its namespace).  */
+static void
+quiet_cxx_grads (tree fndecl)
+{
+  auto_vec<tree> fns;
+  cxx_functions (fndecl, grad_identifier (fndecl), &fns);
+  tree type = fns.length () ? grad_type (fndecl) : NULL_TREE;
+  for (unsigned i = 0; i < fns.length (); i++)
+    if (same_signature (TREE_TYPE (fns[i]), type))
+      quiet_undefined (fns[i]);
+}
+
+void
+abi_finish_decl (tree decl)
+{
+  if (!cxx_p () || TREE_CODE (decl) != FUNCTION_DECL || TREE_PUBLIC (decl)
+      || !DECL_NAME (decl))
+    return;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (decl));
+  size_t len = strlen (name);
+  if (len <= 5 || strcmp (name + len - 5, "_grad"))
+    return;
+  auto_vec<tree> kernels;
+  cxx_functions (decl, get_identifier_with_length (name, len - 5), &kernels);
+  for (unsigned i = 0; i < kernels.length (); i++)
+    if (abi_is_kernel (kernels[i]))
+      quiet_cxx_grads (kernels[i]);
 }
 
 tree
@@ -366,9 +434,16 @@ abi_declare_grad (tree fndecl)
                                   NULL);
   if (!abi_is_kernel (fndecl) || find_grad (fndecl))
     return;
-  if (!check_signature (fndecl))
+  if (cxx_refuse_kernel (fndecl) || !check_signature (fndecl))
     {
       grad_list = tree_cons (fndecl, error_mark_node, grad_list);
+      return;
+    }
+  if (cxx_p ())
+    {
+      /* Declarations after the kernel count too: looked up later.  */
+      quiet_cxx_grads (fndecl);
+      pending_list = tree_cons (fndecl, NULL_TREE, pending_list);
       return;
     }
   tree type = grad_type (fndecl);
@@ -387,6 +462,11 @@ abi_declare_grad (tree fndecl)
           return;
         }
       decl = existing;
+      /* The C front end's own check of a static function used but not
+         defined looks at DECL_EXTERNAL alone: as for new_grad_decl's.  */
+      if (!TREE_PUBLIC (decl))
+        DECL_EXTERNAL (decl) = 0;
+      quiet_undefined (decl);
     }
   else if (pushdecl)
     decl = pushdecl (new_grad_decl (fndecl, type));
@@ -394,9 +474,92 @@ abi_declare_grad (tree fndecl)
     grad_list = tree_cons (fndecl, decl, grad_list);
 }
 
+/* Is the declaration of FN, a function named like FNDECL's gradient in
+   its namespace, the gradient of another kernel of FNDECL's name (an
+   overload for another element type)?  */
+static bool
+other_kernels_grad (tree fndecl, tree fn)
+{
+  auto_vec<tree> kernels;
+  cxx_functions (fndecl, DECL_NAME (fndecl), &kernels);
+  for (unsigned i = 0; i < kernels.length (); i++)
+    if (kernels[i] != fndecl && abi_is_kernel (kernels[i])
+        && same_signature (TREE_TYPE (fn), grad_type (kernels[i])))
+      return true;
+  return false;
+}
+
+/* C++, once the file is parsed: the user's declaration of the gradient
+   of FNDECL, of TYPE, or a new one with FNDECL's namespace and language
+   linkage (cxx.cc); error_mark_node after an error at a declaration of
+   the gradient's name whose type or linkage is not the gradient's.  */
+static tree
+cxx_grad_decl (tree fndecl, tree type)
+{
+  auto_vec<tree> fns;
+  cxx_functions (fndecl, grad_identifier (fndecl), &fns);
+  tree wrong = NULL_TREE;
+  for (unsigned i = 0; i < fns.length (); i++)
+    {
+      tree fn = fns[i];
+      if (!same_signature (TREE_TYPE (fn), type))
+        {
+          if (!wrong && !other_kernels_grad (fndecl, fn))
+            wrong = fn;
+          continue;
+        }
+      if (cxx_c_linkage (fn) == cxx_c_linkage (fndecl))
+        return fn;
+      auto_diagnostic_group d;
+      location_t loc = DECL_SOURCE_LOCATION (fn);
+      if (cxx_c_linkage (fndecl))
+        {
+          error_at (loc, "prototype of %qD has C++ language linkage; the "
+                         "gradient of %qD, declared %<extern \"C\"%>, has "
+                         "C linkage",
+                    fn, fndecl);
+          inform (loc, "declare it %<extern \"C\"%>, as the header "
+                       "%<-fplugin-arg-tensorgrad-header=FILE%> writes does");
+        }
+      else
+        {
+          error_at (loc, "prototype of %qD has C language linkage; the "
+                         "gradient of %qD has C++ linkage, as %qD has",
+                    fn, fndecl, fndecl);
+          inform (loc, "declare it without %<extern \"C\"%>, or the "
+                       "kernel with it");
+        }
+      return error_mark_node;
+    }
+  if (wrong)
+    {
+      auto_diagnostic_group d;
+      error_at (DECL_SOURCE_LOCATION (wrong),
+                "prototype of %qD does not match the gradient of %qD", wrong,
+                fndecl);
+      inform (DECL_SOURCE_LOCATION (wrong), "expected %qT", type);
+      return error_mark_node;
+    }
+  tree decl = new_grad_decl (fndecl, type);
+  cxx_adopt (decl, fndecl);
+  return decl;
+}
+
+/* C++: look up the gradients of the kernels abi_declare_grad saw, now
+   that the whole file is parsed.  */
+static void
+resolve_pending (void)
+{
+  tree list = nreverse (pending_list);
+  pending_list = NULL_TREE;
+  for (tree l = list; l; l = TREE_CHAIN (l))
+    abi_grad_decl (TREE_PURPOSE (l));
+}
+
 tree
 abi_kernel_of (tree grad)
 {
+  resolve_pending ();
   for (tree l = grad_list; l; l = TREE_CHAIN (l))
     if (TREE_VALUE (l) == grad)
       return TREE_PURPOSE (l);
@@ -411,11 +574,14 @@ abi_grad_decl (tree fndecl)
     return NULL_TREE;
   if (decl)
     return decl;
-  if (!check_signature (fndecl))
-    return NULL_TREE;
-  decl = new_grad_decl (fndecl, grad_type (fndecl));
+  if (cxx_refuse_kernel (fndecl) || !check_signature (fndecl))
+    decl = error_mark_node;
+  else if (cxx_p ())
+    decl = cxx_grad_decl (fndecl, grad_type (fndecl));
+  else
+    decl = new_grad_decl (fndecl, grad_type (fndecl));
   grad_list = tree_cons (fndecl, decl, grad_list);
-  return decl;
+  return decl == error_mark_node ? NULL_TREE : decl;
 }
 
 tree

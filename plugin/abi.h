@@ -31,6 +31,11 @@ bool abi_is_helper (tree fndecl);
    Called when the front end has parsed FNDECL's body.  */
 void abi_declare_grad (tree fndecl);
 
+/* The front end has parsed declaration DECL (PLUGIN_FINISH_DECL): in
+   C++, one of the gradient of an internal kernel parsed before it keeps
+   GCC from warning that it is used but never defined.  */
+void abi_finish_decl (tree decl);
+
 /* The FUNCTION_DECL of FNDECL's gradient: the one abi_declare_grad made,
    or a new one.  NULL if the kernel's signature is invalid.  */
 tree abi_grad_decl (tree fndecl);

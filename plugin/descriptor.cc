@@ -24,11 +24,20 @@
    3. Define the parameter table and <name>_gradcheck, with the kernel's
       linkage.
 
+   In C++ the descriptor is declared in the kernel's namespace with its
+   language linkage, as TG_DECLARE_GRADCHECK beside the kernel declares
+   it (cxx.cc), and the trampolines are named after the kernel's
+   assembler name, which tells overloads and namespaces apart.
+
    Limits: a kernel whose array extents cannot be told (a gather through
-   an index array) gets no descriptor; the dump says so.  */
+   an index array) gets no descriptor, nor do C++ kernels that overload
+   one name (one <name>_gradcheck could not tell them apart); the
+   dump says so.  */
 
 #include "descriptor.h"
 #include "emit.h"
+#include "abi.h"
+#include "cxx.h"
 
 #include <string.h>
 
@@ -150,10 +159,15 @@ argument (tree args, int i, tree type)
   return build_fold_indirect_ref (fold_convert (build_pointer_type (type), s));
 }
 
+/* KERNEL's name and SUFFIX: its assembler name for the static objects
+   (SUFFIX begins with '.'), which in C++ differs between overloads and
+   namespaces.  */
 static char *
 derived_name (tree kernel, const char *suffix)
 {
-  const char *k = IDENTIFIER_POINTER (DECL_NAME (kernel));
+  tree id = suffix[0] == '.' && cxx_p () ? DECL_ASSEMBLER_NAME (kernel)
+                                         : DECL_NAME (kernel);
+  const char *k = IDENTIFIER_POINTER (id);
   char *buf = XNEWVEC (char, strlen (k) + strlen (suffix) + 1);
   strcpy (buf, k);
   strcat (buf, suffix);
@@ -329,12 +343,16 @@ string_ptr (const char *s)
   return build_string_literal (strlen (s) + 1, s);
 }
 
-/* A static or public read-only variable NAME of TYPE with INIT.  */
+/* A read-only variable NAME of TYPE with INIT: static, or with the
+   linkage (and in C++ the namespace) of KERNEL if that is not NULL.  */
 static tree
-define_const (const char *name, tree type, tree init, bool pub)
+define_const (const char *name, tree type, tree init, tree kernel)
 {
+  bool pub = kernel && TREE_PUBLIC (kernel);
   tree var = build_decl (input_location, VAR_DECL, get_identifier (name),
                          build_qualified_type (type, TYPE_QUAL_CONST));
+  if (kernel)
+    cxx_adopt (var, kernel);
   TREE_STATIC (var) = 1;
   TREE_PUBLIC (var) = pub;
   TREE_READONLY (var) = 1;
@@ -342,16 +360,56 @@ define_const (const char *name, tree type, tree init, bool pub)
   DECL_ARTIFICIAL (var) = !pub;
   DECL_INITIAL (var) = init;
   DECL_PRESERVE_P (var) = pub;
+  if (pub && DECL_ONE_ONLY (kernel))
+    make_decl_one_only (var, DECL_ASSEMBLER_NAME (var));
   varpool_node::finalize_decl (var);
   return var;
+}
+
+/* Does another kernel share KERNEL's name in its namespace (a C++
+   overload for another element type)?  */
+static bool
+overloaded (tree kernel)
+{
+  auto_vec<tree> fns;
+  cxx_functions (kernel, DECL_NAME (kernel), &fns);
+  for (unsigned i = 0; i < fns.length (); i++)
+    if (fns[i] != kernel && abi_is_kernel (fns[i]))
+      return true;
+  return false;
+}
+
+/* The declaration of the descriptor NAME of KERNEL the user wrote
+   (TG_DECLARE_GRADCHECK), or NULL.  */
+static tree
+declared_descriptor (tree kernel, const char *name)
+{
+  tree id = get_identifier (name);
+  if (cxx_p ())
+    return cxx_variable (kernel, id);
+  symtab_node *prev = symtab_node::get_for_asmname (id);
+  return prev && VAR_P (prev->decl) ? prev->decl : NULL_TREE;
 }
 
 bool
 emit_descriptor (tree kernel, tree grad, te_program *fwd)
 {
+  if (overloaded (kernel))
+    {
+      if (dump_file)
+        fprintf (dump_file, "  no descriptor: another kernel has the name "
+                            "'%s'\n",
+                 IDENTIFIER_POINTER (DECL_NAME (kernel)));
+      return false;
+    }
   tree ext = extents_trampoline (kernel, fwd);
   if (!ext)
-    return false;
+    {
+      if (dump_file)
+        fprintf (dump_file, "  no descriptor: the extents of an array "
+                            "cannot be told\n");
+      return false;
+    }
   tree fwd_fn = forward_trampoline (kernel);
   tree bwd_fn = backward_trampoline (kernel, grad);
 
@@ -394,7 +452,7 @@ emit_descriptor (tree kernel, tree grad, te_program *fwd)
     }
   char *pname = derived_name (kernel, ".tg_params");
   tree params = define_const (pname, arr_type,
-                              build_constructor (arr_type, elts), false);
+                              build_constructor (arr_type, elts), NULL_TREE);
   free (pname);
 
   tree rt = TREE_TYPE (TREE_TYPE (kernel));
@@ -404,8 +462,7 @@ emit_descriptor (tree kernel, tree grad, te_program *fwd)
   /* A declaration the user wrote (TG_DECLARE_GRADCHECK) is the one to
      define, with the header's type.  */
   char *kname = derived_name (kernel, "_gradcheck");
-  symtab_node *prev = symtab_node::get_for_asmname (get_identifier (kname));
-  tree user = prev && VAR_P (prev->decl) ? prev->decl : NULL_TREE;
+  tree user = declared_descriptor (kernel, kname);
   if (user && TREE_CODE (TREE_TYPE (user)) == RECORD_TYPE
       && list_length (TYPE_FIELDS (TREE_TYPE (user))) == 8)
     kernel_rec = TYPE_MAIN_VARIANT (TREE_TYPE (user));
@@ -434,7 +491,7 @@ emit_descriptor (tree kernel, tree grad, te_program *fwd)
       varpool_node::finalize_decl (user);
     }
   else
-    define_const (kname, kernel_rec, init, TREE_PUBLIC (kernel));
+    define_const (kname, kernel_rec, init, kernel);
   free (kname);
   return true;
 }

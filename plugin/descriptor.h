@@ -7,7 +7,7 @@
 
 /* Define <kernel>_gradcheck, a tg_kernel describing KERNEL, whose
    gradient is GRAD and forward program FWD (after roles).  False, and
-   nothing defined, when the extents of its arrays cannot be told.  */
+   nothing defined, when it gets none (the dump file says why).  */
 bool emit_descriptor (tree kernel, tree grad, te_program *fwd);
 
 #endif /* TG_DESCRIPTOR_H */

@@ -1,15 +1,27 @@
 /* gcc-common.h -- every GCC header the plugin needs, in the order GCC 12
    requires (gcc-plugin.h first; tree.h, then the C front end's headers,
    before anything that brings in diagnostic-core.h).  Other plugin files
-   include only this one.  */
+   include only this one.
+
+   The C and the C++ front end's headers cannot be included together
+   (both define the declarator kinds, char_type_p, ...).  The one file
+   that talks to the C++ front end, cxx.cc, defines TG_CXX_FRONT_END
+   first and gets cp/cp-tree.h instead of c-tree.h; every function of
+   cc1plus it calls is declared weak there, so that the plugin still
+   loads in cc1 and lto1.  */
 
 #ifndef TG_GCC_COMMON_H
 #define TG_GCC_COMMON_H
 
 #include "gcc-plugin.h"
 #include "tree.h"
+#ifdef TG_CXX_FRONT_END
+#include "cp/cp-tree.h"
+#include "cp/name-lookup.h"
+#else
 #include "c-family/c-common.h"
 #include "c-tree.h"
+#endif
 #include "context.h"
 #include "function.h"
 #include "basic-block.h"
@@ -37,8 +49,10 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "diagnostic-core.h"
+#include "diagnostic.h"
 #include "fold-const.h"
 #include "stor-layout.h"
+#include "varasm.h"
 #include "langhooks.h"
 #include "builtins.h"
 #include "dumpfile.h"

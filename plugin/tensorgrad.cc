@@ -24,6 +24,9 @@
 #include "abi.h"
 #include "descriptor.h"
 #include "check.h"
+#include "header.h"
+#include "remarks.h"
+#include "groups.h"
 
 int plugin_is_GPL_compatible;
 
@@ -87,7 +90,7 @@ static bool tg_dump_c_started;
    first time a kernel is written to it, so that a translation unit
    without kernels leaves NAME alone.  */
 static FILE *
-open_output (FILE **f, char **tmp, const char *name, bool header)
+open_output (FILE **f, char **tmp, const char *name)
 {
   if (*f || !name)
     return *f;
@@ -99,23 +102,6 @@ open_output (FILE **f, char **tmp, const char *name, bool header)
       free (*tmp);
       *tmp = NULL;
       return NULL;
-    }
-  if (header)
-    {
-      /* A guard of its own, from the file's name: a program may include
-         the headers of several files.  */
-      char guard[256];
-      size_t n = 0;
-      const char *base = lbasename (name);
-      strcpy (guard, "TENSORGRAD_");
-      n = strlen (guard);
-      for (const char *c = base; *c && n + 1 < sizeof guard; c++)
-        guard[n++] = ISALNUM (*c) ? TOUPPER (*c) : '_';
-      guard[n] = 0;
-      fprintf (*f, "/* Prototypes of the gradients tensorgrad synthesized; "
-                   "generated, do not edit.  */\n"
-                   "#ifndef %s\n#define %s\n\n#include <stdint.h>\n\n",
-               guard, guard);
     }
   return *f;
 }
@@ -219,7 +205,15 @@ register_attributes (void *, void *)
 static void
 finish_parse_function (void *gcc_data, void *)
 {
+  groups_begin ();
   abi_declare_grad ((tree) gcc_data);
+  groups_end ();
+}
+
+static void
+finish_decl (void *gcc_data, void *)
+{
+  abi_finish_decl ((tree) gcc_data);
 }
 
 /* The front end is about to genericize FNDECL (lift-exit.cc).  */
@@ -227,8 +221,10 @@ static void
 pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
+  groups_begin ();
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     lift_record_exits (fndecl);
+  groups_end ();
 }
 
 /* The early passes have visited every function: the gradients made
@@ -273,51 +269,11 @@ write_c (tree fndecl, const te_program *fwd, const te_program *bwd,
   XDELETEVEC (types);
 }
 
-/* Print type TYPE of a parameter NAME as a C declaration; a pointer to an
-   array (a VLA parameter) becomes a pointer to its element, which is
-   passed the same way.  */
-static void
-print_param (FILE *f, tree type, const char *name)
-{
-  if (TREE_CODE (type) == POINTER_TYPE
-      && TREE_CODE (TREE_TYPE (type)) == ARRAY_TYPE)
-    {
-      tree elem = TREE_TYPE (type);
-      while (TREE_CODE (elem) == ARRAY_TYPE)
-        elem = TREE_TYPE (elem);
-      type = build_pointer_type (elem);
-    }
-  char *s = print_generic_expr_to_str (type);
-  size_t len = strlen (s);
-  fprintf (f, "%s%s%s", s, len && s[len - 1] == '*' ? "" : " ", name);
-  free (s);
-}
-
-/* Append the prototype of GRAD, the gradient of kernel FNDECL with
-   backward program BWD, to the header file.  */
-static void
-write_prototype (tree fndecl, tree grad, const te_program *bwd)
-{
-  if (!TREE_PUBLIC (fndecl))
-    return; /* a static gradient: no other file can call it */
-  fprintf (tg_header, "void %s (", IDENTIFIER_POINTER (DECL_NAME (grad)));
-  int i = 0;
-  for (tree t = TYPE_ARG_TYPES (TREE_TYPE (grad));
-       t && !VOID_TYPE_P (TREE_VALUE (t)); t = TREE_CHAIN (t), i++)
-    {
-      if (i)
-        fputs (", ", tg_header);
-      print_param (tg_header, TREE_VALUE (t),
-                   i < bwd->nparams ? bwd->params[i].name : "");
-    }
-  fputs (");\n", tg_header);
-}
-
 static void
 finish (void *, void *)
 {
   if (tg_header)
-    fputs ("\n#endif\n", tg_header);
+    header_write (tg_header, tg_header_name);
   finish_output (&tg_header, &tg_header_tmp, tg_header_name);
   finish_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name);
 }
@@ -496,9 +452,15 @@ differentiate (function *fun)
 {
   tree decl = abi_grad_decl (fun->decl);
   if (!decl)
-    return;
+    {
+      remark_refused (fun->decl, "its signature cannot be differentiated "
+                                 "(the error above says why)");
+      return;
+    }
   /* The user wrote <name>_grad: it is used as it is, and checked.  */
   bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
+  if (user_grad)
+    remark_hand_written (fun->decl, decl);
   te_ctx *ctx = te_ctx_new ();
   te_pipeline pl;
   te_diag diag;
@@ -515,6 +477,17 @@ differentiate (function *fun)
     }
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
+  if (!fwd)
+    remark_refused (fun->decl, "its body cannot be differentiated (the "
+                               "errors above say why)");
+  else if (!ok)
+    {
+      char *why = diag.kind == TE_DIAG_INTERNAL
+                      ? xasprintf ("internal error: %s", diag.msg)
+                      : xstrdup (diag.msg);
+      remark_refused (fun->decl, why);
+      free (why);
+    }
   if (bwd && tg_check.enabled)
     check_gradient (fun->decl, fwd, bwd, &tg_check);
   if (bwd)
@@ -527,6 +500,10 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+      /* An inline C++ kernel is defined in every file that includes it,
+         once in the program: so is its gradient (a COMDAT group).  */
+      if (DECL_ONE_ONLY (fun->decl) && TREE_PUBLIC (decl))
+        make_decl_one_only (decl, DECL_ASSEMBLER_NAME (decl));
       /* GCC wrote the early debug information before this pass, with an
          entry for the gradient only if the file refers to it (calls it,
          or takes its address, as an operator table does); inlining or
@@ -544,17 +521,17 @@ differentiate (function *fun)
         error_at (DECL_SOURCE_LOCATION (fun->decl),
                   "tensorgrad: internal error: out of memory lowering %qs",
                   bwd->name);
-      else if (emit_gradient (decl, bwd, lw))
+      else if (!emit_gradient (decl, bwd, lw))
+        remark_refused (fun->decl, "internal error: it could not be "
+                                   "emitted (the error above says why)");
+      else
         {
-          if (!emit_descriptor (fun->decl, decl, fwd) && dump_file)
-            fprintf (dump_file, "  no descriptor: the extents of an array "
-                                "cannot be told\n");
-          if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name,
-                           false))
+          remark_synthesized (fun->decl, decl, fwd, bwd, lw);
+          emit_descriptor (fun->decl, decl, fwd);
+          if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name))
             write_c (fun->decl, fwd, bwd, lw);
-          if (open_output (&tg_header, &tg_header_tmp, tg_header_name,
-                           true))
-            write_prototype (fun->decl, decl, bwd);
+          if (open_output (&tg_header, &tg_header_tmp, tg_header_name))
+            header_add (fun->decl, decl, bwd);
         }
       te_lowered_free (lw);
     }
@@ -564,8 +541,10 @@ differentiate (function *fun)
     te_ctx_free (ctx);
 }
 
+/* In OPTGROUP_OTHER, which -fopt-info reports unless it names groups
+   (loop, vec, ...): remarks.cc.  */
 static const pass_data tg_pass_data = {
-  GIMPLE_PASS, "tensorgrad", OPTGROUP_NONE, TV_NONE,
+  GIMPLE_PASS, "tensorgrad", OPTGROUP_OTHER, TV_NONE,
   PROP_cfg | PROP_ssa, 0, 0, 0, 0
 };
 
@@ -585,12 +564,14 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
+    groups_begin (); /* each error with its notes (groups.cc) */
     if (abi_is_kernel (fun->decl))
       differentiate (fun);
     else if (abi_is_helper (fun->decl))
       lift_helper (fun);
     else
       lift_custom (fun, abi_kernel_of (fun->decl));
+    groups_end ();
     return 0;
   }
 };
@@ -691,6 +672,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      NULL);
   register_callback (info->base_name, PLUGIN_FINISH_PARSE_FUNCTION,
                      finish_parse_function, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_DECL, finish_decl, NULL);
   register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) abi_gc_roots);
