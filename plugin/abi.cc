@@ -48,6 +48,8 @@ static tree pending_list;
 /* Function a kernel calls -> the <name>_grad declared when the kernel's
    body was parsed (for a function of another file), as a TREE_LIST.  */
 static tree called_list;
+/* Gradients abi_early_debug gave their early debug entry.  */
+static tree early_debug_list;
 
 const struct ggc_root_tab abi_gc_roots[] = {
   { &grad_list, 1, sizeof (grad_list), &gt_ggc_mx_tree_node,
@@ -55,6 +57,8 @@ const struct ggc_root_tab abi_gc_roots[] = {
   { &called_list, 1, sizeof (called_list), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &pending_list, 1, sizeof (pending_list), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &early_debug_list, 1, sizeof (early_debug_list), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -554,6 +558,28 @@ resolve_pending (void)
   pending_list = NULL_TREE;
   for (tree l = list; l; l = TREE_CHAIN (l))
     abi_grad_decl (TREE_PURPOSE (l));
+}
+
+void
+abi_early_debug (tree fndecl)
+{
+  if (debug_info_level <= DINFO_LEVEL_NONE || seen_error ()
+      || !abi_is_kernel (fndecl))
+    return;
+  tree grad = abi_grad_decl (fndecl);
+  if (!grad || abi_has_early_debug (grad))
+    return;
+  (*debug_hooks->early_global_decl) (grad);
+  early_debug_list = tree_cons (NULL_TREE, grad, early_debug_list);
+}
+
+bool
+abi_has_early_debug (tree grad)
+{
+  for (tree l = early_debug_list; l; l = TREE_CHAIN (l))
+    if (TREE_VALUE (l) == grad)
+      return true;
+  return false;
 }
 
 tree

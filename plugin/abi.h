@@ -50,6 +50,15 @@ tree abi_expected_grad_type (tree fndecl, tree grad);
 /* The kernel whose gradient GRAD is declared as, or NULL.  */
 tree abi_kernel_of (tree grad);
 
+/* With debug information, give the gradient of kernel FNDECL its early
+   debug entry now, during the lowering GCC runs before it writes them
+   (the gradient's body comes later): so every gradient, called in its
+   file or not, gets a subprogram entry with its parameters and locals,
+   and gdb steps through it.  */
+void abi_early_debug (tree fndecl);
+/* Did abi_early_debug give GRAD its entry?  */
+bool abi_has_early_debug (tree grad);
+
 /* The gradient of KERNEL the user wrote, or NULL (tensorgrad.cc).  */
 tree custom_gradient (tree kernel);
 

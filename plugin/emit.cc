@@ -112,13 +112,39 @@ new_local (emitter *e, tree type, const char *name)
   return v;
 }
 
+/* Is NAME the name of a local the debugger sees?  */
+static bool
+visible_local (emitter *e, tree name)
+{
+  for (tree v = e->locals; v; v = DECL_CHAIN (v))
+    if (DECL_NAME (v) == name && !DECL_IGNORED_P (v))
+      return true;
+  return false;
+}
+
+/* The counter VAR of a loop: a local named as the kernel's (j, then j2,
+   j3 ... for other loops of that name), which the debugger shows.  */
 static tree
 loop_var_decl (emitter *e, int var)
 {
   if (!e->vars[var])
     {
       const char *name = e->p->var_names[var];
-      e->vars[var] = new_local (e, long_integer_type_node, name);
+      tree v = new_local (e, long_integer_type_node, NULL);
+      if (name && *name)
+        {
+          tree id = get_identifier (name);
+          char buf[64];
+          for (int k = 2; visible_local (e, id) && k < 1000; k++)
+            {
+              snprintf (buf, sizeof buf, "%.50s%d", name, k);
+              id = get_identifier (buf);
+            }
+          DECL_NAME (v) = id;
+          DECL_ARTIFICIAL (v) = 0;
+          DECL_IGNORED_P (v) = 0;
+        }
+      e->vars[var] = v;
     }
   return e->vars[var];
 }
@@ -608,6 +634,15 @@ store (emitter *e, const te_lw_stmt *l)
                        element (e, st->dst, st->index), rhs);
   tree s = build2 (MODIFY_EXPR, TREE_TYPE (lhs), lhs, rhs);
   SET_EXPR_LOCATION (s, e->loc);
+  /* A statement frontier, as the front end marks each statement with
+     (-gstatement-frontiers, on when optimizing with -g): where the
+     debugger stops for the statement's line.  */
+  if (MAY_HAVE_DEBUG_MARKER_STMTS)
+    {
+      tree mark = build0 (DEBUG_BEGIN_STMT, void_type_node);
+      SET_EXPR_LOCATION (mark, e->loc);
+      append_to_statement_list (mark, &inner);
+    }
   append_to_statement_list (s, &inner);
   leave_scopes (e, mark, smark);
   if (cond)
@@ -635,6 +670,44 @@ plain_loop (emitter *e, tree done, tree body, tree step)
   append_to_statement_list (body, &lbody);
   append_to_statement_list (step, &lbody);
   return build1 (LOOP_EXPR, void_type_node, lbody);
+}
+
+/* walk_tree callback of located: a statement without a location gets
+   *DATA's; operands keep theirs.  */
+static tree
+locate_stmt (tree *tp, int *walk_subtrees, void *data)
+{
+  tree t = *tp;
+  switch (TREE_CODE (t))
+    {
+    case MODIFY_EXPR:
+    case EXIT_EXPR:
+    case CALL_EXPR:
+      *walk_subtrees = 0;
+      /* FALLTHRU */
+    case LOOP_EXPR:
+    case COND_EXPR:
+      if (!EXPR_HAS_LOCATION (t))
+        SET_EXPR_LOCATION (t, *(location_t *) data);
+      break;
+    case STATEMENT_LIST:
+    case BIND_EXPR:
+      break;
+    default:
+      *walk_subtrees = 0;
+    }
+  return NULL_TREE;
+}
+
+/* STMTS, the control of a loop nest (counters, tests, steps) at the
+   statement it runs, e->loc, not at the gradient's first line: the
+   debugger steps through the kernel's lines.  */
+static tree
+located (emitter *e, tree stmts)
+{
+  location_t loc = e->loc;
+  walk_tree_without_duplicates (&stmts, locate_stmt, &loc);
+  return stmts;
 }
 
 /* Loop LP in lanes (te_loop.lanes), as lib/back/cgen-expr.c prints it:
@@ -729,7 +802,7 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
     }
   e->lane_skip = saved_skip;
   e->lane_nskip = saved_nskip;
-  return stmts;
+  return located (e, stmts);
 }
 
 /* NLOOPS LOOPS, outermost first, around the body FN builds with ARG.  */
@@ -771,7 +844,7 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
                               long_integer_type_node, var,
                               build_int_cst (long_integer_type_node, 1)));
   append_to_statement_list (plain_loop (e, done, inner, step), &stmts);
-  return stmts;
+  return located (e, stmts);
 }
 
 /* The location of the code for a statement or call at LOC: its place in

@@ -54,6 +54,7 @@
 #include "stor-layout.h"
 #include "varasm.h"
 #include "langhooks.h"
+#include "debug.h"
 #include "builtins.h"
 #include "dumpfile.h"
 #include "print-tree.h"

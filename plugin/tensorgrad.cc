@@ -505,12 +505,13 @@ differentiate (function *fun)
       if (DECL_ONE_ONLY (fun->decl) && TREE_PUBLIC (decl))
         make_decl_one_only (decl, DECL_ASSEMBLER_NAME (decl));
       /* GCC wrote the early debug information before this pass, with an
-         entry for the gradient only if the file refers to it (calls it,
-         or takes its address, as an operator table does); inlining or
-         splitting a function without one fails an assertion (in
-         dwarf2out_abstract_function).  Such a gradient gets no debug
+         entry for the gradient if the file refers to it (calls it, or
+         takes its address, as an operator table does) or abi_early_debug
+         made one; inlining or splitting a function without one fails an
+         assertion (in dwarf2out_abstract_function).  A gradient without
+         one (the kernel was not lowered: an error) gets no debug
          information, like every function GCC itself makes this late.  */
-      if (!cgraph_node::get (decl))
+      if (!cgraph_node::get (decl) && !abi_has_early_debug (decl))
         DECL_IGNORED_P (decl) = 1;
       emitted.add (decl);
       /* What both back ends print, decided once (lib/back/lower.c).  */
@@ -597,6 +598,7 @@ public:
   unsigned int execute (function *fun) final override
   {
     lift_record_operand_order (fun);
+    abi_early_debug (fun->decl);
     return 0;
   }
 };
