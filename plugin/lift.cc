@@ -163,7 +163,7 @@ loop_extent (lifter *l, class loop *loop, basic_block bb)
     return fail_early_exit (l, loop);
   bool exit_first
       = exit->src != bb && dominated_by_p (CDI_DOMINATORS, bb, exit->src);
-  if (exit_first && exit->src == loop->header)
+  if (exit_first && exit_test_first (loop, exit))
     {
       te_node *n = counted_extent (l, loop, exit);
       if (n)
@@ -1064,6 +1064,10 @@ check_other (lifter *l, gimple *g)
       {
         gcall *c = as_a<gcall *> (g);
         tree fn = gimple_call_fndecl (c);
+        /* A sanitizer's check: no part of the mathematics
+           (lift-check.cc).  */
+        if (check_call_p (c))
+          return;
         /* A kernel, a function whose gradient is declared, or one of
            another file called for its effect (which then needs one).  */
         if (fn
@@ -1168,6 +1172,7 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
   l.tapes = &tapes;
   if (!lift_signature (&l))
     return NULL;
+  hide_check_exits (fun);
 
   /* Program order: a reverse post-order in which every loop is one
      contiguous region, so a loop's body comes before what follows it.  */

@@ -378,7 +378,7 @@ lift_custom (function *fun, tree kernel)
   if (!c->fwd)
     return;
   calculate_dominance_info (CDI_DOMINATORS);
-  calculate_dominance_info (CDI_POST_DOMINATORS);
+  lift_post_dominators ();
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_ctx *ctx = te_ctx_new ();
@@ -447,7 +447,7 @@ lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
               te_pipeline *pl, te_diag *diag, bool *ok)
 {
   calculate_dominance_info (CDI_DOMINATORS);
-  calculate_dominance_info (CDI_POST_DOMINATORS);
+  lift_post_dominators ();
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_program *fwd = lift_function (fun, ctx, false);
