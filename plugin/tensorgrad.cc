@@ -490,6 +490,29 @@ lift_helper (function *fun)
   te_ctx_free (ctx);
 }
 
+/* The attributes that turn a sanitizer or the stack protector off or on
+   for one function: the passes that instrument a function read them from
+   its declaration (sanitize_flags_p and the stack protector's choice).  */
+static const char *const check_attributes[] = {
+  "no_sanitize",        "no_sanitize_address",   "no_address_safety_analysis",
+  "no_sanitize_thread", "no_sanitize_undefined", "no_sanitize_coverage",
+  "no_stack_protector", "stack_protect"
+};
+
+/* Give gradient GRAD the attributes of CHECK_ATTRIBUTES that KERNEL has
+   and GRAD lacks, so that the passes that run on both instrument the
+   gradient as they do the kernel.  */
+static void
+copy_check_attributes (tree grad, tree kernel)
+{
+  for (tree a = DECL_ATTRIBUTES (kernel); a; a = TREE_CHAIN (a))
+    for (unsigned k = 0; k < ARRAY_SIZE (check_attributes); k++)
+      if (is_attribute_p (check_attributes[k], get_attribute_name (a))
+          && !lookup_attribute (check_attributes[k], DECL_ATTRIBUTES (grad)))
+        DECL_ATTRIBUTES (grad) = tree_cons (TREE_PURPOSE (a), TREE_VALUE (a),
+                                            DECL_ATTRIBUTES (grad));
+}
+
 /* Lift kernel FUN, run the pipeline, emit its gradient.  */
 static void
 differentiate (function *fun)
@@ -527,6 +550,7 @@ differentiate (function *fun)
           = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+      copy_check_attributes (decl, fun->decl);
       /* GCC wrote the early debug information before this pass, with an
          entry for the gradient only if the file refers to it (calls it,
          or takes its address, as an operator table does); inlining or
