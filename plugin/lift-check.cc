@@ -53,7 +53,8 @@
       loop as written.
    5. A loop's exit test comes first when it is in the loop's header or
       reached from it through blocks that are its only way on, checks
-      aside, and compute only integers (exit_test_first).
+      aside, and compute only integers, with the body after it
+      (exit_test_first).
    6. .UBSAN_CHECK_ADD/SUB/MUL (a value, checked for overflow) lifts as
       the plain operation (checked_arith_code).
 
@@ -266,7 +267,16 @@ exit_test_first (class loop *loop, edge exit)
         return false;
       bb = next;
     }
-  return true;
+  if (exit->src == loop->header)
+    return true;
+  /* Not the test at the bottom of a do/while whose body computes only
+     integers: the body must follow the test.  */
+  if (EDGE_COUNT (exit->src->succs) != 2)
+    return false;
+  basic_block stay
+      = EDGE_SUCC (exit->src, EDGE_SUCC (exit->src, 0) == exit)->dest;
+  return stay != loop->header
+         && (stay != loop->latch || !empty_block_p (loop->latch));
 }
 
 enum tree_code
