@@ -40,6 +40,9 @@
       program in at that point (lib/passes/inline.c), inside the loops around
       the call; a call of a kernel whose gradient is a function of its
       own (hand-written, or of another file) is a call stage.
+   8. The checks sanitizers put in (a branch to a handler that reports,
+      .UBSAN_BOUNDS) are read past, as if they were not there
+      (lift-check.cc).
 
    Limits: loop-carried scalars other than reductions and tapes, integers
    a loop changes other than its counter that are read inside it (a
