@@ -18,10 +18,11 @@
      with a __builtin___ubsan_handle_* call.  With recovery (the default)
      the handler returns and its block falls through to the code after
      the check; under -fno-sanitize-recover it is a noreturn _abort
-     variant, under -fsanitize-trap __builtin_trap (): then the block has
-     no successor, lies outside the loops around it, and the branch to it
-     is one more exit of each of them.  A check in a loop's condition
-     (i < (n >> 2) << 2) splits the loop's header in two.
+     variant, under -fsanitize-undefined-trap-on-error __builtin_trap ():
+     then the block has no successor, lies outside the loops around it,
+     and the branch to it is one more exit of each of them.  A check in
+     a loop's condition (i < (n >> 2) << 2) splits the loop's header in
+     two.
    - -fsanitize=bounds: .UBSAN_BOUNDS calls, no branch.
    - _FORTIFY_SOURCE: memcpy and memset stay calls of the library
      functions until the inliner replaces them by their __*_chk forms,
@@ -61,8 +62,10 @@
    Limits: a report block whose way on cannot be told (its predecessors
    go on to more than one block besides it) gets no fake edge; the code
    after it is then guarded by the check's condition, lifted like any
-   other, or refused.  The gradient gets no checks from here: the passes
-   that run on it give it theirs (README, "Sanitizers").  */
+   other, or refused.  A counter stepped by .UBSAN_CHECK_ADD is no
+   evolution to SCEV (only a lifter that ran after pass_ubsan would meet
+   one).  The gradient gets no checks from here: the passes that run on
+   it give it theirs (README, "Sanitizers and hardening").  */
 
 #include "lift-internal.h"
 
