@@ -560,7 +560,7 @@ exit_value (lifter *l, gphi *phi)
   class loop *loop = gimple_bb (phi)->loop_father;
   tree name = gimple_phi_result (phi);
   edge exit = single_exit (loop);
-  if (!exit || exit->src != loop->header)
+  if (!exit || !exit_test_first (loop, exit))
     return NULL;
   tree ev = analyze_scalar_evolution (loop, name);
   if (TREE_CODE (ev) != POLYNOMIAL_CHREC
@@ -654,6 +654,11 @@ lift_int_ssa (lifter *l, tree name)
             }
           else if (expect_call_p (def))
             r = lift_int (l, gimple_call_arg (def, 0));
+          else if (checked_arith_code (def) != ERROR_MARK)
+            r = lift_int (l, build2 (checked_arith_code (def),
+                                     TREE_TYPE (name),
+                                     gimple_call_arg (def, 0),
+                                     gimple_call_arg (def, 1)));
           else if (gimple_code (def) == GIMPLE_PHI
                    && gimple_bb (def) != dl->header)
             r = convert_int (l, TREE_TYPE (name),

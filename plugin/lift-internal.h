@@ -5,7 +5,9 @@
    lift-index.cc integers and addresses: counters, SCEV, tensors, indices;
    lift-value.cc floating values: arithmetic, math calls, loads,
                  reductions, and the path conditions of selects and guards;
-   lift-exit.cc  loops that leave early, reported at the jump.
+   lift-exit.cc  loops that leave early, reported at the jump;
+   lift-check.cc the checks sanitizers and hardening options insert,
+                 which the lifter reads past.
 
    Everything here is in namespace tg_lift, so that no name can clash
    with one of GCC's.  */
@@ -136,6 +138,25 @@ void lift_return (lifter *l, greturn *ret);
 void lift_kernel_call (lifter *l, gcall *call, tree callee);
 void check_other (lifter *l, gimple *g);
 bool lift_signature (lifter *l);
+
+/* lift-check.cc.  Is G a call that only checks and reports (a
+   sanitizer's handler, __builtin_trap, .UBSAN_BOUNDS, .ASAN_CHECK)?  */
+bool check_call_p (const gimple *g);
+/* Does BB hold check calls and the conversions of their arguments, and
+   nothing else?  */
+bool report_block_p (basic_block bb);
+/* Strike the exits of FUN's loops into report blocks without a successor
+   (a noreturn handler's) from the loops' recorded exits.  */
+void hide_check_exits (function *fun);
+/* Does the exit test of EXIT, LOOP's exit, come before anything else of
+   an iteration: is it in LOOP's header, or reached from it through blocks
+   that are its only way on, report blocks aside, and that compute
+   nothing but integers, pointers and truth values?  */
+bool exit_test_first (class loop *loop, edge exit);
+/* The operation of G, a call of .UBSAN_CHECK_ADD, _SUB or _MUL, which
+   returns the value of the plain one: PLUS_EXPR, MINUS_EXPR, MULT_EXPR;
+   ERROR_MARK for any other statement.  */
+enum tree_code checked_arith_code (const gimple *g);
 
 } // namespace tg_lift
 

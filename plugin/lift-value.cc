@@ -590,7 +590,7 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
   edge exit = single_exit (loop);
   if (!exit)
     return fail_early_exit (l, loop);
-  if (exit->src != loop->header && !after_body)
+  if (!exit_test_first (loop, exit) && !after_body)
     {
       l->loc = loop_location (loop);
       return fail (l, "a reduction over a loop whose exit test follows its "
@@ -831,13 +831,15 @@ block_guard (lifter *l, basic_block bb, basic_block top)
      carries, as a running maximum's comparison does).  In a loop whose
      one exit leaves from its header or latch, every way from the
      dominator to the exit passes the latch, so the block runs in the
-     iteration the dominator does.  */
+     iteration the dominator does.  (A sanitizer's check between them
+     is no way out: lift_post_dominators.)  */
   basic_block d = get_immediate_dominator (CDI_DOMINATORS, bb);
   edge out = tl != current_loops->tree_root ? single_exit (tl) : NULL;
   if (d && d != ENTRY_BLOCK_PTR_FOR_FN (cfun)
       && dominated_by_p (CDI_DOMINATORS, d, top) && d->loop_father == tl
       && (tl == current_loops->tree_root
-          || (out && (out->src == tl->header || out->src == tl->latch)))
+          || (out
+              && (exit_test_first (tl, out) || out->src == tl->latch)))
       && dominated_by_p (CDI_POST_DOMINATORS, d, bb))
     return block_guard (l, d, top);
   te_node *g = te_bool (l->ctx, false);

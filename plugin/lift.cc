@@ -40,6 +40,9 @@
       program in at that point (lib/passes/inline.c), inside the loops around
       the call; a call of a kernel whose gradient is a function of its
       own (hand-written, or of another file) is a call stage.
+   8. The checks sanitizers put in (a branch to a handler that reports,
+      .UBSAN_BOUNDS) are read past, as if they were not there
+      (lift-check.cc).
 
    Limits: loop-carried scalars other than reductions and tapes, integers
    a loop changes other than its counter that are read inside it (a
@@ -163,7 +166,7 @@ loop_extent (lifter *l, class loop *loop, basic_block bb)
     return fail_early_exit (l, loop);
   bool exit_first
       = exit->src != bb && dominated_by_p (CDI_DOMINATORS, bb, exit->src);
-  if (exit_first && exit->src == loop->header)
+  if (exit_first && exit_test_first (loop, exit))
     {
       te_node *n = counted_extent (l, loop, exit);
       if (n)
@@ -1064,6 +1067,10 @@ check_other (lifter *l, gimple *g)
       {
         gcall *c = as_a<gcall *> (g);
         tree fn = gimple_call_fndecl (c);
+        /* A sanitizer's check: no part of the mathematics
+           (lift-check.cc).  */
+        if (check_call_p (c))
+          return;
         /* A kernel, a function whose gradient is declared, or one of
            another file called for its effect (which then needs one).  */
         if (fn
@@ -1168,6 +1175,7 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
   l.tapes = &tapes;
   if (!lift_signature (&l))
     return NULL;
+  hide_check_exits (fun);
 
   /* Program order: a reverse post-order in which every loop is one
      contiguous region, so a loop's body comes before what follows it.  */

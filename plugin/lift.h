@@ -24,6 +24,11 @@ void lift_record_operand_order (function *fun);
    points at it.  */
 void lift_record_exits (tree fndecl);
 
+/* Compute the post-dominators of the current function for lifting it:
+   as if the noreturn handler of each sanitizer check fell through to
+   where the program goes on when the check passes (lift-check.cc).  */
+void lift_post_dominators (void);
+
 /* Keep P, the lifted program of kernel FNDECL, for its callers in this
    file (lift_function inlines it at each call).  */
 void lift_remember (tree fndecl, te_program *p);

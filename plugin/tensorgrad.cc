@@ -334,7 +334,7 @@ lift_custom (function *fun, tree kernel)
   if (!c->fwd)
     return;
   calculate_dominance_info (CDI_DOMINATORS);
-  calculate_dominance_info (CDI_POST_DOMINATORS);
+  lift_post_dominators ();
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_ctx *ctx = te_ctx_new ();
@@ -403,7 +403,7 @@ lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
               te_pipeline *pl, te_diag *diag, bool *ok)
 {
   calculate_dominance_info (CDI_DOMINATORS);
-  calculate_dominance_info (CDI_POST_DOMINATORS);
+  lift_post_dominators ();
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
   te_program *fwd = lift_function (fun, ctx, false);
@@ -444,6 +444,29 @@ lift_helper (function *fun)
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
   te_ctx_free (ctx);
+}
+
+/* The attributes that turn a sanitizer or the stack protector off or on
+   for one function: the passes that instrument a function read them from
+   its declaration (sanitize_flags_p and the stack protector's choice).  */
+static const char *const check_attributes[] = {
+  "no_sanitize",        "no_sanitize_address",   "no_address_safety_analysis",
+  "no_sanitize_thread", "no_sanitize_undefined", "no_sanitize_coverage",
+  "no_stack_protector", "stack_protect"
+};
+
+/* Give gradient GRAD the attributes of CHECK_ATTRIBUTES that KERNEL has
+   and GRAD lacks, so that the passes that run on both instrument the
+   gradient as they do the kernel.  */
+static void
+copy_check_attributes (tree grad, tree kernel)
+{
+  for (tree a = DECL_ATTRIBUTES (kernel); a; a = TREE_CHAIN (a))
+    for (unsigned k = 0; k < ARRAY_SIZE (check_attributes); k++)
+      if (is_attribute_p (check_attributes[k], get_attribute_name (a))
+          && !lookup_attribute (check_attributes[k], DECL_ATTRIBUTES (grad)))
+        DECL_ATTRIBUTES (grad) = tree_cons (TREE_PURPOSE (a), TREE_VALUE (a),
+                                            DECL_ATTRIBUTES (grad));
 }
 
 /* Lift kernel FUN, run the pipeline, emit its gradient.  */
@@ -504,6 +527,7 @@ differentiate (function *fun)
          once in the program: so is its gradient (a COMDAT group).  */
       if (DECL_ONE_ONLY (fun->decl) && TREE_PUBLIC (decl))
         make_decl_one_only (decl, DECL_ASSEMBLER_NAME (decl));
+      copy_check_attributes (decl, fun->decl);
       /* GCC wrote the early debug information before this pass, with an
          entry for the gradient if the file refers to it (calls it, or
          takes its address, as an operator table does) or abi_early_debug

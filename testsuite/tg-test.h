@@ -176,15 +176,15 @@ tg_exit (void)
 }
 
 /* Run FN in a child process, what it writes on stderr into BUF (N bytes,
-   NUL-terminated): did the child die of SIGABRT (a gradient refusing
-   sizes or indices it cannot be right for)?  */
+   NUL-terminated): the child's status as waitpid gives it (it exits 0
+   when FN returns), -1 when it could not be run.  */
 static inline int
-tg_child_aborts (void (*fn) (void), char *buf, size_t n)
+tg_child_run (void (*fn) (void), char *buf, size_t n)
 {
   int fd[2];
   memset (buf, 0, n);
   if (pipe (fd) != 0)
-    return 0;
+    return -1;
   pid_t pid = fork ();
   if (pid == 0)
     {
@@ -200,8 +200,36 @@ tg_child_aborts (void (*fn) (void), char *buf, size_t n)
     got += (size_t) k;
   close (fd[0]);
   int status = 0;
-  return pid > 0 && waitpid (pid, &status, 0) == pid && WIFSIGNALED (status)
-         && WTERMSIG (status) == SIGABRT;
+  if (pid <= 0 || waitpid (pid, &status, 0) != pid)
+    return -1;
+  return status;
+}
+
+/* tg_child_run: did the child die of SIGABRT (a gradient refusing sizes
+   or indices it cannot be right for)?  */
+static inline int
+tg_child_aborts (void (*fn) (void), char *buf, size_t n)
+{
+  int status = tg_child_run (fn, buf, n);
+  return status != -1 && WIFSIGNALED (status) && WTERMSIG (status) == SIGABRT;
+}
+
+/* tg_child_run: did the child stop on a sanitizer's report that says
+   WHAT, exiting with a non-zero status as UBSan does under
+   -fno-sanitize-recover (or, with RECOVER, go on and exit 0)?  The
+   report is printed to stdout when it is not.  */
+static inline int
+tg_child_reports (void (*fn) (void), const char *what, int recover)
+{
+  char buf[4096];
+  int status = tg_child_run (fn, buf, sizeof buf);
+  int ok = status != -1 && WIFEXITED (status)
+           && (recover ? WEXITSTATUS (status) == 0 : WEXITSTATUS (status) != 0)
+           && strstr (buf, "runtime error: ") && strstr (buf, what);
+  if (!ok)
+    printf ("expected a report of \"%s\"; the child's status %#x, its "
+            "stderr:\n%s\n", what, (unsigned) status, buf);
+  return ok;
 }
 
 /* Deterministic generator: the next value in [0, 1) of state *S.  */

@@ -51,7 +51,11 @@ CONFIGS = [("O0", ["-O0"]), ("O2", ["-O2"]), ("O3", ["-O3"]),
 MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O3-fast-math", ["-O3", "-ffast-math"]),
                 ("O3-native", ["-O3", "-march=native"]),
-                ("O0-no-opt", ["-O0", "-fplugin-arg-tensorgrad-no-opt"])]
+                ("O0-no-opt", ["-O0", "-fplugin-arg-tensorgrad-no-opt"]),
+                ("O0-ubsan", ["-O0", "-fsanitize=undefined",
+                              "-fno-sanitize-recover"]),
+                ("O2-ubsan", ["-O2", "-fsanitize=undefined",
+                              "-fno-sanitize-recover"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
@@ -191,8 +195,10 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
                         "configs": {}}
             objs = ["fwd.o", "grad.o"]
         exe = "./t-%s" % name
-        rc, out, to = run(cc + ["harness.o"] + objs + ["-o", exe, "-lm"] +
-                          extra, OPTS.compile_timeout, d)
+        # A sanitizer's run-time library comes with its option.
+        san = [f for f in flags if f.startswith("-fsanitize")]
+        rc, out, to = run(cc + san + ["harness.o"] + objs +
+                          ["-o", exe, "-lm"] + extra, OPTS.compile_timeout, d)
         if rc != 0:
             res[name] = ("ICE", "link failed: " + out[:300])
             continue
@@ -202,6 +208,9 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
             res[name] = ("CRASH", "run timeout")
         elif rc < 0:
             res[name] = ("CRASH", "killed by signal %d" % -rc)
+        elif "runtime error: " in out:
+            res[name] = ("CRASH", "UBSan: " + [
+                l for l in out.splitlines() if "runtime error: " in l][0])
         elif rc == 1:
             fails = [l for l in out.splitlines() if l.startswith("FAIL")]
             res[name] = ("WRONG", "; ".join(fails[:3]))
