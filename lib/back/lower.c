@@ -759,7 +759,11 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
       for (int k = 0; k < s->nstmts; k++)
         {
           stmt_nullable (&s->stmts[k], &all);
-          vec_push (w, &roots, s->stmts[k].value);
+          /* A guarded value may load out of bounds where its guard is
+             false (guard.c's d_x[i + 1] behind i + 1 < n): as lower_run,
+             share only the guard's.  */
+          const te_stmt *st = &s->stmts[k];
+          vec_push (w, &roots, st->guard ? st->guard : st->value);
         }
       l->nall = all.n;
       l->all = copy_tensors (w, all.items, all.n);

@@ -103,6 +103,9 @@ const te_pass te_passes[] = {
   { "lanes", TE_PASS_BACKWARD, true, te_program_lanes,
     "innermost loops of plain arithmetic run in lanes of 8, which GCC "
     "vectorizes at -O2; a sum along one keeps 8 partial sums" },
+  { "guard", TE_PASS_BACKWARD, false, te_program_guard,
+    "an addition that is zero where a test on counters fails runs only "
+    "where it holds" },
 };
 
 const int te_npasses = sizeof te_passes / sizeof te_passes[0];
