@@ -1,10 +1,10 @@
 /* { dg-do run } */
-/* { dg-additional-sources "rewrite-passed-twice-aux.c" } */
+/* { dg-additional-sources "rewrite-call-aux.c" } */
 /* How to rewrite (README): one array passed twice to a kernel whose
    gradient is a function of its own.  The rewrite of
    tensorgrad.err/rewrite-passed-twice.c: the second factor is a local
    copy of x, so the two arguments do not overlap; square's gradient
-   calls mul_grad (rewrite-passed-twice-aux.c) and adds the copy's
+   calls mul_grad (rewrite-call-aux.c) and adds the copy's
    adjoint to x's.  Checked: y equals the original's (compiled here as
    plain C), and every component of the gradient against central
    differences (a call of another file: no descriptor, checked by
