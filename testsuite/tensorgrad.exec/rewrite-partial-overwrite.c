@@ -27,7 +27,10 @@ int
 main (void)
 {
   int n = 7;
-  double *u = tg_alloc (n), *y = tg_alloc (n), *y0 = tg_alloc (n);
+  /* One element more than the kernel reads: the descriptor bounds
+     u[i + 1] by i < n, not by the select's i != n - 1, and says u has
+     n + 1 elements, which tg_gradcheck copies.  */
+  double *u = tg_alloc (n + 1), *y = tg_alloc (n), *y0 = tg_alloc (n);
   tg_fill (u, n, 1, -1, 1);
   smooth_orig (n, u, y0);
   smooth (n, u, y);
