@@ -11,7 +11,8 @@ void
 smooth (int n, const double *u, double *y)
 {
   for (int i = 0; i < n; i++)
-    y[i] = 0.5 * u[i] + 0.25 * (u[i > 0 ? i - 1 : 0] + u[i < n - 1 ? i + 1 : n - 1]);
+    y[i] = 0.5 * u[i]
+           + 0.25 * (u[i > 0 ? i - 1 : 0] + u[i < n - 1 ? i + 1 : n - 1]);
   y[0] = 0; /* { dg-error "'y' is written by more than one loop nest; not supported yet" } */
   /* { dg-message "the gradient would lose the value the earlier nest wrote; write this result to another array" "" { target *-*-* } .-1 } */
   y[n - 1] = 0;
