@@ -760,8 +760,8 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
         {
           stmt_nullable (&s->stmts[k], &all);
           /* A guarded value may load out of bounds where its guard is
-             false (guard.c's d_x[i + 1] behind i + 1 < n): as lower_run,
-             share only the guard's.  */
+             false (zero-guard.c's d_x[i + 1] behind i + 1 < n): as
+             lower_run, share only the guard's.  */
           const te_stmt *st = &s->stmts[k];
           vec_push (w, &roots, st->guard ? st->guard : st->value);
         }

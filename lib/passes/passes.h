@@ -114,7 +114,7 @@ bool te_program_onehot (te_program *p, te_diag *diag);
    into one element along such a loop keeps one partial sum per lane.  */
 bool te_program_lanes (te_program *p, te_diag *diag);
 
-/* guard.c: an addition statement whose terms are all zero where a test
+/* zero-guard.c: an addition statement whose terms are all zero where a test
    on counters fails runs only where it holds (no element out of bounds
    is touched with zero).  */
 bool te_program_guard (te_program *p, te_diag *diag);

@@ -1,6 +1,7 @@
 /* { dg-do run } */
 /* Reads behind a test on counters that keeps the index in bounds
-   (guard.c), under AddressSanitizer with arrays of their exact size:
+   (lib/passes/zero-guard.c), under AddressSanitizer with arrays of their
+   exact size:
    the adjoint of x[i - 1] read where i > 0 was added, as zero, to
    d_x[-1] at i = 0 (a heap-buffer-overflow); it now runs only where the
    test holds.  back: x[i - 1] behind i > 0; stencil: both neighbours

@@ -1,4 +1,4 @@
-/* guard.c -- an adjoint that is zero where a condition fails is added
+/* zero-guard.c -- an adjoint that is zero where a condition fails is added
    only where it holds.
 
    Before:  for i < n:  d_x[i - 1] += (i > 0 ? x[i - 1] * d_y[i] : 0) * 2;
