@@ -471,10 +471,6 @@ expr (emitter *e, const te_node *n)
   return build_zero_cst (type ? type : integer_type_node);
 }
 
-/* Reduction N as statements appended to *LIST: acc = init; loops { t =
-   body; acc = acc op t }; returns acc, a local named NAME (may be NULL).
-   TERMS: the scope of one term (NULL: nothing bound).  Max and min keep
-   the earlier value on ties.  */
 /* The partial sums of TYPE that statement ST or reduction RED (the other
    NULL; ACC its accumulator) keeps in the loop in lanes directly around
    (made on first use), or NULL_TREE: there is none.  */
@@ -569,6 +565,10 @@ red_body (emitter *e, const void *arg)
   return body;
 }
 
+/* Reduction N as statements appended to *LIST: acc = init; loops { t =
+   body; acc = acc op t }; returns acc, a local named NAME (may be NULL).
+   TERMS: the scope of one term (NULL: nothing bound).  Max and min keep
+   the earlier value on ties.  */
 static tree
 reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
            const char *name, tree *list)
@@ -786,13 +786,10 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
     {
       const lane_sum *x = &ln.sums[i];
       tree total = lane_total (x->arr, 0, 1, w);
+      /* The gimplifier unshares DST's two uses.  */
       tree dst = x->red ? x->acc : element (e, x->st->dst, x->st->index);
       tree s = build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
-                       build2 (PLUS_EXPR, TREE_TYPE (dst),
-                               x->red ? x->acc
-                                      : element (e, x->st->dst,
-                                                 x->st->index),
-                               total));
+                       build2 (PLUS_EXPR, TREE_TYPE (dst), dst, total));
       if (x->st)
         SET_EXPR_LOCATION (s, stmt_location (e, x->st->loc));
       tree cond = all_nonnull (e, x->skip, x->nskip);

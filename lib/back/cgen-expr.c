@@ -367,13 +367,42 @@ math_call (cgen *g, block *out, const te_node *n)
 
 /* ---- loops and reductions ---------------------------------------------- */
 
-/* The array of partial sums that statement ST (skipped when one of the
-   NSKIP tensors SKIP is NULL) or reduction RED (the other NULL) keeps in
-   the loop in lanes directly around (made on first use), or NULL: there
-   is none, or ST adds to its element as usual.  */
+/* "A && B && ..." for the N tensors TS into HEAD.  */
+void
+cg_nonnull_list (cgen *g, sbuf *head, const te_tensor *const *ts, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const char *base = cg_tensor_base (g, ts[i]);
+      sb_printf (head, "%s%s", i ? " && " : "", base ? base : "?");
+    }
+}
+
+/* BODY into OUT, inside "if (TS...)" when N.  */
+void
+cg_if_nonnull (cgen *g, block *out, const te_tensor *const *ts, int n,
+               block *body)
+{
+  if (!n)
+    {
+      blk_append (out, body);
+      return;
+    }
+  sbuf head = { 0 };
+  sb_printf (&head, "if (");
+  cg_nonnull_list (g, &head, ts, n);
+  sb_printf (&head, ")");
+  blk_compound (out, head.s, body);
+  free (head.s);
+}
+
+/* The array of partial sums that statement ST (behind the NULL tests
+   G->lane_skip inside the loop) or reduction RED (the other NULL) keeps
+   in the loop in lanes directly around (made on first use), or NULL:
+   there is none, or ST adds to its element as usual.  */
 const char *
-cg_lane_sum (cgen *g, const te_stmt *st, const te_tensor *const *skip,
-             int nskip, const te_node *red, const char *acc, te_type type)
+cg_lane_sum (cgen *g, const te_stmt *st, const te_node *red, const char *acc,
+             te_type type)
 {
   cg_lanes *ln = g->lanes;
   if (!ln)
@@ -390,8 +419,8 @@ cg_lane_sum (cgen *g, const te_stmt *st, const te_tensor *const *skip,
   char *b = cg_sanitize (base, "sum_l");
   x->st = st;
   x->red = red;
-  x->skip = skip;
-  x->nskip = nskip;
+  x->skip = red ? NULL : g->lane_skip;
+  x->nskip = red ? 0 : g->lane_nskip;
   x->acc = acc;
   x->name = cg_take_name (g, b);
   x->ctype = cg_c_type (type, false);
@@ -484,18 +513,7 @@ lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
           block add = { { 0 }, 0 };
           blk_stmt (&add, "%s[%s] += %s;", cg_tensor_base (g, x->st->dst),
                     i.s, total.s);
-          if (x->nskip)
-            {
-              sbuf test = { 0 };
-              for (int k = 0; k < x->nskip; k++)
-                sb_printf (&test, "%s%s", k ? " && " : "if (",
-                           cg_tensor_base (g, x->skip[k]));
-              sb_printf (&test, ")");
-              blk_compound (out, test.s, &add);
-              free (test.s);
-            }
-          else
-            blk_append (out, &add);
+          cg_if_nonnull (g, out, x->skip, x->nskip, &add);
           free (i.s);
         }
       free (total.s);
@@ -573,7 +591,7 @@ red_step (cgen *g, block *out, const void *arg)
     {
     case TE_RED_SUM:
       {
-        const char *l = cg_lane_sum (g, NULL, NULL, 0, n, r->acc, n->type);
+        const char *l = cg_lane_sum (g, NULL, n, r->acc, n->type);
         if (l)
           blk_stmt (out, "%s[%s] += %s;", l, g->lanes->lane, t.s);
         else

@@ -33,8 +33,13 @@ void cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
 
 /* The partial sums statement ST (or reduction RED, accumulator ACC)
    keeps in the loop in lanes directly around, of TYPE, or NULL.  */
-const char *cg_lane_sum (cgen *g, const te_stmt *st,
-                         const te_tensor *const *skip, int nskip,
-                         const te_node *red, const char *acc, te_type type);
+const char *cg_lane_sum (cgen *g, const te_stmt *st, const te_node *red,
+                         const char *acc, te_type type);
+
+/* "A && B && ..." for the N tensors TS into HEAD.  */
+void cg_nonnull_list (cgen *g, sbuf *head, const te_tensor *const *ts, int n);
+/* BODY into OUT, inside "if (TS...)" when N.  */
+void cg_if_nonnull (cgen *g, block *out, const te_tensor *const *ts, int n,
+                    block *body);
 
 #endif /* TG_CGEN_EXPR_H */

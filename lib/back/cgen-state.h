@@ -40,7 +40,7 @@ typedef struct lw_entry
    of C type CTYPE, for statement ST (added to its element after the
    loop, when none of its NSKIP tensors SKIP is NULL) or reduction RED
    (added to its accumulator ACC).  */
-typedef struct cg_lane_sum
+typedef struct cg_lane_entry
 {
   const te_stmt *st;
   const te_node *red;

@@ -89,9 +89,7 @@ store_line (cgen *g, block *out, const te_lw_stmt *l)
     }
   cg_bind_scope (g, out, l->body);
   cx v = cg_render (g, out, st->value);
-  const char *sum = st->lanes_sum ? cg_lane_sum (g, st, g->lane_skip,
-                                                 g->lane_nskip, NULL, NULL,
-                                                 t->type)
+  const char *sum = st->lanes_sum ? cg_lane_sum (g, st, NULL, NULL, t->type)
                                   : NULL;
   if (sum)
     {
@@ -154,35 +152,6 @@ inner_nest (cgen *g, block *out, const void *arg)
                  l);
 }
 
-/* "A && B && ..." for the N tensors TS into HEAD.  */
-static void
-nonnull_list (cgen *g, sbuf *head, const te_tensor *const *ts, int n)
-{
-  for (int i = 0; i < n; i++)
-    {
-      const char *base = cg_tensor_base (g, ts[i]);
-      sb_printf (head, "%s%s", i ? " && " : "", base ? base : "?");
-    }
-}
-
-/* BODY into OUT, inside "if (TS...)" when N.  */
-static void
-if_nonnull (cgen *g, block *out, const te_tensor *const *ts, int n,
-            block *body)
-{
-  if (!n)
-    {
-      blk_append (out, body);
-      return;
-    }
-  sbuf head = { 0 };
-  sb_printf (&head, "if (");
-  nonnull_list (g, &head, ts, n);
-  sb_printf (&head, ")");
-  blk_compound (out, head.s, body);
-  free (head.s);
-}
-
 /* Which loops stmt_nest puts around a statement: none (inside a run's
    nest of them), its own, or its own and its stage's.  */
 enum nest_loops
@@ -217,7 +186,7 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
   g->ncond = 0;
   g->lane_skip = NULL;
   g->lane_nskip = 0;
-  if_nonnull (g, out, l->skip, l->nskip, &nest);
+  cg_if_nonnull (g, out, l->skip, l->nskip, &nest);
 }
 
 /* A run of a TE_LW_ONE stage's statements (lower.h) ...  */
@@ -272,9 +241,9 @@ run_nest (cgen *g, block *out, const te_lw_stage *l, const te_lw_run *r)
   cg_scope_enter (g);
   cg_emit_loops (g, &slow, st->ninner, st->inner, false, run_slow_body, &a);
   cg_scope_leave (g);
-  if_nonnull (g, &tested, r->hoist, r->nhoist, &slow);
+  cg_if_nonnull (g, &tested, r->hoist, r->nhoist, &slow);
   sbuf head = { 0 };
-  nonnull_list (g, &head, r->all, r->nall);
+  cg_nonnull_list (g, &head, r->all, r->nall);
   blk_if_else (out, head.s, &fast, &tested);
   free (head.s);
 }
@@ -326,7 +295,7 @@ shared_nest (cgen *g, block *out, const te_lw_stage *l)
   cg_nest_begin (g);
   cg_emit_loops (g, &slow, s->nloops, s->loops, false, one_body, l);
   sbuf head = { 0 };
-  nonnull_list (g, &head, l->all, l->nall);
+  cg_nonnull_list (g, &head, l->all, l->nall);
   blk_if_else (out, head.s, &fast, &slow);
   free (head.s);
 }

@@ -1613,6 +1613,14 @@ te_program_share_tensor (te_program *p, te_tensor *t)
   p->tensors[p->ntensors++] = t;
 }
 
+const char *
+te_program_var_name (const te_program *p, int var)
+{
+  return p->var_names && var >= 0 && var < p->nvars && p->var_names[var]
+             ? p->var_names[var]
+             : "?";
+}
+
 int
 te_program_new_var (te_program *p, const char *name)
 {

@@ -528,6 +528,8 @@ void te_program_drop_unread_statics (te_program *p);
 void te_program_share_tensor (te_program *p, te_tensor *t);
 /* A new loop counter named NAME (may be NULL); returns its number.  */
 int te_program_new_var (te_program *p, const char *name);
+/* The name of counter VAR for notes, "?" if it has none.  */
+const char *te_program_var_name (const te_program *p, int var);
 /* Record that counter VAR of P runs source loop LOOP_ID (var_loops).  */
 void te_program_set_var_loop (te_program *p, int var, int loop_id);
 /* The source loop of counter VAR, or 0.  */

@@ -150,15 +150,11 @@ accumulate (te_program *p, te_stage *s, int k, te_node *red)
       f->pos = f->pos_first = 0;
       f->inner = copy_loops (ctx, x.inner, x.ninner, NULL, 0, NULL, 0);
     }
-  const char *v = p->var_names && p->var_names[red->u.red.loops[nl - 1].var]
-                      ? p->var_names[red->u.red.loops[nl - 1].var]
-                      : "?";
   te_program_note (p, "accumulate: the sum over %s into %s, by additions "
                    "with %s innermost",
-                   v, x.dst->name,
-                   p->var_names && p->var_names[x.inner[x.ninner - 1].var]
-                       ? p->var_names[x.inner[x.ninner - 1].var]
-                       : "?");
+                   te_program_var_name (p, red->u.red.loops[nl - 1].var),
+                   x.dst->name,
+                   te_program_var_name (p, x.inner[x.ninner - 1].var));
   return added;
 }
 

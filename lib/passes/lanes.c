@@ -88,12 +88,6 @@ plain_in (te_ctx *ctx, te_node *n, int var)
   return a.ok;
 }
 
-static const char *
-var_name (const te_program *p, int v)
-{
-  return p->var_names && p->var_names[v] ? p->var_names[v] : "?";
-}
-
 bool
 te_lanes_long_loop (const te_loop *l)
 {
@@ -135,7 +129,8 @@ stmt_fits (te_program *p, const te_stage *s, int k, const te_loop *l,
 {
   const te_stmt *x = &s->stmts[k];
   *sum = false;
-  if (!plain_in (p->ctx, x->value, l->var) || !plain_in (p->ctx, x->guard, l->var)
+  if (!plain_in (p->ctx, x->value, l->var)
+      || !plain_in (p->ctx, x->guard, l->var)
       || !plain_in (p->ctx, x->index, l->var))
     return false;
   int st = te_index_step (p->ctx, x->index, l->var);
@@ -170,11 +165,20 @@ reduction_lanes (te_node *n, void *data)
   a->n++;
 }
 
+/* Statement X sums in lanes of loop L.  */
+static void
+sum_in_lanes (te_program *p, te_stmt *x, const te_loop *l)
+{
+  x->lanes_sum = true;
+  te_program_note (p, "lanes: %s sums in %d lanes of loop %s", x->dst->name,
+                   LANES, te_program_var_name (p, l->var));
+}
+
 bool
 te_program_lanes (te_program *p, te_diag *diag)
 {
   (void) diag;
-  int nloops = 0, nsums = 0;
+  int nloops = 0;
   red_arg ra = { p, 0 };
   for (int si = 0; si < p->nstages; si++)
     {
@@ -194,13 +198,7 @@ te_program_lanes (te_program *p, te_diag *diag)
           nloops++;
           for (int k = 0; k < s->nstmts; k++)
             if (sums[k])
-              {
-                s->stmts[k].lanes_sum = true;
-                te_program_note (p, "lanes: %s sums in %d lanes of loop %s",
-                                 s->stmts[k].dst->name, LANES,
-                                 var_name (p, s->loops[s->nloops - 1].var));
-                nsums++;
-              }
+              sum_in_lanes (p, &s->stmts[k], &s->loops[s->nloops - 1]);
         }
       for (int k = 0; k < s->nstmts; k++)
         {
@@ -213,13 +211,7 @@ te_program_lanes (te_program *p, te_diag *diag)
               l->lanes = LANES;
               nloops++;
               if (sum)
-                {
-                  x->lanes_sum = true;
-                  te_program_note (p, "lanes: %s sums in %d lanes of loop %s",
-                                   x->dst->name, LANES,
-                                   var_name (p, l->var));
-                  nsums++;
-                }
+                sum_in_lanes (p, x, l);
             }
           te_walk (x->value, reduction_lanes, &ra);
           if (x->guard)
@@ -230,6 +222,5 @@ te_program_lanes (te_program *p, te_diag *diag)
     te_program_note (p, "lanes: %d loop(s) run in lanes of %d, %d "
                      "reduction(s) sum in lanes", nloops + ra.n, LANES,
                      ra.n);
-  (void) nsums;
   return true;
 }

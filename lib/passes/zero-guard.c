@@ -24,9 +24,9 @@
 
 #include "passes/passes.h"
 
-/* Is N zero where C fails, as  C ? a : 0,  !C ? 0 : a  or a product or
-   sum of such; the value where C holds into *WHERE.  C is set by the
-   first select found (NULL: none yet).  */
+/* Is N zero where C fails, as  C ? a : 0  or a product with such a
+   factor or a sum of such; the value where C holds into *WHERE.  C is
+   set by the first select found (NULL: none yet).  */
 static bool
 zero_unless (te_ctx *ctx, te_node *n, te_node **c, te_node **where)
 {
