@@ -599,13 +599,8 @@ reads_own_writes (const te_stage *s)
 static bool
 same_inner (const te_stmt *x, const te_stmt *y)
 {
-  if (!x->ninner || x->ninner != y->ninner)
-    return false;
-  for (int k = 0; k < x->ninner; k++)
-    if (x->inner[k].var != y->inner[k].var
-        || x->inner[k].extent != y->inner[k].extent)
-      return false;
-  return true;
+  return x->ninner && x->ninner == y->ninner
+         && te_loops_equal (x->inner, y->inner, x->ninner);
 }
 
 

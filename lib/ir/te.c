@@ -328,11 +328,8 @@ node_equal (const te_node *a, const te_node *b)
       if (a->u.red.kind != b->u.red.kind
           || a->u.red.nloops != b->u.red.nloops)
         return false;
-      for (int i = 0; i < a->u.red.nloops; i++)
-        if (a->u.red.loops[i].var != b->u.red.loops[i].var
-            || a->u.red.loops[i].extent != b->u.red.loops[i].extent)
-          return false;
-      return true;
+      return te_loops_equal (a->u.red.loops, b->u.red.loops,
+                             a->u.red.nloops);
     default:
       return true;
     }
@@ -1611,6 +1608,15 @@ te_program_share_tensor (te_program *p, te_tensor *t)
 {
   p->tensors = append (p->ctx, p->tensors, p->ntensors, sizeof *p->tensors);
   p->tensors[p->ntensors++] = t;
+}
+
+bool
+te_loops_equal (const te_loop *a, const te_loop *b, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (a[i].var != b[i].var || a[i].extent != b[i].extent)
+      return false;
+  return true;
 }
 
 const char *

@@ -528,6 +528,9 @@ void te_program_drop_unread_statics (te_program *p);
 void te_program_share_tensor (te_program *p, te_tensor *t);
 /* A new loop counter named NAME (may be NULL); returns its number.  */
 int te_program_new_var (te_program *p, const char *name);
+/* Are the N loops A and B the same counters over the same extents (the
+   back ends' annotation te_loop.lanes aside)?  */
+bool te_loops_equal (const te_loop *a, const te_loop *b, int n);
 /* The name of counter VAR for notes, "?" if it has none.  */
 const char *te_program_var_name (const te_program *p, int var);
 /* Record that counter VAR of P runs source loop LOOP_ID (var_loops).  */

@@ -132,8 +132,8 @@ te_program_schedule (te_program *p, te_diag *diag)
              share one loop nest.  */
           te_stage *ns;
           if (prev >= 0 && !st->ninner && !p->stages[prev].stmts[0].ninner
-              && !memcmp (loops, p->stages[prev].loops,
-                          os->nloops * sizeof *loops))
+              && te_loops_equal (loops, p->stages[prev].loops,
+                                 os->nloops))
             {
               ns = &p->stages[prev];
               ns->fused = true;
