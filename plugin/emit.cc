@@ -1289,7 +1289,14 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           continue;
         }
       tree ptr = new_local (&e, build_pointer_type (elem), t->name);
-      tree n = fold_convert (size_type_node, expr (&e, t->size));
+      /* A size that is negative (the kernel's own VLA would be undefined
+         then) allocates nothing: without the clamp GCC's range analysis
+         sees a path where the count converts to a huge size_t and warns
+         (-Walloc-size-larger-than) about code the user did not write.  */
+      tree size = expr (&e, t->size);
+      tree n = fold_convert (size_type_node,
+                             fold_build2 (MAX_EXPR, TREE_TYPE (size), size,
+                                          build_zero_cst (TREE_TYPE (size))));
       tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
                                    n, TYPE_SIZE_UNIT (elem));
       append_to_statement_list (
