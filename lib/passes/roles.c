@@ -1485,6 +1485,31 @@ bound_by_less (te_ctx *ctx, te_node *l, te_node *r, te_loop *loops, int n)
   return !uses_from (l, loops, n, 0);
 }
 
+/* The disequality C between a counter and its last value (i != n - 1,
+   a stencil's end held) ends that counter's loop one earlier in LOOPS
+   (of N).  */
+static void
+last_left_out (te_ctx *ctx, const te_node *c, te_loop *loops, int n)
+{
+  for (int k = 0; k < n; k++)
+    for (int side = 0; side < 2; side++)
+      {
+        te_node *v = te_var (ctx, loops[k].var);
+        te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64,
+                                                 c->args[side]));
+        te_node *e = te_canon_int (ctx, te_cast (ctx, TE_I64,
+                                                 c->args[1 - side]));
+        te_node *last = te_canon_int (ctx, te_sub (ctx, loops[k].extent,
+                                                   te_int (ctx, 1)));
+        if (a == te_canon_int (ctx, v) && !uses_from (e, loops, n, k)
+            && te_canon_int (ctx, te_sub (ctx, e, last)) == te_int (ctx, 0))
+          {
+            loops[k].extent = last;
+            return;
+          }
+      }
+}
+
 /* Apply the condition C (negated with NEG) on the path of an access to
    its loops; false when it makes the largest element unknown.  A
    condition on data (it reads an array) or on the sizes alone bounds
@@ -1514,7 +1539,10 @@ apply_lit (path_query *q, te_node *c, bool neg, te_loop *loops, int n)
     case TE_NE:
     case TE_EQ:
       /* v != e leaves out one point; v == e keeps one.  */
-      return c->args[0]->type != TE_BOOL && (c->op == TE_NE) == !neg;
+      if (c->args[0]->type == TE_BOOL || (c->op == TE_NE) != !neg)
+        return false;
+      last_left_out (ctx, c, loops, n);
+      return true;
     case TE_LT:
     case TE_LE:
     case TE_GT:
