@@ -592,13 +592,15 @@ exit_value (lifter *l, gphi *phi)
 }
 
 /* Whether T may be read or written as TYPE: its own floating type, or
-   any integer type for an integer array (8- and 16-bit arrays are TE_I32
-   tensors).  Otherwise the access reinterprets the bytes, which has no
+   any integer type (of any width: 8- and 16-bit arrays are TE_I32
+   tensors, a bool mask too) for an integer array.  Otherwise the access reinterprets the bytes, which has no
    derivative: an error, and false.  */
 static bool
 accessed_as_element (lifter *l, const te_tensor *t, tree type)
 {
   te_type et;
+  if (INTEGRAL_TYPE_P (type) && !te_type_is_float (t->type))
+    return true;
   if ((float_te_type (type, &et) || int_te_type (type, &et))
       && (t->type == et
           || (!te_type_is_float (et) && !te_type_is_float (t->type))))
