@@ -77,6 +77,19 @@ namespace tg_lift
 
 /* ---- stages ------------------------------------------------------------- */
 
+void
+set_var_loop (lifter *l, int var, class loop *loop)
+{
+  te_program_set_var_loop (l->p, var, loop->num);
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      tree r = gimple_phi_result (gi.phi ());
+      if (SSA_NAME_VAR (r) && omp_parallel_var (SSA_NAME_VAR (r)))
+        te_program_set_parallel_loop (l->p, loop->num);
+    }
+}
+
 location_t
 loop_location (class loop *loop)
 {
@@ -244,7 +257,7 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
       if (iv)
         name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (iv)));
       s->vars[i] = te_program_new_var (l->p, name);
-      te_program_set_var_loop (l->p, s->vars[i], s->chain[i]->num);
+      set_var_loop (l, s->vars[i], s->chain[i]);
     }
   for (int i = 0; i < s->depth; i++)
     {

@@ -23,7 +23,9 @@
       declarations: any other statement in it runs once per thread.
    2. copy_fn (tree-inline.cc, as the C++ front end copies a body for
       constant evaluation) copies f's body, its parameters and its
-      locals into the twin.
+      locals into the twin.  The twin's type is made of its parameters'
+      types: a variably modified one (double x[][n]) is the twin's own,
+      and gimplifying the twin must not rewrite the sizes of f's.
    3. In the copy, a parallel region becomes its body; a loop construct
       becomes its pre-body and one FOR_STMT per collapsed loop.  The
       counters of a region's worksharing loops are remembered: the
@@ -36,8 +38,6 @@
       (omp_twin_done), then left for the call graph to drop.
 
    Limits: C only (a C++ kernel keeps the lifter's refusal of OpenMP);
-   no parameter of a variably modified type (double x[][n]: the twin
-   would share its type with the kernel, see omp_pre_genericize);
    a kernel with directives cannot be called by another kernel of the
    file yet (the caller may be lifted before the twin).  */
 
@@ -404,8 +404,18 @@ make_twin (tree fndecl)
   tree parms, result;
   tree body = copy_fn (fndecl, parms, result);
   DECL_ARGUMENTS (twin) = parms;
+  /* The types of the copies of variably modified parameters (double
+     x[][n]) are the twin's own (copy_fn remapped them): so is its type,
+     or gimplifying the twin would rewrite the sizes of the kernel's.  */
+  auto_vec<tree> types;
   for (tree p = parms; p; p = DECL_CHAIN (p))
-    DECL_CONTEXT (p) = twin;
+    {
+      DECL_CONTEXT (p) = twin;
+      DECL_ARG_TYPE (p) = TREE_TYPE (p);
+      types.safe_push (TREE_TYPE (p));
+    }
+  TREE_TYPE (twin) = build_function_type_array (
+      TREE_TYPE (TREE_TYPE (fndecl)), types.length (), types.address ());
   if (result)
     {
       DECL_CONTEXT (result) = twin;
@@ -438,22 +448,6 @@ omp_pre_genericize (tree fndecl)
   omp_walk w = { 0, vNULL };
   walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), check_r, &w);
   w.reported.release ();
-  /* The twin's copy of such a parameter shares its type with the
-     kernel's, whose sizes the gimplifier of whichever comes first
-     rewrites into its own temporaries: the other function reads them
-     undefined.  */
-  for (tree p = DECL_ARGUMENTS (fndecl); p; p = DECL_CHAIN (p))
-    if (variably_modified_type_p (TREE_TYPE (p), NULL_TREE))
-      {
-        error_at (DECL_SOURCE_LOCATION (p),
-                  "a kernel with OpenMP directives cannot take %qD, a "
-                  "variably modified parameter, yet",
-                  p);
-        inform (DECL_SOURCE_LOCATION (p),
-                "declare it a pointer to its element type, indexed by "
-                "hand (%<x[i * n + j]%>)");
-        w.errors++;
-      }
   tree twin = w.errors ? error_mark_node : make_twin (fndecl);
   twins = tree_cons (fndecl, twin, twins);
 }

@@ -49,6 +49,9 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
   "                                 forward results, fusion or loop\n"
   "                                 ordering), for comparison\n"
+  "  -fplugin-arg-tensorgrad-parallel\n"
+  "                                 run every loop nest of a gradient that\n"
+  "                                 can on OpenMP threads (with -fopenmp)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
@@ -67,10 +70,15 @@ static const struct
   bool has_value;
 } tg_options[] = { { "dump", false },   { "dump-c", true },
                    { "header", true }, { "help", false },
-                   { "no-opt", false } };
+                   { "no-opt", false }, { "parallel", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
+
+/* -fplugin-arg-tensorgrad-parallel: every gradient's loop nests on
+   OpenMP threads where they can (lib/passes/parallel.c), not only those
+   of kernels with parallel loops.  */
+static bool tg_parallel;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -424,6 +432,8 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   pl->verify = true;
 #endif
   pl->dump = dump_file;
+  if (fwd && tg_parallel)
+    fwd->parallel_all = true;
   if (fwd && dump_file)
     {
       /* Lifting walks GCC's statements (as many as the source has
@@ -665,7 +675,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
         {
           error ("tensorgrad: unknown option %qs; valid options are: check, "
                  "check-sizes=, check-tol=, dump, dump-c=FILE, header=FILE, "
-                 "help, no-opt",
+                 "help, no-opt, parallel",
                  key);
           ok = false;
           continue;
@@ -690,6 +700,16 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_header_name = value;
       else if (!strcmp (key, "no-opt"))
         tg_no_opt = true;
+      else if (!strcmp (key, "parallel"))
+        {
+          tg_parallel = true;
+          if (!flag_openmp)
+            {
+              error ("tensorgrad: option %<parallel%> needs %<-fopenmp%>: "
+                     "the gradients' loops run on its threads");
+              ok = false;
+            }
+        }
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }

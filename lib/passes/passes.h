@@ -119,6 +119,12 @@ bool te_program_lanes (te_program *p, te_diag *diag);
    is touched with zero).  */
 bool te_program_guard (te_program *p, te_diag *diag);
 
+/* parallel.c: where the forward ran a loop on OpenMP threads (or the
+   program asks for all), a stage whose outermost loop's iterations write
+   apart, or add to arrays that can be summed per thread, runs that loop
+   on threads (te_stage.par).  */
+bool te_program_parallel (te_program *p, te_diag *diag);
+
 /* accumulate.c: a sum reduction whose term strides along the sum's loop
    and steps by one along the statement's innermost loop is added into
    its element in a loop order with that loop innermost.  */

@@ -89,12 +89,3 @@ every_thread (int n, const double *x, double *y)
 }
 /* { dg-message "every thread runs such a statement; put the loops under '#pragma omp parallel for' and the rest outside" "" { target *-*-* } 81 } */
 
-__attribute__ ((differentiable))
-void
-vla_rows (int n, int m, const double x[n][m], double *y) /* { dg-error "a kernel with OpenMP directives cannot take 'x', a variably modified parameter, yet" } */
-{
-#pragma omp parallel for
-  for (int i = 0; i < n; i++)
-    y[i] = x[i][0] * x[i][m - 1];
-}
-/* { dg-message "declare it a pointer to its element type, indexed by hand" "" { target *-*-* } 94 } */

@@ -5,7 +5,8 @@
    and a private inner counter declared outside, a loss with
    reduction(+:), a parallel region holding two worksharing loops (a row
    normalization's statistics, then the rows), a simd loop with a
-   reduction, and a convolution whose weight every iteration shares.
+   reduction, a convolution whose weight every iteration shares, and
+   rows through a VLA parameter.
    The kernel means what its serial loops mean: every gradient component
    is checked against central differences (the forward runs on
    TG_THREADS threads, as GCC compiled it), with NULL shadows, and the
@@ -116,6 +117,22 @@ conv1d (int B, int C, int L, int K, const double *x, const double *w,
         }
 }
 
+/* Rows through a VLA parameter: the serial twin's copy of x has a type
+   of its own (the kernel's sizes stay the kernel's).  */
+__attribute__ ((differentiable))
+void
+rows_vla (int n, int m, const double x[n][m], const double w[m], double y[n])
+{
+#pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (int j = 0; j < m; j++)
+        s += x[i][j] * w[j];
+      y[i] = tanh (s);
+    }
+}
+
 /* conv1d has no descriptor (the extent of x, read at b L + l + q with
    l < L - K + 1 and q < K, cannot be told): checked by hand, for the
    loss sum g .* y.  */
@@ -214,5 +231,10 @@ main (void)
   TG_GRADCHECK (dot_simd, &len, u, v);
 
   check_conv1d ();
+
+  double *yv = tg_alloc (n), *wv = tg_alloc (m);
+  tg_fill (wv, m, 15, -1, 1);
+  TG_GRADCHECK (rows_vla, &n, &m, xr, wv, yv);
+  TG_GRADCHECK_NULL (rows_vla, "x", &n, &m, xr, wv, yv);
   return tg_exit ();
 }
