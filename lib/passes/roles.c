@@ -1769,6 +1769,20 @@ path_extent (te_program *p, const te_tensor *t, te_node *present)
   return q.unknown ? NULL : q.bound;
 }
 
+bool
+te_writes_apart (te_program *p, const te_stage *a, const te_stmt *wa,
+                 const te_stage *b, const te_stmt *wb)
+{
+  return disjoint (p, a, wa, b, wb);
+}
+
+bool
+te_read_apart (te_program *p, const te_stage *s, const te_stmt *st,
+               const te_node *r, const te_stage *ws, const te_stmt *w)
+{
+  return read_apart (p, s, st, r, ws, w);
+}
+
 te_node *
 te_tensor_extent (te_program *p, const te_tensor *t)
 {

@@ -192,10 +192,48 @@ covering (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
                          ea);
 }
 
-/* Split the version that stage S0 writes off T, which stage S1 writes
-   next; false if the conditions at the top do not hold.  */
+/* A write of T that stays in T while later stages rewrite other parts
+   of it: statement W of stage S.  */
+typedef struct piece
+{
+  int s;
+  te_stmt *w;
+} piece;
+
+#define MAX_PIECES 16
+
+/* Do the loads of T in the statement values of stages S0 to S1 (which
+   split renames) read only elements apart from those each of the NPC
+   pieces PC that ran before them (in an earlier stage or the same) wrote?
+   A load of a piece's element still reads T.  */
 static bool
-split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
+loads_apart (te_program *p, const te_tensor *t, int s0, int s1,
+             const piece *pc, int npc)
+{
+  te_node *loads[MAX_LOADS];
+  for (int s = s0; s <= s1; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        int n = te_loads_of (st->value, t, loads, MAX_LOADS);
+        if (n < 0)
+          return false;
+        for (int i = 0; i < n; i++)
+          for (int j = 0; j < npc; j++)
+            if (pc[j].s <= s
+                && !te_read_apart (p, &p->stages[s], st, loads[i]->args[0],
+                                   &p->stages[pc[j].s], pc[j].w))
+              return false;
+      }
+  return true;
+}
+
+/* Split the version that stage S0 writes off T, which stage S1 writes
+   next, while the NPC pieces PC keep their parts of T; false if the
+   conditions at the top do not hold.  */
+static bool
+split (te_program *p, te_tensor *t, int s0, int s1, int nversion,
+       const piece *pc, int npc)
 {
   te_ctx *ctx = p->ctx;
   te_stage *a = &p->stages[s0], *b = &p->stages[s1];
@@ -218,6 +256,8 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
         || (s > s0 && s < s1 && reads_elsewhere (&p->stages[s], t))
         || te_call_passes (&p->stages[s], t, true))
       return false;
+  if (!loads_apart (p, t, s0, s1, pc, npc))
+    return false;
   te_node *size = version_size (p, t, a, wa);
   if (!size)
     return false;
@@ -389,6 +429,51 @@ early_reads (te_program *p, te_diag *diag)
   return true;
 }
 
+/* The writes of T in stage order: each either meets none of the writes
+   that T holds so far (a piece of a piecewise definition: a causal row's
+   entries u <= t and its tail zeroed from t + 1, in any order) or
+   rewrites exactly one of them, which split gives a version.  Stops at
+   the first that does neither, for roles.c to refuse.  */
+static void
+version_tensor (te_program *p, te_tensor *t)
+{
+  piece live[MAX_PIECES];
+  int nlive = 0, nversion = 0;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      te_stage *sg = &p->stages[s];
+      for (int k = 0; k < sg->nstmts; k++)
+        {
+          te_stmt *st = &sg->stmts[k];
+          if (st->dst != t)
+            continue;
+          int meet = -1, nmeet = 0;
+          for (int i = 0; i < nlive; i++)
+            if (!te_writes_apart (p, &p->stages[live[i].s], live[i].w, sg,
+                                  st))
+              {
+                meet = i;
+                nmeet++;
+              }
+          if (nmeet == 0 && nlive < MAX_PIECES)
+            {
+              live[nlive++] = (piece) { s, st };
+              continue;
+            }
+          if (nmeet != 1 || live[meet].s == s)
+            return;
+          piece rest[MAX_PIECES];
+          int nrest = 0;
+          for (int i = 0; i < nlive; i++)
+            if (i != meet)
+              rest[nrest++] = live[i];
+          if (!split (p, t, live[meet].s, s, ++nversion, rest, nrest))
+            return;
+          live[meet] = (piece) { s, st };
+        }
+    }
+}
+
 bool
 te_program_version (te_program *p, te_diag *diag)
 {
@@ -396,18 +481,9 @@ te_program_version (te_program *p, te_diag *diag)
   for (int i = 0; i < n; i++)
     {
       te_tensor *t = p->tensors[i];
-      if (!te_type_is_float (t->type)
-          || (t->kind != TE_TK_LOCAL && t->kind != TE_TK_PARAM))
-        continue;
-      int prev = -1, nversion = 0;
-      for (int s = 0; s < p->nstages; s++)
-        {
-          if (!te_stage_writes (&p->stages[s], t))
-            continue;
-          if (prev >= 0 && !split (p, t, prev, s, ++nversion))
-            break;
-          prev = s;
-        }
+      if (te_type_is_float (t->type)
+          && (t->kind == TE_TK_LOCAL || t->kind == TE_TK_PARAM))
+        version_tensor (p, t);
     }
   return early_reads (p, diag);
 }
