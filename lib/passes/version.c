@@ -228,12 +228,12 @@ loads_apart (te_program *p, const te_tensor *t, int s0, int s1,
   return true;
 }
 
-/* Split the version that stage S0 writes off T, which stage S1 writes
-   next, while the NPC pieces PC keep their parts of T; false if the
-   conditions at the top do not hold.  */
+/* May stage S0's write of T be split off as a version that stage S1's
+   rewrite reads, the NPC pieces PC keeping their parts of T (the
+   conditions at the top)?  */
 static bool
-split (te_program *p, te_tensor *t, int s0, int s1, int nversion,
-       const piece *pc, int npc)
+splittable (te_program *p, te_tensor *t, int s0, int s1, const piece *pc,
+            int npc)
 {
   te_ctx *ctx = p->ctx;
   te_stage *a = &p->stages[s0], *b = &p->stages[s1];
@@ -256,8 +256,35 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion,
         || (s > s0 && s < s1 && reads_elsewhere (&p->stages[s], t))
         || te_call_passes (&p->stages[s], t, true))
       return false;
-  if (!loads_apart (p, t, s0, s1, pc, npc))
+  return loads_apart (p, t, s0, s1, pc, npc);
+}
+
+/* Split the version that stage S0 writes off T, which stage S1 writes
+   next, while the NPC pieces PC keep their parts of T; false if the
+   conditions at the top do not hold.  A rewrite under a guard G (if (x
+   > 0) p[j] = 0; over the elements S0 wrote) keeps the old value where
+   G fails: it becomes T[w] = G ? e : T[w], which reads the version.  */
+static bool
+split (te_program *p, te_tensor *t, int s0, int s1, int nversion,
+       const piece *pc, int npc)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *a = &p->stages[s0];
+  te_stmt *wa = only_writer (a, t), *wb = only_writer (&p->stages[s1], t);
+  if (!wa || !wb)
     return false;
+  te_node *guard = wb->guard, *value = wb->value;
+  if (guard && wb->op == TE_SET && !te_reads (wb->index, t))
+    {
+      wb->value = te_select (ctx, guard, value, te_load (ctx, t, wb->index));
+      wb->guard = NULL;
+    }
+  if (!splittable (p, t, s0, s1, pc, npc))
+    {
+      wb->guard = guard;
+      wb->value = value;
+      return false;
+    }
   te_node *size = version_size (p, t, a, wa);
   if (!size)
     return false;
@@ -272,6 +299,10 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion,
   te_program_note (p, "version: %s, written again by a later loop nest, "
                       "keeps the values of the earlier one in %s",
                    t->name, v->name);
+  if (guard && !wb->guard)
+    te_program_note (p, "version: %s keeps the value of %s where the "
+                        "guard of its rewrite fails",
+                     t->name, v->name);
   return true;
 }
 
@@ -429,6 +460,152 @@ early_reads (te_program *p, te_diag *diag)
   return true;
 }
 
+/* ---- a part rewritten -----------------------------------------------
+
+   for i < n:  y[i] = e(i);        for i < n:  y.v1[i] = e(i);
+   y[0] = 0;                   ->  for i < n:  y[i] = i == 0 ? 0 : y.v1[i];
+
+   A later stage B writing part of what stage A wrote: B's loops are the
+   outer loops of A that both run in (te_shared_loops), and B's element
+   is the one A writes with its one other loop K at a value V.  B then
+   runs over A's loops, storing its value where K's counter is V and
+   A's elsewhere, which split versions as a rewrite of the same
+   elements.  V must lie in K's range: provably (a polynomial in the
+   counters and sizes with no negative coefficient, the diagonal t of a
+   row u <= t), or by a condition on the parameters alone that the
+   gradient requires (te_program_require: n - 1 >= 0 above).  Limits: B
+   has no loops of its own (a range rewritten by a loop stays refused),
+   A one loop more than those they share, B's value does not read T.  */
+
+#define MAX_PARTS 8
+
+typedef struct widened
+{
+  te_stage stage;             /* B as it was */
+  te_stmt stmts[MAX_PARTS];   /* its statements */
+  int ngaps;
+  te_node *gaps[2 * MAX_PARTS]; /* what the gradient requires (>= 0) */
+} widened;
+
+/* Is N, an integer expression, at least 0: a polynomial with no negative
+   coefficient in counters and sizes, or free of the counters of the
+   NLOOPS LOOPS (added to W's gaps, which the gradient requires)?  */
+static bool
+gap_ok (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops,
+        widened *w)
+{
+  n = te_canon_int (ctx, n);
+  if (n->op == TE_CONST)
+    return n->u.i >= 0;
+  if (!te_poly_negative (n))
+    return true;
+  for (int k = 0; k < nloops; k++)
+    if (te_uses_var (n, loops[k].var))
+      return false;
+  if (!te_param_poly (n))
+    return false;
+  w->gaps[w->ngaps++] = n;
+  return true;
+}
+
+/* The value V of the counter of loop K of stage A (its last) at which
+   A's write WA writes the element that INDEX of stage B names (B's
+   loops the first K of A's), or NULL when there is none such.  */
+static te_node *
+part_at (te_ctx *ctx, const te_stage *a, const te_stmt *wa, int k,
+         const te_stage *b, te_node *index)
+{
+  const te_loop *lk = &a->loops[k];
+  te_node *c = te_coefficient (ctx, wa->index, lk->var);
+  te_node *base = te_canon_int (
+      ctx, te_sub (ctx, wa->index, te_mul (ctx, c, te_var (ctx, lk->var))));
+  if (c == te_int (ctx, 0) || te_uses_var (c, lk->var)
+      || te_uses_var (base, lk->var))
+    return NULL;
+  /* B's element, in A's counters, is BASE + C * V.  */
+  te_node *d = te_canon_int (
+      ctx, te_sub (ctx, te_rename_counters (ctx, index, k, b->loops,
+                                            a->loops),
+                   base));
+  te_node *rest = NULL;
+  te_node *v = te_canon_divide (ctx, d, c, &rest);
+  if (!v || (rest && rest != te_int (ctx, 0)) || te_uses_var (v, lk->var)
+      || te_canon_int (ctx, te_mul (ctx, c, v)) != d)
+    return NULL;
+  return v;
+}
+
+/* Make stage S1, whose statements all write parts of what stage S0 wrote
+   to T, one rewrite of all of it as above; false (nothing changed) when
+   they are no such parts.  SAVED keeps S1 as it was.  */
+static bool
+widen_part (te_program *p, te_tensor *t, int s0, int s1, widened *saved)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *a = &p->stages[s0], *b = &p->stages[s1];
+  te_stmt *wa = only_writer (a, t);
+  int np = te_shared_loops (a, b);
+  if (!wa || a->call || b->call || wa->guard || wa->op != TE_SET
+      || wa->ninner || b->nloops != np || a->nloops != np + 1
+      || te_reads (wa->index, NULL) || b->nstmts > MAX_PARTS)
+    return false;
+  for (int k = 0; k < np; k++)
+    if (te_canon_int (ctx, te_rename_counters (ctx, a->loops[k].extent, np,
+                                               a->loops, b->loops))
+        != te_canon_int (ctx, b->loops[k].extent))
+      return false;
+  const te_loop *lk = &a->loops[np];
+  te_node *last = te_canon_int (ctx, te_sub (ctx, lk->extent, te_int (ctx, 1)));
+  te_node *at[MAX_PARTS];
+  saved->ngaps = 0;
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      te_stmt *w = &b->stmts[j];
+      if (w->dst != t || w->guard || w->op != TE_SET || w->ninner
+          || te_reads (w->index, NULL) || te_reads (w->value, t))
+        return false;
+      te_node *v = part_at (ctx, a, wa, np, b, w->index);
+      if (!v || !gap_ok (ctx, v, np, a->loops, saved)
+          || !gap_ok (ctx, te_sub (ctx, last, v), np, a->loops, saved))
+        return false;
+      at[j] = v;
+    }
+  saved->stage = *b;
+  for (int j = 0; j < b->nstmts; j++)
+    saved->stmts[j] = b->stmts[j];
+  te_loop nl = { .var = te_program_new_var (p, p->var_names[lk->var]) };
+  nl.extent = te_canon_int (ctx, te_rename_counters (ctx, lk->extent, np,
+                                                     a->loops, b->loops));
+  b->loops[np] = nl;
+  b->loop_ids[np] = 0;
+  b->nloops = np + 1;
+  te_node *index = te_canon_int (
+      ctx, te_rename_counters (ctx, wa->index, np + 1, a->loops, b->loops));
+  /* The later statement wins where two store to one element.  */
+  te_node *value = te_load (ctx, t, index);
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      te_node *v = te_canon_int (
+          ctx, te_rename_counters (ctx, at[j], np, a->loops, b->loops));
+      value = te_select (ctx, te_binary (ctx, TE_EQ, te_var (ctx, nl.var), v),
+                         b->stmts[j].value, value);
+    }
+  b->stmts[0].value = value;
+  b->stmts[0].index = index;
+  b->nstmts = 1;
+  return true;
+}
+
+/* Undo widen_part on stage S1 of P.  */
+static void
+unwiden (te_program *p, int s1, const widened *saved)
+{
+  te_stage *b = &p->stages[s1];
+  *b = saved->stage;
+  for (int j = 0; j < b->nstmts; j++)
+    b->stmts[j] = saved->stmts[j];
+}
+
 /* The writes of T in stage order: each either meets none of the writes
    that T holds so far (a piece of a piecewise definition: a causal row's
    entries u <= t and its tail zeroed from t + 1, in any order) or
@@ -468,7 +645,26 @@ version_tensor (te_program *p, te_tensor *t)
             if (i != meet)
               rest[nrest++] = live[i];
           if (!split (p, t, live[meet].s, s, ++nversion, rest, nrest))
-            return;
+            {
+              widened saved;
+              if (!widen_part (p, t, live[meet].s, s, &saved))
+                return;
+              if (!split (p, t, live[meet].s, s, nversion, rest, nrest))
+                {
+                  unwiden (p, s, &saved);
+                  return;
+                }
+              for (int g = 0; g < saved.ngaps; g++)
+                te_program_require (p, saved.gaps[g], st->loc,
+                                    "the element of '%s' that this "
+                                    "statement rewrites lies among those "
+                                    "an earlier loop wrote",
+                                    t->name);
+              te_program_note (p, "version: %s, rewritten in part, "
+                                  "keeps the values of the earlier loop "
+                                  "elsewhere",
+                               t->name);
+            }
           live[meet] = (piece) { s, st };
         }
     }
