@@ -247,10 +247,14 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
 /* The rows of C a counter with coefficient D steps over: M with D - C * M
    free of multiples of C (T of rows of T, T * T for a row of T x T, also
    T + 1: a range starting one past the counter, u from t + 1 in row t;
-   m + 1 of a tape's rows of m + 1), NULL when there is no such M.  */
+   m + 1 of a tape's rows of m + 1; of constants, the quotient: 6 steps
+   one row of 5, u from t + 1 in row t of rows of 5), NULL when there is
+   no such M.  */
 static te_node *
 rows_stepped (te_ctx *ctx, te_node *d, te_node *c)
 {
+  if (d->op == TE_CONST && c->op == TE_CONST && c->u.i > 1)
+    return d->u.i >= c->u.i ? te_int (ctx, d->u.i / c->u.i) : NULL;
   te_node *m = te_canon_divide (ctx, d, c, NULL);
   return m && m != te_int (ctx, 0) ? m : NULL;
 }

@@ -11,7 +11,10 @@
    several heads through row pointers with the tail cleared by memset;
    double with the tail zeroed by a loop counting from 0 on a pointer to
    t + 1 and 1/z taken once; and attention's probabilities so, kept as
-   outputs with the scores (also with their shadows NULL).  */
+   outputs with the scores (also with their shadows NULL).  Rows of a
+   constant length too, the tail cleared by memset after the
+   normalization or by a loop before it: the tail's counter steps the
+   row index by 6 in rows of 5, one row and one element.  */
 
 #include <math.h>
 #include <string.h>
@@ -134,6 +137,39 @@ attention_mid (int B, int T, int C, int NH, const float *qkv, float *sc,
         }
 }
 
+#define TC 5
+
+__attribute__ ((differentiable))
+void
+causal_const (const double *s, double *p, double *q)
+{
+  for (int t = 0; t < TC; t++)
+    {
+      double z = 0;
+      for (int u = 0; u <= t; u++)
+        {
+          p[t * TC + u] = exp (s[t * TC + u]);
+          z += p[t * TC + u];
+        }
+      for (int u = 0; u <= t; u++)
+        p[t * TC + u] /= z;
+      memset (&p[t * TC + t + 1], 0, (TC - t - 1) * sizeof (double));
+    }
+  for (int t = 0; t < TC; t++)
+    {
+      double z = 0;
+      for (int u = 0; u <= t; u++)
+        {
+          q[t * TC + u] = exp (s[t * TC + u]);
+          z += q[t * TC + u];
+        }
+      for (int u = t + 1; u < TC; u++)
+        q[t * TC + u] = 0;
+      for (int u = 0; u <= t; u++)
+        q[t * TC + u] /= z;
+    }
+}
+
 /* The softmax of row T of S (length T, entries u <= t) against P.  */
 static void
 check_rows (int rows, int T, const double *s, const double *p)
@@ -163,6 +199,14 @@ main (void)
   causal_inv (T, s, p);
   check_rows (T, T, s, p);
   TG_GRADCHECK (causal_inv, &T, s, p);
+  double *sc5 = tg_alloc (TC * TC), *p5 = tg_alloc (TC * TC);
+  double *q5 = tg_alloc (TC * TC);
+  tg_fill (sc5, TC * TC, 4, -2, 2);
+  causal_const (sc5, p5, q5);
+  check_rows (TC, TC, sc5, p5);
+  check_rows (TC, TC, sc5, q5);
+  TG_GRADCHECK (causal_const, sc5, p5, q5);
+  TG_GRADCHECK_NULL (causal_const, "p", sc5, p5, q5);
 
   int B = 2, NH = 3, T2 = 5;
   int n = B * NH * T2 * T2;
