@@ -905,9 +905,9 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
   return true;
 }
 
-/* Does statement ST of stage S, which writes T, write an element that a
-   write of T in an earlier stage may write too?  */
-static bool
+/* The earlier stage whose write of T may write an element that statement
+   ST of stage S, which writes T, writes too; -1 if none.  */
+static int
 overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
                         const te_stmt *st)
 {
@@ -916,7 +916,46 @@ overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
       if (p->stages[ps].stmts[pk].dst == t
           && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
                         &p->stages[s], st))
-        return true;
+        return ps;
+  return -1;
+}
+
+/* Refuse ST, a statement of stage S writing T where the write of stage
+   PS wrote before (version.c gave it no version): at ST, saying which
+   limit it meets.  */
+static bool
+refuse_overwrite (te_program *p, te_tensor *t, int ps, int s,
+                  const te_stmt *st, te_diag *diag)
+{
+  const te_stage *a = &p->stages[ps], *b = &p->stages[s];
+  int shared = te_shared_loops (a, b);
+  if (a->nest == b->nest && !te_stage_empty (a))
+    te_diag_set (diag, TE_DIAG_USER, st->loc,
+                 "'%s' is written here and by an earlier loop of the same "
+                 "nest, in elements that may meet; not supported yet",
+                 t->name);
+  else
+    te_diag_set (diag, TE_DIAG_USER, st->loc,
+                 "'%s' is written by more than one loop nest; not "
+                 "supported yet",
+                 t->name);
+  if (st->op == TE_SET && te_reads (st->value, t)
+      && b->nloops - shared <= a->nloops - shared)
+    te_diag_note (diag, "this statement rewrites part of what the earlier "
+                        "loop wrote from values of '%s'; such a rewrite "
+                        "gets a version only when it reads other arrays",
+                  t->name);
+  else if (st->op == TE_SET && b->nloops - shared <= a->nloops - shared
+           && a->nloops > shared)
+    te_diag_note (diag, "a later store gets a version where it rewrites "
+                        "every element the earlier loop wrote, or one "
+                        "element of it per iteration of the loops they "
+                        "share; store each element once, the test "
+                        "inside");
+  else
+    te_diag_note (diag, "the gradient would lose the value the "
+                        "earlier nest wrote; write this result to "
+                        "another array");
   return false;
 }
 
@@ -954,17 +993,9 @@ static bool
 write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
                  bool same_stage, te_diag *diag)
 {
-  if (overlaps_earlier_write (p, t, s, st))
-    {
-      te_diag_set (diag, TE_DIAG_USER, st->loc,
-                   "'%s' is written by more than one loop nest; not "
-                   "supported yet",
-                   t->name);
-      te_diag_note (diag, "the gradient would lose the value the "
-                          "earlier nest wrote; write this result to "
-                          "another array");
-      return false;
-    }
+  int ps = overlaps_earlier_write (p, t, s, st);
+  if (ps >= 0)
+    return refuse_overwrite (p, t, ps, s, st, diag);
   if (same_stage && !distinct_constant_writes (&p->stages[s], t)
       && !apart_from_siblings (p, t, s, st))
     {

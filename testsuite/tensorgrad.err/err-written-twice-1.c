@@ -14,5 +14,5 @@ overwrite (int n, int m, const double *x, double *y)
     y[i] = x[i];
   for (int i = 0; i < m; i++)
     y[i] = 2.0 * y[i]; /* { dg-error ".y. is written by more than one loop nest; not supported yet" } */
-  /* { dg-message "the gradient would lose the value the earlier nest wrote; write this result to another array" "" { target *-*-* } .-1 } */
+  /* { dg-message "this statement rewrites part of what the earlier loop wrote from values of 'y'; such a rewrite gets a version only when it reads other arrays" "" { target *-*-* } .-1 } */
 }

@@ -1,4 +1,5 @@
 /* { dg-do run } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* A causal row whose tail is zeroed BETWEEN the exponentials and the
    normalization: p[u] = exp (s[u] - mx) and z += p[u] over u <= t, then
    p[u] = 0 for u > t, then p[u] /= z over u <= t.  The tail loop writes
@@ -227,3 +228,5 @@ main (void)
                      out);
   return tg_exit ();
 }
+
+/* { dg-final { scan-tensorgrad-dump "version: p, written again by a later loop nest, keeps the values of the earlier one in p.v1" } } */

@@ -1,4 +1,5 @@
 /* { dg-do run } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* A later loop, or statements, rewriting part of what an earlier loop
    wrote: the rewritten elements take the later value, the others keep
    the earlier one, and the earlier value of a rewritten element gets no
@@ -9,7 +10,8 @@
    the first overwritten in the same iteration (float and double); the
    first entry of each row replaced after the row loop, also by an
    expression of the row; the diagonal of a causal row rescaled after
-   the row was written.  A rewrite under a guard over the same elements
+   the row was written; the boundary at 0 and n - 1 needs n >= 1, which
+   the gradient requires.  A rewrite under a guard over the same elements
    keeps the earlier value where the guard fails, also when a sum read
    the row before the rewrite.  Every component against central
    differences, also with the input's or the output's shadow NULL.  */
@@ -17,6 +19,19 @@
 #include <math.h>
 #include <string.h>
 #include "tg-test.h"
+
+/* README's How to rewrite had it refused ("a part overwritten"): the
+   boundary set to 0 by statements of their own after the loop.  */
+__attribute__ ((differentiable))
+void
+smooth (int n, const double *u, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = 0.5 * u[i]
+           + 0.25 * (u[i > 0 ? i - 1 : 0] + u[i < n - 1 ? i + 1 : n - 1]);
+  y[0] = 0;
+  y[n - 1] = 0;
+}
 
 __attribute__ ((differentiable))
 void
@@ -106,6 +121,10 @@ main (void)
   CHECK (y[0] == u[0] && y[n - 1] == 0);
   CHECK_NEAR (y[3], 0.5 * u[3] + 0.25 * (u[2] + u[4]), 1e-15, 1e-15);
   TG_GRADCHECK (smooth_edges, &n, u, y);
+  smooth (n, u, y);
+  CHECK (y[0] == 0 && y[n - 1] == 0);
+  CHECK_NEAR (y[1], 0.5 * u[1] + 0.25 * (u[0] + u[2]), 1e-15, 1e-15);
+  TG_GRADCHECK (smooth, &n, u, y);
   TG_GRADCHECK_NULL (smooth_edges, "y", &n, u, y);
 
   int m = 5;
@@ -144,3 +163,7 @@ main (void)
   TG_GRADCHECK_NULL (clip_after_sum, "p", &B, &V, xc, pc, zs);
   return tg_exit ();
 }
+
+/* { dg-final { scan-tensorgrad-dump "version: y, rewritten in part, keeps the values of the earlier loop elsewhere" } } */
+/* { dg-final { scan-tensorgrad-dump "require: n \\+ -1 >= 0: the element of 'y' that this statement rewrites lies among those an earlier loop wrote" } } */
+/* { dg-final { scan-tensorgrad-dump "version: p keeps the value of p.v1 where the guard of its rewrite fails" } } */

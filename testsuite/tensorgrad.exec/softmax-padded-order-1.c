@@ -1,4 +1,5 @@
 /* { dg-do run } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* Softmax over rows of length Vp of which the first V entries are real:
    the maximum, the exponentials (with their sum) and the normalization
    in place run to V, and a loop of its own zeroes V..Vp-1, placed first,
@@ -148,3 +149,6 @@ main (void)
   TG_GRADCHECK_NULL (pad_first_d, "p", &B2, &V2, &Vp2, x, y);
   return tg_exit ();
 }
+
+/* { dg-final { scan-tensorgrad-dump "version: p, written again by a later loop nest, keeps the values of the earlier one in p.v1" } } */
+/* { dg-final { scan-tensorgrad-dump "version: y, written again by a later loop nest, keeps the values of the earlier one in y.v1" } } */
