@@ -10,7 +10,7 @@
    json-error: call to 'unknown' cannot be differentiated
    json-note: the body of 'unknown' is not in sight
    json-error: 'y' is written by more than one loop nest
-   json-note: the gradient would lose the value the earlier nest wrote
+   json-note: a later store gets a version where it rewrites every element
    json-toplevel-note: gradient of 'square' checked  */
 
 double unknown (double);
