@@ -469,7 +469,7 @@ class Blocks:
             w = self.get_array([O, I], (-1, 1))
             b = self.new_opt_input(O)
             v = self.fresh("v")
-            form = 1 + ch.draw(2) if tail else ch.draw(3)
+            form = ch.draw(3)
             if form == 0:
                 init = ["$T %s = %s;" % (v, test(b.name, b.name + "[o]"))]
             elif form == 1:
