@@ -939,19 +939,25 @@ refuse_overwrite (te_program *p, te_tensor *t, int ps, int s,
                  "'%s' is written by more than one loop nest; not "
                  "supported yet",
                  t->name);
-  if (st->op == TE_SET && te_reads (st->value, t)
-      && b->nloops - shared <= a->nloops - shared)
+  te_node *loads[64];
+  int nloads = te_loads_of (st->value, t, loads, 64);
+  bool others = nloads < 0;
+  for (int i = 0; i < nloads; i++)
+    others |= te_canon_int (p->ctx, loads[i]->args[0])
+              != te_canon_int (p->ctx, st->index);
+  if (st->op == TE_SET && others && b->nloops - shared <= a->nloops - shared)
     te_diag_note (diag, "this statement rewrites part of what the earlier "
-                        "loop wrote from values of '%s'; such a rewrite "
-                        "gets a version only when it reads other arrays",
-                  t->name);
+                        "loop wrote from other elements of '%s'; such a "
+                        "rewrite gets a version only when it reads no "
+                        "element of '%s' but the one it writes",
+                  t->name, t->name);
   else if (st->op == TE_SET && b->nloops - shared <= a->nloops - shared
            && a->nloops > shared)
     te_diag_note (diag, "a later store gets a version where it rewrites "
-                        "every element the earlier loop wrote, or one "
-                        "element of it per iteration of the loops they "
-                        "share; store each element once, the test "
-                        "inside");
+                        "single elements of what the earlier loop wrote, "
+                        "or a run of them at its innermost loop's step, "
+                        "all among those it wrote; store each element "
+                        "once, the test inside");
   else
     te_diag_note (diag, "the gradient would lose the value the "
                         "earlier nest wrote; write this result to "

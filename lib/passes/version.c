@@ -466,16 +466,19 @@ early_reads (te_program *p, te_diag *diag)
    y[0] = 0;                   ->  for i < n:  y[i] = i == 0 ? 0 : y.v1[i];
 
    A later stage B writing part of what stage A wrote: B's loops are the
-   outer loops of A that both run in (te_shared_loops), and B's element
-   is the one A writes with its one other loop K at a value V.  B then
-   runs over A's loops, storing its value where K's counter is V and
-   A's elsewhere, which split versions as a rewrite of the same
-   elements.  V must lie in K's range: provably (a polynomial in the
-   counters and sizes with no negative coefficient, the diagonal t of a
-   row u <= t), or by a condition on the parameters alone that the
-   gradient requires (te_program_require: n - 1 >= 0 above).  Limits: B
-   has no loops of its own (a range rewritten by a loop stays refused),
-   A one loop more than those they share, B's value does not read T.  */
+   outer loops of A that both run in (te_shared_loops) and at most one
+   more, LB, and B's elements are those A writes with its one other loop
+   K at a value V, or at V + LB's counter (the same step: for i < m,
+   y[i] = ... after a loop over n elements).  B then runs over A's loops,
+   storing its value where K's counter is V (or in [V, V + LB's extent),
+   LB's counter K's less V) and A's elsewhere, which split versions as a
+   rewrite of the same elements.  The range must lie in K's: provably (a
+   polynomial in the counters and sizes with no negative coefficient:
+   the diagonal t of a row u <= t, a tail from t + 1 of a row of T), or
+   by a condition on the parameters alone that the gradient requires
+   (te_program_require: n - 1 >= 0 above, n - m >= 0).  Limits: A has
+   one loop more than those they share, B at most one, and B's value
+   reads T only at the element it writes.  */
 
 #define MAX_PARTS 8
 
@@ -535,6 +538,57 @@ part_at (te_ctx *ctx, const te_stage *a, const te_stmt *wa, int k,
   return v;
 }
 
+/* Does VALUE read T only at INDEX?  */
+static bool
+reads_only_at (te_ctx *ctx, te_node *value, const te_tensor *t,
+               te_node *index)
+{
+  te_node *loads[MAX_LOADS];
+  int n = te_loads_of (value, t, loads, MAX_LOADS);
+  if (n < 0)
+    return false;
+  index = te_canon_int (ctx, index);
+  for (int i = 0; i < n; i++)
+    if (te_canon_int (ctx, loads[i]->args[0]) != index)
+      return false;
+  return true;
+}
+
+/* Statement W of stage B (B's loops the first K of stage A's, and at
+   most one more, LB) as a part of what A's write WA writes: the value of
+   the counter of A's last loop at B's first element (LB's counter at
+   0) in *AT, in A's counters, and the number of elements, LB's extent
+   or 1, in *LEN; false when W writes no such part (another step) or
+   when its range cannot be shown to lie in that loop's (else the
+   gradient requires what shows it: SAVED's gaps).  */
+static bool
+part_of (te_ctx *ctx, const te_stage *a, const te_stmt *wa, int k,
+         const te_stage *b, const te_loop *lb, const te_stmt *w,
+         widened *saved, te_node **at, te_node **len)
+{
+  te_node *index = w->index;
+  *len = te_int (ctx, 1);
+  if (lb)
+    {
+      te_node *cb = te_rename_counters (
+          ctx, te_coefficient (ctx, index, lb->var), k, b->loops, a->loops);
+      if (te_canon_int (ctx, cb)
+          != te_coefficient (ctx, wa->index, a->loops[k].var)
+          || te_uses_var (lb->extent, lb->var))
+        return false;
+      index = te_canon_int (ctx, te_replace (ctx, index,
+                                             te_var (ctx, lb->var),
+                                             te_int (ctx, 0)));
+      *len = te_canon_int (ctx, te_rename_counters (ctx, lb->extent, k,
+                                                    b->loops, a->loops));
+    }
+  *at = part_at (ctx, a, wa, k, b, index);
+  return *at && gap_ok (ctx, *at, k, a->loops, saved)
+         && gap_ok (ctx, te_sub (ctx, te_sub (ctx, a->loops[k].extent, *at),
+                                 *len),
+                    k, a->loops, saved);
+}
+
 /* Make stage S1, whose statements all write parts of what stage S0 wrote
    to T, one rewrite of all of it as above; false (nothing changed) when
    they are no such parts.  SAVED keeps S1 as it was.  */
@@ -546,8 +600,9 @@ widen_part (te_program *p, te_tensor *t, int s0, int s1, widened *saved)
   te_stmt *wa = only_writer (a, t);
   int np = te_shared_loops (a, b);
   if (!wa || a->call || b->call || wa->guard || wa->op != TE_SET
-      || wa->ninner || b->nloops != np || a->nloops != np + 1
-      || te_reads (wa->index, NULL) || b->nstmts > MAX_PARTS)
+      || wa->ninner || b->nloops < np || b->nloops > np + 1
+      || a->nloops != np + 1 || te_reads (wa->index, NULL)
+      || b->nstmts > MAX_PARTS)
     return false;
   for (int k = 0; k < np; k++)
     if (te_canon_int (ctx, te_rename_counters (ctx, a->loops[k].extent, np,
@@ -555,20 +610,17 @@ widen_part (te_program *p, te_tensor *t, int s0, int s1, widened *saved)
         != te_canon_int (ctx, b->loops[k].extent))
       return false;
   const te_loop *lk = &a->loops[np];
-  te_node *last = te_canon_int (ctx, te_sub (ctx, lk->extent, te_int (ctx, 1)));
-  te_node *at[MAX_PARTS];
+  const te_loop *lb = b->nloops > np ? &b->loops[np] : NULL;
+  te_node *at[MAX_PARTS], *len[MAX_PARTS];
   saved->ngaps = 0;
   for (int j = 0; j < b->nstmts; j++)
     {
       te_stmt *w = &b->stmts[j];
       if (w->dst != t || w->guard || w->op != TE_SET || w->ninner
-          || te_reads (w->index, NULL) || te_reads (w->value, t))
+          || te_reads (w->index, NULL)
+          || !reads_only_at (ctx, w->value, t, w->index)
+          || !part_of (ctx, a, wa, np, b, lb, w, saved, &at[j], &len[j]))
         return false;
-      te_node *v = part_at (ctx, a, wa, np, b, w->index);
-      if (!v || !gap_ok (ctx, v, np, a->loops, saved)
-          || !gap_ok (ctx, te_sub (ctx, last, v), np, a->loops, saved))
-        return false;
-      at[j] = v;
     }
   saved->stage = *b;
   for (int j = 0; j < b->nstmts; j++)
@@ -576,20 +628,54 @@ widen_part (te_program *p, te_tensor *t, int s0, int s1, widened *saved)
   te_loop nl = { .var = te_program_new_var (p, p->var_names[lk->var]) };
   nl.extent = te_canon_int (ctx, te_rename_counters (ctx, lk->extent, np,
                                                      a->loops, b->loops));
-  b->loops[np] = nl;
-  b->loop_ids[np] = 0;
-  b->nloops = np + 1;
+  te_node *nv = te_var (ctx, nl.var);
   te_node *index = te_canon_int (
-      ctx, te_rename_counters (ctx, wa->index, np + 1, a->loops, b->loops));
+      ctx, te_rename_counters (ctx, wa->index, np, a->loops, b->loops));
+  index = te_canon_int (ctx, te_replace (ctx, index, te_var (ctx, lk->var),
+                                         nv));
   /* The later statement wins where two store to one element.  */
   te_node *value = te_load (ctx, t, index);
   for (int j = 0; j < b->nstmts; j++)
     {
+      te_stmt *w = &b->stmts[j];
       te_node *v = te_canon_int (
           ctx, te_rename_counters (ctx, at[j], np, a->loops, b->loops));
-      value = te_select (ctx, te_binary (ctx, TE_EQ, te_var (ctx, nl.var), v),
-                         b->stmts[j].value, value);
+      te_node *n = te_canon_int (
+          ctx, te_rename_counters (ctx, len[j], np, a->loops, b->loops));
+      te_node *wv = w->value, *loads[MAX_LOADS];
+      int nl2 = te_loads_of (wv, t, loads, MAX_LOADS);
+      for (int i = 0; i < nl2; i++)
+        wv = te_replace (ctx, wv, loads[i], te_load (ctx, t, index));
+      if (!lb)
+        {
+          value = te_select (ctx, te_binary (ctx, TE_EQ, nv, v), wv, value);
+          continue;
+        }
+      wv = te_canon_loads (ctx, te_replace (ctx, wv, te_var (ctx, lb->var),
+                                            te_sub (ctx, nv, v)));
+      /* The run [V, V + N), a test left out where it always holds: the
+         earlier value behind one comparison where one is left (a
+         descriptor's extents read such a path).  */
+      te_node *end = te_canon_int (ctx, te_add (ctx, v, n));
+      bool from_first = v == te_int (ctx, 0);
+      bool to_last = te_canon_int (ctx, te_sub (ctx, nl.extent, end))
+                     == te_int (ctx, 0);
+      if (from_first && to_last)
+        value = wv;
+      else if (from_first)
+        value = te_select (ctx, te_binary (ctx, TE_LT, nv, end), wv, value);
+      else if (to_last)
+        value = te_select (ctx, te_binary (ctx, TE_LT, nv, v), value, wv);
+      else
+        value = te_select (
+            ctx,
+            te_binary (ctx, TE_AND, te_binary (ctx, TE_LE, v, nv),
+                       te_binary (ctx, TE_LT, nv, end)),
+            wv, value);
     }
+  b->loops[np] = nl;
+  b->loop_ids[np] = 0;
+  b->nloops = np + 1;
   b->stmts[0].value = value;
   b->stmts[0].index = index;
   b->nstmts = 1;
@@ -656,9 +742,9 @@ version_tensor (te_program *p, te_tensor *t)
                 }
               for (int g = 0; g < saved.ngaps; g++)
                 te_program_require (p, saved.gaps[g], st->loc,
-                                    "the element of '%s' that this "
-                                    "statement rewrites lies among those "
-                                    "an earlier loop wrote",
+                                    "what this statement rewrites of "
+                                    "'%s' lies among the elements an "
+                                    "earlier loop wrote",
                                     t->name);
               te_program_note (p, "version: %s, rewritten in part, "
                                   "keeps the values of the earlier loop "

@@ -22,6 +22,6 @@ tail_overlap (int NH, int T, const float *s, float *p)
           p[(h * T + t) * T + u] = expf (s[(h * T + t) * T + u]) / z;
         for (int u = t; u < T; u++)
           p[(h * T + t) * T + u] = 0.0f; /* { dg-error ".p. is written here and by an earlier loop of the same nest, in elements that may meet; not supported yet" } */
-        /* { dg-message "a later store gets a version where it rewrites every element the earlier loop wrote, or one element of it per iteration of the loops they share; store each element once, the test inside" "" { target *-*-* } .-1 } */
+        /* { dg-message "a later store gets a version where it rewrites single elements of what the earlier loop wrote, or a run of them at its innermost loop's step, all among those it wrote; store each element once, the test inside" "" { target *-*-* } .-1 } */
       }
 }

@@ -12,7 +12,7 @@ edge_from_neighbour (int n, const double *x, double *y)
   for (int i = 0; i < n; i++)
     y[i] = x[i] * 3;
   y[0] = y[0] * y[1]; /* { dg-error "'y' is written by more than one loop nest; not supported yet" } */
-  /* { dg-message "this statement rewrites part of what the earlier loop wrote from values of 'y'; such a rewrite gets a version only when it reads other arrays" "" { target *-*-* } .-1 } */
+  /* { dg-message "this statement rewrites part of what the earlier loop wrote from other elements of 'y'; such a rewrite gets a version only when it reads no element of 'y' but the one it writes" "" { target *-*-* } .-1 } */
 }
 
 __attribute__ ((differentiable))
@@ -24,6 +24,6 @@ row_head (int B, int V, const float *x, float *y)
       for (int j = 0; j < V; j++)
         y[b * V + j] = x[b * V + j] * x[b * V + j];
       y[b * V] = y[b * V + 1]; /* { dg-error "'y' is written here and by an earlier loop of the same nest, in elements that may meet; not supported yet" } */
-      /* { dg-message "this statement rewrites part of what the earlier loop wrote from values of 'y'; such a rewrite gets a version only when it reads other arrays" "" { target *-*-* } .-1 } */
+      /* { dg-message "this statement rewrites part of what the earlier loop wrote from other elements of 'y'; such a rewrite gets a version only when it reads no element of 'y' but the one it writes" "" { target *-*-* } .-1 } */
     }
 }

@@ -14,7 +14,8 @@
    the gradient requires.  A rewrite under a guard over the same elements
    keeps the earlier value where the guard fails, also when a sum read
    the row before the rewrite.  Every component against central
-   differences, also with the input's or the output's shadow NULL.  */
+   differences, also with the input's or the output's shadow NULL.
+   What stays refused: err-partial-rewrite-1.c, -2.c.  */
 
 #include <math.h>
 #include <string.h>
@@ -92,6 +93,56 @@ causal_diag (int T, const double *s, double *p)
     }
 }
 
+/* Runs of elements rewritten by a loop of their own: the first m of n
+   (the gradient requires n - m >= 0), also from the value of the
+   element itself; two of each row's four after memcpy of the row; a
+   score matrix computed whole and its upper triangle masked from
+   t + 1.  */
+__attribute__ ((differentiable))
+void
+head_range (int n, int m, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = x[i] * 3;
+  for (int i = 0; i < m; i++)
+    y[i] = sin (x[i]);
+}
+
+__attribute__ ((differentiable))
+void
+head_twice (int n, int m, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = exp (x[i]);
+  for (int i = 0; i < m; i++)
+    y[i] = 2.0 * y[i] * x[i];
+}
+
+__attribute__ ((differentiable))
+void
+row_range (int n, const float *x, float *y)
+{
+  for (int r = 0; r < n; r++)
+    {
+      memcpy (y + 4 * r, x + 4 * r, 4 * sizeof *y);
+      for (int k = 0; k < 2; k++)
+        y[4 * r + k] = x[4 * r + k] * x[4 * r + 3];
+    }
+}
+
+__attribute__ ((differentiable))
+void
+masked_scores (int T, const float *s, float *p)
+{
+  for (int t = 0; t < T; t++)
+    {
+      for (int u = 0; u < T; u++)
+        p[t * T + u] = tanhf (s[t * T + u]);
+      for (int u = t + 1; u < T; u++)
+        p[t * T + u] = 0.0f;
+    }
+}
+
 __attribute__ ((differentiable))
 void
 clip_after_sum (int B, int V, const double *x, double *p, double *zs)
@@ -154,6 +205,30 @@ main (void)
   CHECK (p[2 * T + 2] == 2 * s[2 * T + 2]);
   TG_GRADCHECK (causal_diag, &T, s, p);
 
+  int n2 = 7, m2 = 4;
+  double *xh = tg_alloc (n2), *yh = tg_alloc (n2);
+  tg_fill (xh, n2, 7, -1, 1);
+  head_range (n2, m2, xh, yh);
+  CHECK (yh[m2 - 1] == sin (xh[m2 - 1]) && yh[m2] == xh[m2] * 3);
+  TG_GRADCHECK (head_range, &n2, &m2, xh, yh);
+  head_twice (n2, m2, xh, yh);
+  CHECK_NEAR (yh[1], 2.0 * exp (xh[1]) * xh[1], 1e-15, 1e-15);
+  CHECK (yh[m2] == exp (xh[m2]));
+  TG_GRADCHECK (head_twice, &n2, &m2, xh, yh);
+  TG_GRADCHECK_NULL (head_twice, "x", &n2, &m2, xh, yh);
+
+  float *x4 = tg_alloc_f (4 * m), *y4 = tg_alloc_f (4 * m);
+  tg_fill_f (x4, 4 * m, 8, -1, 1);
+  row_range (m, x4, y4);
+  CHECK (y4[6] == x4[6] && y4[5] == x4[5] * x4[7]);
+  TG_GRADCHECK (row_range, &m, x4, y4);
+
+  float *sm = tg_alloc_f (T * T), *pm = tg_alloc_f (T * T);
+  tg_fill_f (sm, T * T, 9, -1, 1);
+  masked_scores (T, sm, pm);
+  CHECK (pm[1] == 0.0f && pm[T] == tanhf (sm[T]));
+  TG_GRADCHECK (masked_scores, &T, sm, pm);
+
   double *xc = tg_alloc (B * V), *pc = tg_alloc (B * V), *zs = tg_alloc (B);
   tg_fill_away (xc, B * V, 6, -2, 2, 0, 0.1);
   clip_after_sum (B, V, xc, pc, zs);
@@ -165,5 +240,6 @@ main (void)
 }
 
 /* { dg-final { scan-tensorgrad-dump "version: y, rewritten in part, keeps the values of the earlier loop elsewhere" } } */
-/* { dg-final { scan-tensorgrad-dump "require: n \\+ -1 >= 0: the element of 'y' that this statement rewrites lies among those an earlier loop wrote" } } */
+/* { dg-final { scan-tensorgrad-dump "require: n \\+ -1 >= 0: what this statement rewrites of 'y' lies among the elements an earlier loop wrote" } } */
 /* { dg-final { scan-tensorgrad-dump "version: p keeps the value of p.v1 where the guard of its rewrite fails" } } */
+/* { dg-final { scan-tensorgrad-dump "require: n - m >= 0: what this statement rewrites of 'y' lies among the elements an earlier loop wrote" } } */
