@@ -945,17 +945,31 @@ find_locals (tree *tp, int *, void *data)
   return NULL_TREE;
 }
 
-/* The clauses of the region around BODY: each local of E it uses that
-   holds a value (no pointer) a copy per thread, set to the value it has
-   (firstprivate); OWN, the pointers each thread sets, a copy per thread
-   (private); but VAR, the loop's counter, which OpenMP keeps per thread
-   anyway.  */
+/* The clauses of the region of stage parallel form PAR around BODY:
+   each local of E it uses that holds a value (no pointer, and no
+   tensor's storage but of PAR's values) a copy per thread,
+   set to the value it has (firstprivate); OWN, the pointers each thread
+   sets, a copy per thread (private); but VAR, the loop's counter, which
+   OpenMP keeps per thread anyway.  */
 static tree
-region_clauses (emitter *e, tree body, tree var, const vec<tree> &own)
+region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
+                const vec<tree> &own)
 {
   hash_set<tree> locals;
   for (tree v = e->locals; v; v = DECL_CHAIN (v))
     locals.add (v);
+  /* A one-element temporary is an array on the stack, which the threads
+     share like any tensor, unless each iteration sets it before reading
+     it (te_parallel.values): then each has its copy.  */
+  for (unsigned i = 0; i < e->local_ptrs.length (); i++)
+    if (TREE_CODE (e->local_ptrs[i]) == ADDR_EXPR)
+      {
+        bool value = false;
+        for (int k = 0; k < par->nvalues; k++)
+          value |= par->values[k] == e->local_tensors[i];
+        if (!value)
+          locals.remove (TREE_OPERAND (e->local_ptrs[i], 0));
+      }
   locals_query q;
   q.locals = &locals;
   walk_tree_without_duplicates (&body, find_locals, &q);
@@ -1107,7 +1121,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
         build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, frees[k]),
         &region);
 
-  tree clauses = region_clauses (e, region, var, own);
+  tree clauses = region_clauses (e, par, region, var, own);
   if (nth)
     {
       tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);

@@ -350,7 +350,8 @@ typedef struct te_call
    them.  Each thread adds to a zeroed partial of SPAN[i] elements from
    element LO[i] of PARTIAL[i], and the partials are added to it in the
    order of the threads after the loop; each thread has a SCRATCH array
-   of its own.  */
+   of its own, and a copy of each one-element local of VALUES (a value
+   each iteration sets before it reads it).  */
 typedef struct te_parallel
 {
   int npartial;
@@ -358,6 +359,8 @@ typedef struct te_parallel
   te_node **lo, **span;
   int nscratch;
   te_tensor **scratch;
+  int nvalues;
+  te_tensor **values;
 } te_parallel;
 
 typedef struct te_stage

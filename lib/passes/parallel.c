@@ -27,11 +27,11 @@
          thread, in the serial order; or
       b. a one-element local that only this stage touches, set by the
          first statement that touches it: a value each iteration
-         computes anew, which each thread keeps a copy of (the
-         emitter's stack local); or a local array (the rows pass's row)
+         computes anew, which each thread keeps a copy of (VALUES, the
+         emitter's stack element); or a local array (the rows pass's row)
          that only this stage touches, whose first statement there sets
          a run of elements holding all that the iteration then reads or
-         writes: each thread gets an array of its own; or
+         writes: each thread gets an array of its own (SCRATCH); or
       c. only added to (+=) in this stage, never read there, at elements
          whose range over all the stage's loops can be told: summed per
          thread, then in the order of the threads.
@@ -390,9 +390,9 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
       return NULL;
     }
   te_tensor *written[MAX_WRITTEN], *partial[MAX_WRITTEN];
-  te_tensor *scratch[MAX_WRITTEN];
+  te_tensor *scratch[MAX_WRITTEN], *values[MAX_WRITTEN];
   te_node *lo[MAX_WRITTEN], *span[MAX_WRITTEN];
-  int nw = 0, np = 0, ns = 0;
+  int nw = 0, np = 0, ns = 0, nv = 0;
   for (int i = 0; i < s->nstmts; i++)
     {
       te_tensor *t = s->stmts[i].dst;
@@ -417,7 +417,10 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
                             s, NULL, NULL))
         continue;
       if (iteration_value (p, si, t))
-        continue;
+        {
+          values[nv++] = t;
+          continue;
+        }
       if (iteration_row (p, si, t))
         {
           scratch[ns++] = t;
@@ -447,6 +450,9 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
   par->nscratch = ns;
   par->scratch = te_alloc (p->ctx, sizeof *par->scratch * (ns + 1));
   memcpy (par->scratch, scratch, sizeof *scratch * ns);
+  par->nvalues = nv;
+  par->values = te_alloc (p->ctx, sizeof *par->values * (nv + 1));
+  memcpy (par->values, values, sizeof *values * nv);
   return par;
 }
 
@@ -484,6 +490,9 @@ te_program_parallel (te_program *p, te_diag *diag)
         te_program_note (p, "parallel: each thread has a %s of its own "
                             "there",
                          s->par->scratch[k]->name);
+      for (int k = 0; k < s->par->nvalues; k++)
+        te_program_note (p, "parallel: each thread keeps its %s there",
+                         s->par->values[k]->name);
     }
   return true;
 }
