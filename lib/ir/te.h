@@ -359,6 +359,10 @@ typedef struct te_stage
                       the source does (blocks.c makes it one stage); 0:
                       none */
   bool fused;      /* emit all statements in one loop nest, in order */
+  bool blas;       /* passes/blas.c: one statement that is a matrix
+                      product (ir/gemm.h), which the back ends call the
+                      CBLAS for; later passes keep it a stage of its
+                      own */
   te_call *call;   /* a call stage: no loops, no statements */
   int nstmts;
   te_stmt *stmts;
