@@ -35,6 +35,9 @@ static struct plugin_info tg_info = {
   "tensorgrad: reverse-mode gradients of C tensor kernels.\n"
   "Mark a kernel __attribute__((differentiable)); the object file gains\n"
   "<name>_grad (see the README for its signature).  Options:\n"
+  "  -fplugin-arg-tensorgrad-blas   run the gradient's matrix products as\n"
+  "                                 calls of cblas_sgemm/cblas_dgemm (link\n"
+  "                                 a CBLAS: -lopenblas, -lcblas, -lblas)\n"
   "  -fplugin-arg-tensorgrad-dump   write the pass's dump file\n"
   "                                 (<output>.NNNt.tensorgrad): the lifted\n"
   "                                 and the backward TE programs\n"
@@ -64,12 +67,16 @@ static const struct
 {
   const char *name;
   bool has_value;
-} tg_options[] = { { "dump", false },   { "dump-c", true },
+} tg_options[] = { { "blas", false },  { "dump", false },
+                   { "dump-c", true },
                    { "header", true }, { "help", false },
                    { "no-opt", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
+
+/* -fplugin-arg-tensorgrad-blas: matrix products as CBLAS calls.  */
+static bool tg_blas;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -414,6 +421,7 @@ lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
   memset (diag, 0, sizeof *diag);
   memset (pl, 0, sizeof *pl);
   pl->opt = !tg_no_opt;
+  pl->blas = tg_blas;
   pl->forward_only = forward_only;
 #ifdef TG_CHECKING
   pl->verify = true;
@@ -645,7 +653,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
           break;
       if (k == ARRAY_SIZE (tg_options))
         {
-          error ("tensorgrad: unknown option %qs; valid options are: check, "
+          error ("tensorgrad: unknown option %qs; valid options are: blas, check, "
                  "check-sizes=, check-tol=, dump, dump-c=FILE, header=FILE, "
                  "help, no-opt",
                  key);
@@ -672,6 +680,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_header_name = value;
       else if (!strcmp (key, "no-opt"))
         tg_no_opt = true;
+      else if (!strcmp (key, "blas"))
+        tg_blas = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }
