@@ -653,9 +653,9 @@ parse_options (struct plugin_name_args *info, bool *dump)
           break;
       if (k == ARRAY_SIZE (tg_options))
         {
-          error ("tensorgrad: unknown option %qs; valid options are: blas, check, "
-                 "check-sizes=, check-tol=, dump, dump-c=FILE, header=FILE, "
-                 "help, no-opt",
+          error ("tensorgrad: unknown option %qs; valid options are: blas, "
+                 "check, check-sizes=, check-tol=, dump, dump-c=FILE, "
+                 "header=FILE, help, no-opt",
                  key);
           ok = false;
           continue;
