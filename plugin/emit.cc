@@ -1188,6 +1188,8 @@ cblas_decl (const te_gemm *g)
                         build_pointer_type (elem), i };
       tree type = build_function_type_array (void_type_node, 14, args);
       made_cblas[d] = build_fn_decl (name, type);
+      /* Its own name, never a C++ mangling of it.  */
+      SET_DECL_ASSEMBLER_NAME (made_cblas[d], get_identifier (name));
     }
   return made_cblas[d];
 }
