@@ -55,7 +55,13 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O0-ubsan", ["-O0", "-fsanitize=undefined",
                               "-fno-sanitize-recover"]),
                 ("O2-ubsan", ["-O2", "-fsanitize=undefined",
-                              "-fno-sanitize-recover"])]
+                              "-fno-sanitize-recover"]),
+                # Matrix products as CBLAS calls, linked with the CBLAS
+                # in TG_CBLAS_LIBS (configure's; default -lopenblas).
+                ("O2-blas", ["-O2", "-fplugin-arg-tensorgrad-blas"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                ("O0-blas", ["-O0", "-fplugin-arg-tensorgrad-blas"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split())]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
@@ -160,6 +166,8 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
     res = {}
     for name, flags in (configs or CONFIGS):
         obj = "k-%s.o" % name
+        libs = [f for f in flags if f.startswith("-l")]
+        flags = [f for f in flags if not f.startswith("-l")]
         cmd = cc + ["-fplugin=" + OPTS.plugin] + flags + [
                             "-fdiagnostics-plain-output", "-c", "kern.c",
                             "-o", obj] + extra
@@ -198,7 +206,8 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
         # A sanitizer's run-time library comes with its option.
         san = [f for f in flags if f.startswith("-fsanitize")]
         rc, out, to = run(cc + san + ["harness.o"] + objs +
-                          ["-o", exe, "-lm"] + extra, OPTS.compile_timeout, d)
+                          ["-o", exe] + libs + ["-lm"] + extra,
+                          OPTS.compile_timeout, d)
         if rc != 0:
             res[name] = ("ICE", "link failed: " + out[:300])
             continue
