@@ -14,7 +14,8 @@
 
 BENCH_OUT = bench-build
 BENCH_PLUGIN = $(abs_top_builddir)/plugin/.libs/tensorgrad.so
-BENCH_BUILD = CC='$(CC)' $(SHELL) $(srcdir)/bench/build.sh \
+BENCH_BUILD = CC='$(CC)' CBLAS_LIBS='$(CBLAS_LIBS)' \
+	$(SHELL) $(srcdir)/bench/build.sh \
 	$(srcdir)/bench $(BENCH_OUT) $(BENCH_PLUGIN)
 
 bench: plugin/tensorgrad.la
