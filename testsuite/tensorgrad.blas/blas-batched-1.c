@@ -8,7 +8,9 @@
    o[(h*T + i)*E + e] = sum_j P[h][i][j] v[(h*T + j)*E + e], scores and
    weights in local arrays.  d_v[h] += P[h]^T d_o[h], d_P[h] = d_o[h]
    v[h]^T, and through the softmax d_q[h] += scale * d_s[h] kk[h],
-   d_kk[h] += scale * d_s[h]^T q[h]: products per head.
+   d_kk[h] += scale * d_s[h]^T q[h]: products per head; the scores,
+   which the gradient computes again, are a call per head too, then
+   scaled in place.
    Odd sizes; every component against central differences, also with
    NULL shadows.  */
 
@@ -96,5 +98,6 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_A = \[a-z0-9_\]+ \\* B\\^T as cblas_sgemm \\(m, K, n\\) in a loop over b\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_B = A\\^T \\* \[a-z0-9_\]+ as cblas_sgemm \\(K, n, m\\) in a loop over b\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_v = P\\^T \\* \[a-z0-9_\]+ as cblas_dgemm \\(T, E, T\\) in a loop over h\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: s = q \\* kk\\^T as cblas_dgemm \\(T, T, E\\) in a loop over h, computed again\n" } } */
 /* { dg-final { tg-blas-calls cblas_sgemm } } */
 /* { dg-final { tg-blas-calls cblas_dgemm } } */

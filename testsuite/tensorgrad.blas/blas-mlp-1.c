@@ -4,7 +4,9 @@
    mlp2 (double): hid[i*h + j] = tanh (b1[j] + sum_p x[i*d + p] w1[p*h + j]),
    y[i*c + j] = b2[j] + sum_q hid[i*h + q] w2[q*c + j].  With
    dz = d_hid (1 - hid^2): d_w2 += hid^T d_y, d_hid = d_y w2^T,
-   d_w1 += x^T dz, d_x += dz w1^T: four cblas_dgemm calls.
+   d_w1 += x^T dz, d_x += dz w1^T: four cblas_dgemm calls; and hid,
+   which the gradient computes again, is b1 broadcast, then a call adding
+   x w1, then tanh in place.
    mlp_loss (float): the same layers and the mean softmax cross-entropy
    against integer labels, returned in double (bench/mlp.c's kernel).
    Sizes with rests (n 9, d 13, h 7, c 3); every component against
@@ -111,5 +113,7 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_w1 = x\\^T \\* \[a-z0-9_\]+ as cblas_dgemm \\(d, h, n\\)\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_x = \[a-z0-9_\]+ \\* w1\\^T as cblas_dgemm \\(n, d, h\\)\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_w1 = x\\^T \\* \[a-z0-9_\]+ as cblas_sgemm \\(d, h, n\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: hid = x \\* w1 as cblas_dgemm \\(n, h, d\\), computed again\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: z = hid \\* w2 as cblas_sgemm \\(n, c, h\\), computed again\n" } } */
 /* { dg-final { tg-blas-calls cblas_sgemm } } */
 /* { dg-final { tg-blas-calls cblas_dgemm } } */
