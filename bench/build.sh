@@ -4,7 +4,9 @@
 #   sh build.sh SRCDIR OUTDIR PLUGIN
 #
 # Environment: CC (default gcc), OBJDUMP (objdump), NM (nm),
-# BENCH_LEVELS (default "O2 O3"; the driver expects exactly these two).
+# BENCH_LEVELS (default "O2 O3"; the driver expects exactly these two),
+# CBLAS_LIBS (configure's: -lopenblas, -lcblas or -lblas; empty: no
+# blas variant).
 #
 # For each kernel K and level L it compiles, with the same flags:
 #   K-L-fwd.o    K.c without the plugin, the forward renamed K_L
@@ -12,6 +14,8 @@
 #   K-L-gen.o    K.c with the plugin, renamed K_L_gen: defines K_L_gen_grad
 #   K-L-noopt.o  the same with -fplugin-arg-tensorgrad-no-opt, when the
 #                plugin accepts that option
+#   K-L-blas.o   the same with -fplugin-arg-tensorgrad-blas, for the
+#                kernels in $blas_kernels, when CBLAS_LIBS names a CBLAS
 # and writes K-L-{gen,noopt}.status: "ok", "unsupported: <first error
 # line>" or "n/a", and K-L-*.calls: the transcendental call sites.  A
 # rejected kernel gets an empty object, so the link and the table go on.
@@ -28,6 +32,10 @@ NM=${NM:-nm}
 levels=${BENCH_LEVELS:-"O2 O3"}
 kernels="dense conv2d softmax layernorm batchnorm tanhchain mlp rnn attention
          crossent_padded"
+# The kernels whose gradients have matrix products, built once more with
+# -fplugin-arg-tensorgrad-blas and linked with $CBLAS_LIBS.
+blas_kernels="dense mlp attention"
+CBLAS_LIBS=${CBLAS_LIBS:-}
 # The flags every kernel gets besides -O2/-O3: no -march (reproducible),
 # no -ffast-math, no OpenMP.  Printed in the table.
 common="-std=gnu11"
@@ -137,6 +145,14 @@ for k in $kernels; do
       echo "n/a" > "$out/$k-$l-noopt.status"
       empty_object "$out/$k-$l-noopt.o"
     fi
+    case " $blas_kernels " in
+      *" $k "*)
+        if [ -n "$CBLAS_LIBS" ]; then
+          build_gen "$k" "$l" blas -fplugin-arg-tensorgrad-blas
+        else
+          echo "n/a" > "$out/$k-$l-blas.status"
+        fi ;;
+    esac
   done
 done
 
@@ -145,16 +161,22 @@ $CC -O2 $common -Wall -c "$srcdir/driver.c" -o "$out/driver.o" \
 
 link () {
   $CC -o "$out/tg-bench" "$out/driver.o" "$out"/*-fwd.o "$out"/*-ref.o \
-    "$out"/*-gen.o "$out"/*-noopt.o -lm -pthread -Wl,--wrap=calloc
+    "$out"/*-gen.o "$out"/*-noopt.o $blas_objs $CBLAS_LIBS -lm -pthread \
+    -Wl,--wrap=calloc
 }
+
+blas_objs=
+for o in "$out"/*-blas.o; do
+  [ -f "$o" ] && blas_objs="$blas_objs $o"
+done
 
 # A generated object that does not link (it needs a symbol nothing
 # defines) is reported like a rejected kernel.
 if ! link 2> "$out/link.log"; then
-  for o in "$out"/*-gen.o "$out"/*-noopt.o; do
+  for o in "$out"/*-gen.o "$out"/*-noopt.o $blas_objs; do
     base=${o%.o}
     if ! $CC -o "$out/link-test" "$out/driver.o" "$out"/*-fwd.o \
-         "$out"/*-ref.o "$o" -lm -pthread 2> "$base.log"; then
+         "$out"/*-ref.o "$o" $CBLAS_LIBS -lm -pthread 2> "$base.log"; then
       echo "unsupported: link: $(first_error "$base.log")" > "$base.status"
       empty_object "$o"
     fi

@@ -4,7 +4,9 @@
    build.sh compiles every kernel at each optimization level under
    level-specific names (dense.c at -O2 defines dense_O2 without the
    plugin, dense_O2_gen and dense_O2_gen_grad with it, and
-   dense_O2_noopt_grad with the plugin's no-opt option; dense_ref.c
+   dense_O2_noopt_grad with the plugin's no-opt option, and, for the
+   kernels with matrix products when configure found a CBLAS,
+   dense_O2_blas_grad with -fplugin-arg-tensorgrad-blas; dense_ref.c
    defines dense_O2_grad_ref) and links them all into this one program.
    The generated gradients are weak references: a kernel the plugin
    rejected leaves its symbol null, and its row says why, from the status
@@ -33,7 +35,8 @@ typedef void (*fn_t) (void);
   R K##_##L P;								\
   void K##_##L##_grad_ref G;						\
   void K##_##L##_gen_grad G __attribute__ ((weak));			\
-  void K##_##L##_noopt_grad G __attribute__ ((weak));
+  void K##_##L##_noopt_grad G __attribute__ ((weak));			\
+  void K##_##L##_blas_grad G __attribute__ ((weak));
 
 #define DENSE_P (int, int, int, const float *, const float *, const float *, \
 		 float *)
@@ -367,8 +370,9 @@ xent_grad (fn_t f, struct inst *s)
 
 /* ---- The table of kernels.  ---- */
 
-enum { V_FWD, V_REF, V_GEN, V_NOOPT, NV };
-static const char *const vname[NV] = { "fwd", "ref", "gen", "noopt" };
+enum { V_FWD, V_REF, V_GEN, V_NOOPT, V_BLAS, NV };
+static const char *const vname[NV] = { "fwd", "ref", "gen", "noopt",
+				       "blas" };
 
 #define NLEVELS 2
 static const char *const level_name[NLEVELS] = { "O2", "O3" };
@@ -384,7 +388,8 @@ struct kernel
 };
 
 #define FNS(K, L) { (fn_t) K##_##L, (fn_t) K##_##L##_grad_ref,		\
-		    (fn_t) K##_##L##_gen_grad, (fn_t) K##_##L##_noopt_grad }
+		    (fn_t) K##_##L##_gen_grad, (fn_t) K##_##L##_noopt_grad,	\
+		    (fn_t) K##_##L##_blas_grad }
 #define KERNEL(K, SIZE, PFX) \
   { #K, SIZE, PFX##_setup, PFX##_fwd, PFX##_grad, { FNS (K, O2), FNS (K, O3) } }
 
@@ -696,7 +701,8 @@ grad_cell (const struct kernel *k, int l, int v, struct inst *s,
 	   size_t n, double *reldiff, int *once)
 {
   char st[512];
-  const char *what = v == V_GEN ? "gen.status" : "noopt.status";
+  char what[32];
+  snprintf (what, sizeof what, "%s.status", vname[v]);
   read_line (k->name, level_name[l], what, "not built (no status file)",
 	     st, sizeof st);
   fn_t f = k->fn[l][v];
@@ -859,6 +865,24 @@ run_table (const char *flags, const char *plugin)
 	    fmt_ms (d, sizeof d, tn, on);
 	    printf ("%-15s %-3s %19s no-opt: %s ms\n", "", "", "", d);
 	  }
+	/* With -fplugin-arg-tensorgrad-blas (built only for the kernels
+	   with matrix products, when configure found a CBLAS).  */
+	char bcell[600];
+	double rdb;
+	int ob;
+	double tb = k->fn[l][V_BLAS]
+			? grad_cell (k, l, V_BLAS, &s, ref, ref_s, bcell,
+				     sizeof bcell, &rdb, &ob)
+			: -2;
+	if (tb >= 0)
+	  {
+	    fmt_ms (d, sizeof d, tb, ob);
+	    printf ("%-15s %-3s %19s blas: %s ms, blas/hand %.2f, blas/gen "
+		    "%.2f, reldiff %.1e\n", "", "", "", d, tb / th,
+		    tg >= 0 ? tb / tg : -1.0, rdb);
+	  }
+	else if (tb == -1)
+	  printf ("%-15s %-3s %19s blas: %s\n", "", "", "", bcell);
 	fflush (stdout);
 	for (int i = 0; i < s.na; i++)
 	  free (ref[i]);
@@ -1057,7 +1081,7 @@ run_check (void)
       {
 	const struct kernel *k = &kernels[ki];
 	bad_ref += fd_check (k, l, V_REF) != 0;
-	for (int v = V_GEN; v <= V_NOOPT; v++)
+	for (int v = V_GEN; v < NV; v++)
 	  if (k->fn[l][v])
 	    bad_gen += fd_check (k, l, v) != 0;
       }

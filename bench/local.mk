@@ -14,11 +14,14 @@
 
 BENCH_OUT = bench-build
 BENCH_PLUGIN = $(abs_top_builddir)/plugin/.libs/tensorgrad.so
-BENCH_BUILD = CC='$(CC)' $(SHELL) $(srcdir)/bench/build.sh \
+BENCH_BUILD = CC='$(CC)' CBLAS_LIBS='$(CBLAS_LIBS)' \
+	$(SHELL) $(srcdir)/bench/build.sh \
 	$(srcdir)/bench $(BENCH_OUT) $(BENCH_PLUGIN)
 
+# One thread everywhere: the CBLAS of the blas variant too.
 bench: plugin/tensorgrad.la
 	$(BENCH_BUILD)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \
 	./$(BENCH_OUT)/tg-bench --dir $(BENCH_OUT) \
 	  --flags "`cat $(BENCH_OUT)/flags`" --plugin $(BENCH_PLUGIN)
 

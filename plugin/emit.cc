@@ -37,6 +37,8 @@ static tree pending;
 static tree made_stderr;
 /* libgomp's omp_get_max_threads, once declared (omp_max_threads).  */
 static tree max_threads_decl;
+/* cblas_sgemm and cblas_dgemm as emit.cc declared them (cblas_decl).  */
+static tree made_cblas[2];
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
@@ -44,6 +46,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
   { &made_stderr, 1, sizeof (made_stderr), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &max_threads_decl, 1, sizeof (max_threads_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_cblas[0], 2, sizeof (made_cblas[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -1496,6 +1500,130 @@ stderr_decl (location_t loc)
   return made_stderr;
 }
 
+/* ---- matrix products as CBLAS calls (te_lw_stage.gemm) ----------------- */
+
+/* The CBLAS function for G: the translation unit's declaration when the
+   call graph knows one (<cblas.h>, with its enum types), else an
+   external void NAME (int, int, int, int, int, int, T, const T *, int,
+   const T *, int, T, T *, int), which the CBLAS defines with enums
+   (int-sized; CblasRowMajor is 101, CblasNoTrans 111, CblasTrans 112)
+   and int sizes (an LP64 build).  */
+static tree
+cblas_decl (const te_gemm *g)
+{
+  const char *name = te_gemm_function (g);
+  cgraph_node *n;
+  FOR_EACH_FUNCTION (n)
+    if (DECL_NAME (n->decl) && id_equal (DECL_NAME (n->decl), name)
+        && TREE_PUBLIC (n->decl))
+      return n->decl;
+  int d = g->c->type == TE_F64;
+  if (!made_cblas[d])
+    {
+      tree elem = te_tree_type (g->c->type);
+      tree cptr = build_pointer_type (
+          build_qualified_type (elem, TYPE_QUAL_CONST));
+      tree i = integer_type_node;
+      tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
+                        build_pointer_type (elem), i };
+      tree type = build_function_type_array (void_type_node, 14, args);
+      made_cblas[d] = build_fn_decl (name, type);
+      /* Its own name, never a C++ mangling of it.  */
+      SET_DECL_ASSEMBLER_NAME (made_cblas[d], get_identifier (name));
+    }
+  return made_cblas[d];
+}
+
+/* One call of the CBLAS for product ARG (a te_gemm), at the batch
+   counters' values.  */
+static tree
+gemm_call (emitter *e, const void *arg)
+{
+  const te_gemm *g = (const te_gemm *) arg;
+  te_ctx *ctx = e->p->ctx;
+  tree fn = cblas_decl (g);
+  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
+  tree elem = te_tree_type (g->c->type);
+  tree vals[14] = {
+    build_int_cst (integer_type_node, 101),
+    build_int_cst (integer_type_node, g->trans_a ? 112 : 111),
+    build_int_cst (integer_type_node, g->trans_b ? 112 : 111),
+    expr (e, g->m), expr (e, g->n), expr (e, g->k),
+    expr (e, te_float (ctx, g->c->type, g->alpha)),
+    element_address (e, g->a, g->off_a), expr (e, g->lda),
+    element_address (e, g->b, g->off_b), expr (e, g->ldb),
+    expr (e, te_float (ctx, g->c->type, g->beta)),
+    element_address (e, g->c, g->off_c), expr (e, g->ldc)
+  };
+  tree args[14];
+  for (int i = 0; i < 14; i++)
+    {
+      if (!vals[i])
+        return build_empty_stmt (e->loc);
+      tree fallback = i == 6 || i == 11 ? elem : TREE_TYPE (vals[i]);
+      if (i < 6 || i == 8 || i == 10 || i == 13)
+        fallback = integer_type_node;
+      args[i] = fold_convert (next_type (&types, fallback), vals[i]);
+    }
+  TREE_USED (fn) = 1;
+  return build_call_expr_loc_array (e->loc, fn, 14, args);
+}
+
+/* LO <= X <= INT_MAX, X an integer node; true when X is LO_NODE
+   (tested before).  */
+static tree
+in_int_range (emitter *e, const te_node *x, tree lo, const te_node *lo_node)
+{
+  if (x == lo_node)
+    return boolean_true_node;
+  tree v = fold_convert (long_integer_type_node, expr (e, x));
+  tree max = build_int_cst (long_integer_type_node, INT_MAX);
+  return build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
+                 build2 (GE_EXPR, boolean_type_node, v,
+                         fold_convert (long_integer_type_node, lo)),
+                 build2 (LE_EXPR, boolean_type_node, v, max));
+}
+
+/* The sizes of G suit the BLAS: M, N, K between 1 and INT_MAX, each
+   leading dimension at least its rows' length and at most INT_MAX.  */
+static tree
+gemm_sizes_ok (emitter *e, const te_gemm *g)
+{
+  tree one = build_int_cst (long_integer_type_node, 1);
+  tree m = fold_convert (long_integer_type_node, expr (e, g->m));
+  tree n = fold_convert (long_integer_type_node, expr (e, g->n));
+  tree k = fold_convert (long_integer_type_node, expr (e, g->k));
+  tree tests[6] = {
+    in_int_range (e, g->m, one, NULL), in_int_range (e, g->n, one, NULL),
+    in_int_range (e, g->k, one, NULL),
+    in_int_range (e, g->lda, g->trans_a ? m : k, g->trans_a ? g->m : g->k),
+    in_int_range (e, g->ldb, g->trans_b ? k : n, g->trans_b ? g->k : g->n),
+    in_int_range (e, g->ldc, n, g->n)
+  };
+  tree cond = tests[0];
+  for (int i = 1; i < 6; i++)
+    cond = build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, tests[i]);
+  return cond;
+}
+
+/* Blas stage G (lib/back/lower.c step 6): when the sizes suit the BLAS,
+   inside the statement's NULL tests, one CBLAS call per iteration of the
+   batch loops; otherwise the statement's loop nest.  */
+static tree
+gemm_stage (emitter *e, const te_lw_stage *g)
+{
+  const te_lw_stmt *l = &g->stmts[0];
+  const te_gemm *gm = g->gemm;
+  e->loc = stmt_location (e, l->st->loc);
+  tree cond = gemm_sizes_ok (e, gm);
+  tree calls = loop_nest (e, gm->nbatch, gm->batch, false, gemm_call, gm);
+  tree tests = all_nonnull (e, l->skip, l->nskip);
+  if (tests)
+    calls = build3 (COND_EXPR, void_type_node, tests, calls, NULL_TREE);
+  tree loops = stmt_nest (e, g->stage, l, ALL_LOOPS);
+  return build3 (COND_EXPR, void_type_node, cond, calls, loops);
+}
+
 /* Step 2a: what P requires of its sizes (te_require), tested first: when
    one does not hold, f_grad says so on stderr and aborts.  */
 static void
@@ -1666,6 +1794,11 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           append_to_statement_list (one_nest (&e, g), &body);
           break;
         case TE_LW_EACH:
+          if (g->gemm)
+            {
+              append_to_statement_list (gemm_stage (&e, g), &body);
+              break;
+            }
           for (int k = 0; k < g->nstmts; k++)
             append_to_statement_list (stmt_nest (&e, st, &g->stmts[k],
                                                  ALL_LOOPS),

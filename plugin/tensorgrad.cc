@@ -36,6 +36,9 @@ static struct plugin_info tg_info = {
   "tensorgrad: reverse-mode gradients of C tensor kernels.\n"
   "Mark a kernel __attribute__((differentiable)); the object file gains\n"
   "<name>_grad (see the README for its signature).  Options:\n"
+  "  -fplugin-arg-tensorgrad-blas   run the gradient's matrix products as\n"
+  "                                 calls of cblas_sgemm/cblas_dgemm (link\n"
+  "                                 a CBLAS: -lopenblas, -lcblas, -lblas)\n"
   "  -fplugin-arg-tensorgrad-dump   write the pass's dump file\n"
   "                                 (<output>.NNNt.tensorgrad): the lifted\n"
   "                                 and the backward TE programs\n"
@@ -68,7 +71,8 @@ static const struct
 {
   const char *name;
   bool has_value;
-} tg_options[] = { { "dump", false },   { "dump-c", true },
+} tg_options[] = { { "blas", false },  { "dump", false },
+                   { "dump-c", true },
                    { "header", true }, { "help", false },
                    { "no-opt", false }, { "parallel", false } };
 
@@ -79,6 +83,8 @@ static bool tg_no_opt;
    OpenMP threads where they can (lib/passes/parallel.c), not only those
    of kernels with parallel loops.  */
 static bool tg_parallel;
+/* -fplugin-arg-tensorgrad-blas: matrix products as CBLAS calls.  */
+static bool tg_blas;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -427,6 +433,7 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   memset (diag, 0, sizeof *diag);
   memset (pl, 0, sizeof *pl);
   pl->opt = !tg_no_opt;
+  pl->blas = tg_blas;
   pl->forward_only = forward_only;
 #ifdef TG_CHECKING
   pl->verify = true;
@@ -673,9 +680,9 @@ parse_options (struct plugin_name_args *info, bool *dump)
           break;
       if (k == ARRAY_SIZE (tg_options))
         {
-          error ("tensorgrad: unknown option %qs; valid options are: check, "
-                 "check-sizes=, check-tol=, dump, dump-c=FILE, header=FILE, "
-                 "help, no-opt, parallel",
+          error ("tensorgrad: unknown option %qs; valid options are: blas, "
+                 "check, check-sizes=, check-tol=, dump, dump-c=FILE, "
+                 "header=FILE, help, no-opt, parallel",
                  key);
           ok = false;
           continue;
@@ -710,6 +717,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
               ok = false;
             }
         }
+      else if (!strcmp (key, "blas"))
+        tg_blas = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }

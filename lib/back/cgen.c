@@ -608,6 +608,135 @@ call_prototypes (const te_program *p, sbuf *out)
     }
 }
 
+/* ---- matrix products as CBLAS calls (te_lw_stage.gemm) ---------------- */
+
+/* "BASE + OFFSET", element OFFSET of T, into a string the caller frees
+   (NULL when T has no storage: reported).  */
+static char *
+gemm_pointer (cgen *g, block *out, const te_tensor *t, const te_node *off)
+{
+  const char *base = cg_tensor_base (g, t);
+  if (!base)
+    {
+      cg_fail (g, "CBLAS call with", t->name);
+      return NULL;
+    }
+  sbuf b = { 0 };
+  if (off->op == TE_CONST && off->u.i == 0)
+    sb_printf (&b, "%s", base);
+  else
+    {
+      cx o = cg_render (g, out, off);
+      sb_printf (&b, "%s + %s", base, o.s);
+      free (o.s);
+    }
+  return sb_take (&b);
+}
+
+/* One CBLAS call for product ARG (a te_gemm), as emit.cc's gemm_call:
+   CblasRowMajor is 101, CblasNoTrans 111, CblasTrans 112.  */
+static void
+gemm_call_line (cgen *g, block *out, const void *arg)
+{
+  const te_gemm *m = arg;
+  cx M = cg_render (g, out, m->m), N = cg_render (g, out, m->n),
+     K = cg_render (g, out, m->k), lda = cg_render (g, out, m->lda),
+     ldb = cg_render (g, out, m->ldb), ldc = cg_render (g, out, m->ldc);
+  char *a = gemm_pointer (g, out, m->a, m->off_a);
+  char *b = gemm_pointer (g, out, m->b, m->off_b);
+  char *c = gemm_pointer (g, out, m->c, m->off_c);
+  if (a && b && c)
+    blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
+                   "%.17g, %s, %s);",
+              te_gemm_function (m), m->trans_a ? 112 : 111,
+              m->trans_b ? 112 : 111, M.s, N.s, K.s, m->alpha, a, lda.s, b,
+              ldb.s, m->beta, c, ldc.s);
+  free (a);
+  free (b);
+  free (c);
+  free (M.s);
+  free (N.s);
+  free (K.s);
+  free (lda.s);
+  free (ldb.s);
+  free (ldc.s);
+}
+
+/* "LO <= X && X <= INT_MAX" into HEAD (X and LO integer nodes, LO NULL
+   for 1), after " && " unless FIRST; nothing when X is LO (tested
+   before).  */
+static void
+gemm_range (cgen *g, block *out, sbuf *head, const te_node *x,
+            const te_node *lo, bool first)
+{
+  if (x == lo)
+    return;
+  cx v = cg_render (g, out, x);
+  cx l = { NULL, 0, 0 };
+  if (lo)
+    l = cg_render (g, out, lo);
+  sb_printf (head, "%s(long) (%s) >= ", first ? "" : " && ", v.s);
+  if (lo)
+    sb_printf (head, "(long) (%s)", l.s);
+  else
+    sb_printf (head, "1");
+  sb_printf (head, " && (long) (%s) <= 2147483647", v.s);
+  free (v.s);
+  free (l.s);
+}
+
+/* Blas stage L (lower.c step 6), as emit.cc's gemm_stage: when the
+   sizes suit the BLAS, inside the statement's NULL tests, a CBLAS call
+   per iteration of the batch loops; otherwise its loop nest.  */
+static void
+gemm_nest (cgen *g, block *out, const te_lw_stage *l)
+{
+  const te_gemm *m = l->gemm;
+  const te_lw_stmt *st = &l->stmts[0];
+  g->loc = st->st->loc;
+  sbuf head = { 0 };
+  gemm_range (g, out, &head, m->m, NULL, true);
+  gemm_range (g, out, &head, m->n, NULL, false);
+  gemm_range (g, out, &head, m->k, NULL, false);
+  gemm_range (g, out, &head, m->lda, m->trans_a ? m->m : m->k, false);
+  gemm_range (g, out, &head, m->ldb, m->trans_b ? m->k : m->n, false);
+  gemm_range (g, out, &head, m->ldc, m->n, false);
+  blk_stmt (out, "/* %s */", te_gemm_text (g->p, m));
+  block calls = { { 0 }, 0 }, inner = { { 0 }, 0 }, loops = { { 0 }, 0 };
+  cg_scope_enter (g);
+  cg_emit_loops (g, &inner, m->nbatch, m->batch, false, gemm_call_line, m);
+  cg_scope_leave (g);
+  cg_if_nonnull (g, &calls, st->skip, st->nskip, &inner);
+  /* In braces: an if inside, then else, would read as the inner if's
+     else.  */
+  calls.nstmts = 2;
+  cg_nest_begin (g);
+  stmt_nest (g, &loops, l->stage, st, ALL_LOOPS);
+  blk_if_else (out, head.s, &calls, &loops);
+  free (calls.text.s);
+  free (loops.text.s);
+  free (head.s);
+}
+
+/* The prototypes of the CBLAS functions P's gradient calls.  */
+static void
+gemm_prototypes (const te_lowered *lw, sbuf *out)
+{
+  bool done[2] = { false, false };
+  for (int s = 0; s < lw->nstages; s++)
+    {
+      const te_gemm *m = lw->stages[s].gemm;
+      if (!m || done[m->c->type == TE_F64])
+        continue;
+      done[m->c->type == TE_F64] = true;
+      const char *t = cg_c_type (m->c->type, false);
+      sb_printf (out, "\n/* A CBLAS (-lopenblas, -lcblas, -lblas); the enums as "
+                      "int.  */\nvoid %s (int, int, int, int, int, int, %s, "
+                      "const %s *, int, const %s *, int, %s, %s *, int);\n",
+                 te_gemm_function (m), t, t, t, t, t);
+    }
+}
+
 static void
 body (cgen *g, block *top)
 {
@@ -687,6 +816,14 @@ body (cgen *g, block *top)
                          one_body, l);
           break;
         case TE_LW_EACH:
+          if (l->gemm)
+            {
+              if (top->nstmts)
+                sb_printf (&top->text, "\n");
+              cg_nest_begin (g);
+              gemm_nest (g, top, l);
+              break;
+            }
           for (int k = 0; k < l->nstmts; k++)
             {
               if (gap || k)
@@ -755,6 +892,7 @@ te_program_emit_c (FILE *f, const te_program *p, const te_lowered *lw,
                     "passed the same way.  */\n",
              kernel);
   call_prototypes (p, &text);
+  gemm_prototypes (g.lw, &text);
   prototype (&g, &text);
   sb_printf (&text, "{\n");
   bool unused = false;

@@ -82,6 +82,11 @@
       the values that no guard protects (a guarded value may load out
       of bounds where its guard is false).
 
+   6. A blas stage (passes/blas.c) whose statement te_gemm_match still
+      reads as a matrix product, and that reads no NULL-able shadow as 0,
+      keeps that reading (te_lw_stage.gemm): the back ends call the CBLAS
+      inside the statement's NULL tests.
+
    Each scope walks the distinct nodes below its roots that enclosing
    scopes did not bind, once (TE_WALK_LOWER).
 
@@ -732,6 +737,27 @@ lower_one (lw *w, te_lw_stage *l, const te_stage *s)
 }
 
 /* Stage S into L (step 1).  */
+/* Step 6: blas stage S (passes/blas.c), lowered as L, a CBLAS call when
+   its statement is still a matrix product and reads no shadow as 0 when
+   NULL (a call cannot skip one factor's terms); else loops, and why.  */
+static void
+lower_gemm (lw *w, te_lw_stage *l, const te_stage *s)
+{
+  te_gemm g;
+  if (s->nstmts != 1)
+    l->blas_why = "not one statement";
+  else if (!te_gemm_match ((te_program *) w->p, s, 0, &g, &l->blas_why))
+    ;
+  else if (l->stmts[0].nzero)
+    l->blas_why = "reads a NULL shadow as 0";
+  else
+    {
+      l->gemm = xalloc (w, 1, sizeof *l->gemm);
+      if (l->gemm)
+        *l->gemm = g;
+    }
+}
+
 static void
 lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
 {
@@ -784,6 +810,8 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
   l->shape = TE_LW_EACH;
   l->nstmts = s->nstmts;
   l->stmts = lower_stmts (w, s, true);
+  if (s->blas && l->stmts)
+    lower_gemm (w, l, s);
 }
 
 /* Two statements of stage L's one nest that add to the same element in
@@ -911,6 +939,7 @@ te_lowered_free (te_lowered *l)
           scope_free (g->runs[r].scope);
         }
       free (g->runs);
+      free (g->gemm);
     }
   free (l->stages);
   free (l);
@@ -975,6 +1004,11 @@ te_lowered_dump (FILE *f, const te_lowered *l)
                     "add to one element of '%s' in every iteration\n",
                  s, g->chain[0], g->chain[1],
                  g->stage->stmts[g->chain[0]].dst->name);
+      if (g->gemm)
+        fprintf (f, "lower: stage %d: blas: %s\n", s,
+                 te_gemm_text (l->p, g->gemm));
+      else if (g->blas_why)
+        fprintf (f, "lower: stage %d: blas: loops, %s\n", s, g->blas_why);
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
       if (g->fast)
         stmts_dump (f, s, g->fast, g->stage->nstmts, 0, true);

@@ -54,6 +54,7 @@
 #ifndef TG_LOWER_H
 #define TG_LOWER_H
 
+#include "ir/gemm.h"
 #include "ir/te.h"
 
 typedef struct te_lw_scope te_lw_scope;
@@ -149,6 +150,13 @@ typedef struct te_lw_stage
                          loads run backwards (x[2*i + 1], then x[2*i]), so
                          a back end compiled by GCC keeps the nest from
                          being vectorized */
+  te_gemm *gemm;      /* TE_LW_EACH of a blas stage (te_stage.blas) whose
+                         statement is still a matrix product and reads
+                         no shadow as 0: a back end calls the CBLAS for
+                         it, inside the statement's NULL tests, when
+                         the sizes suit the BLAS, and runs the loop nest
+                         otherwise; else NULL */
+  const char *blas_why; /* a blas stage left loops: why */
   int nruns;
   te_lw_run *runs;    /* TE_LW_ONE: in order, none overlapping; a
                          statement of a run with ALL empty has nothing

@@ -381,6 +381,10 @@ typedef struct te_stage
   bool fused;      /* emit all statements in one loop nest, in order */
   te_parallel *par; /* parallel.c: its outermost loop runs on OpenMP
                       threads; NULL: serially */
+  bool blas;       /* passes/blas.c: one statement that is a matrix
+                      product (ir/gemm.h), which the back ends call the
+                      CBLAS for; later passes keep it a stage of its
+                      own */
   te_call *call;   /* a call stage: no loops, no statements */
   int nstmts;
   te_stmt *stmts;

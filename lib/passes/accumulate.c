@@ -165,7 +165,7 @@ te_program_accumulate (te_program *p, te_diag *diag)
   for (int si = 0; si < p->nstages; si++)
     {
       te_stage *s = &p->stages[si];
-      for (int k = 0; k < s->nstmts; k++)
+      for (int k = 0; k < s->nstmts && !s->blas; k++)
         {
           te_node *red = candidate (p, s, &s->stmts[k]);
           if (red)

@@ -19,7 +19,8 @@
       count such a loop (their loops, their statements' own loops or
       the loops of their reductions).
    2. Such a stage runs its outermost loop on threads when it is no
-      call, runs forwards, is no recurrence, its outermost loop does not
+      call and no CBLAS product (blas.c), runs forwards, is no
+      recurrence, its outermost loop does not
       run in lanes of its own (a stage of one loop in lanes), and every
       array a statement of it writes is
       a. written and read in rows that distinct iterations of that loop
@@ -333,6 +334,7 @@ typedef enum serial_why
 {
   WHY_NO_LOOP,
   WHY_RECURRENCE,
+  WHY_BLAS,
   WHY_LANES,
   WHY_TOO_MANY,
   WHY_SHARED,   /* WHO */
@@ -349,6 +351,8 @@ why_text (serial_why why, const char *who, char *buf, size_t size)
       return "it has no loop of statements";
     case WHY_RECURRENCE:
       return "it runs a recurrence";
+    case WHY_BLAS:
+      return "it is a matrix product the CBLAS computes";
     case WHY_LANES:
       return "its one loop runs in lanes";
     case WHY_TOO_MANY:
@@ -382,6 +386,11 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
   if (s->reversed || s->recurrent || s->block_end)
     {
       *why = WHY_RECURRENCE;
+      return NULL;
+    }
+  if (s->blas)
+    {
+      *why = WHY_BLAS;
       return NULL;
     }
   if (s->nloops == 1 && s->loops[0].lanes > 1)

@@ -138,6 +138,10 @@ bool te_lanes_long_loop (const te_loop *l);
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);
 
+/* blas.c: each matrix product of backward program P (ir/gemm.h) in a
+   stage of its own, marked for a CBLAS call.  */
+bool te_program_blas (te_program *p, te_diag *diag);
+
 /* schedule.c: give each statement of backward program P its own loop
    nest, with the loop most accesses walk with unit stride innermost.  */
 bool te_program_schedule (te_program *p, te_diag *diag);

@@ -90,6 +90,9 @@ const te_pass te_passes[] = {
     "outside that loop" },
   { "materialize", TE_PASS_BACKWARD, true, te_program_materialize,
     "subexpressions of fewer counters are computed once into temporaries" },
+  { "blas", TE_PASS_BACKWARD, false, te_program_blas,
+    "each matrix product in a stage of its own, which the back ends run "
+    "as a CBLAS call (only with -fplugin-arg-tensorgrad-blas)", true },
   { "schedule", TE_PASS_BACKWARD, true, te_program_schedule,
     "each adjoint statement gets its own loop nest, unit stride inside" },
   { "rows", TE_PASS_BACKWARD, true, te_program_rows,
@@ -213,7 +216,7 @@ te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
   for (int i = 0; ok && i < te_npasses; i++)
     {
       const te_pass *pass = &te_passes[i];
-      if (pass->optimization && !pl->opt)
+      if ((pass->optimization && !pl->opt) || (pass->blas && !pl->blas))
         continue;
       if (pass->kind == TE_PASS_REVERSE && pl->forward_only)
         break;

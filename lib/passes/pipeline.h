@@ -25,6 +25,7 @@ typedef struct te_pass
   /* FORWARD and BACKWARD passes: rewrite P, or fill DIAG and fail.  */
   bool (*run) (te_program *p, te_diag *diag);
   const char *what;    /* one line for a maintainer */
+  bool blas;           /* runs only with -fplugin-arg-tensorgrad-blas */
 } te_pass;
 
 /* The passes in the order they run; te_npasses of them.  */
@@ -38,6 +39,7 @@ typedef struct te_pipeline
   bool forward_only;   /* stop before the reverse pass: the user wrote the
                           gradient */
   bool verify;         /* run te_program_verify after every pass */
+  bool blas;           /* run the passes marked blas */
   FILE *dump;          /* the dump file, or NULL */
   /* What the run leaves.  */
   te_program *fwd;     /* the forward program as the passes left it */

@@ -59,8 +59,8 @@
 static bool
 groupable (const te_stage *s)
 {
-  return !s->call && !s->reversed && !s->recurrent && s->nloops > 0
-         && s->nstmts > 0;
+  return !s->call && !s->reversed && !s->recurrent && !s->blas
+         && s->nloops > 0 && s->nstmts > 0;
 }
 
 /* How many outermost loops of stage B agree with the first N of A (B's

@@ -60,7 +60,13 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 # (README, Parallel gradients), run with the default
                 # number of threads.
                 ("O2-parallel", ["-O2", "-fopenmp",
-                                 "-fplugin-arg-tensorgrad-parallel"])]
+                                 "-fplugin-arg-tensorgrad-parallel"]),
+                # Matrix products as CBLAS calls, linked with the CBLAS
+                # in TG_CBLAS_LIBS (configure's; default -lopenblas).
+                ("O2-blas", ["-O2", "-fplugin-arg-tensorgrad-blas"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                ("O0-blas", ["-O0", "-fplugin-arg-tensorgrad-blas"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split())]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
@@ -165,6 +171,8 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
     res = {}
     for name, flags in (configs or CONFIGS):
         obj = "k-%s.o" % name
+        libs = [f for f in flags if f.startswith("-l")]
+        flags = [f for f in flags if not f.startswith("-l")]
         cmd = cc + ["-fplugin=" + OPTS.plugin] + flags + [
                             "-fdiagnostics-plain-output", "-c", "kern.c",
                             "-o", obj] + extra
@@ -204,7 +212,8 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
         san = [f for f in flags if f.startswith("-fsanitize")
                or f == "-fopenmp"]
         rc, out, to = run(cc + san + ["harness.o"] + objs +
-                          ["-o", exe, "-lm"] + extra, OPTS.compile_timeout, d)
+                          ["-o", exe] + libs + ["-lm"] + extra,
+                          OPTS.compile_timeout, d)
         if rc != 0:
             res[name] = ("ICE", "link failed: " + out[:300])
             continue

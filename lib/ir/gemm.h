@@ -1,0 +1,56 @@
+/* gemm.h -- a statement that is a matrix product, read as the arguments
+   of a row-major cblas_sgemm / cblas_dgemm call.
+
+   A backward stage statement
+
+       for b < B, i < M, j < N, p < K:
+         C[oc + ldc*i + j] += alpha * A[oa + lda*i + p] * B[ob + ldb*p + j]
+
+   (any order of the loops; A may be stored transposed, A[oa + i + lda*p],
+   and B too, B[ob + p*1 + ldb*j]) computes, for each value of the batch
+   counters b, C = alpha * op (A) * op (B) + 1 * C with C an M by N block
+   of rows ldc apart.  te_gemm_match reads that form off a stage; the
+   lowering (lib/back/lower.c) keeps it for the back ends, which call the
+   CBLAS for it (plugin/emit.cc, lib/back/cgen.c) when the sizes suit
+   the BLAS at run time, and run the loops otherwise.  The MPFR
+   interpreter runs the loops: the same mathematics, summed in another
+   order.  */
+
+#ifndef TG_GEMM_H
+#define TG_GEMM_H
+
+#include "ir/te.h"
+
+typedef struct te_gemm
+{
+  const te_tensor *a, *b, *c; /* C += alpha * op (A) * op (B) */
+  bool trans_a, trans_b;      /* A stored K by M (A[p*lda + i]); B stored
+                                 N by K (B[j*ldb + p]) */
+  int row, col, red;          /* the counters i, j, p */
+  te_node *m, *n, *k;         /* their extents: integer parameters and
+                                 constants only */
+  te_node *lda, *ldb, *ldc;   /* leading dimensions, the same */
+  te_node *off_a, *off_b, *off_c; /* the element at i = j = p = 0; may
+                                     use the batch counters */
+  double alpha, beta;         /* beta: 1 for +=, 0 for = */
+  int nbatch;
+  te_loop batch[TE_MAX_LOOPS]; /* the stage's other loops, in its order
+                                  (lanes cleared): one call per
+                                  iteration */
+} te_gemm;
+
+/* Is statement K of stage S of P such a product?  Fills *G and returns
+   true, or returns false with *WHY (a fixed phrase) saying what is not.
+   Makes canonical index nodes in P's context.  */
+bool te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
+                    const char **why);
+
+/* "d_w = x^T * d1 as cblas_sgemm (k, m, n)", with " in a loop over b"
+   for batch loops, in memory of P's context: the fixed wording of the
+   notes and the dump.  */
+const char *te_gemm_text (const te_program *p, const te_gemm *g);
+
+/* The CBLAS function for G: "cblas_sgemm" or "cblas_dgemm".  */
+const char *te_gemm_function (const te_gemm *g);
+
+#endif /* TG_GEMM_H */
