@@ -153,8 +153,20 @@ refuse_call (lifter *l, tree fn, const char *name)
         {
           error_at (l->loc, "call to %qs cannot be differentiated",
                     call_spelling (l->loc, fn));
+          tree ret = TREE_TYPE (TREE_TYPE (fn));
+          te_type rt;
           if (abi_is_helper (fn))
             helper_refused (fn);
+          else if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn)
+                   && !VOID_TYPE_P (ret) && !float_te_type (ret, &rt))
+            /* Marking it would not do: a kernel returns void, float or
+               double.  */
+            inform (DECL_SOURCE_LOCATION (fn),
+                    "a function of the file is substituted where a kernel "
+                    "calls it only when it returns float or double, and "
+                    "%qD returns %qT; write its value in the kernel (a "
+                    "macro or a conditional expression)",
+                    fn, ret);
           else if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn))
             inform (DECL_SOURCE_LOCATION (fn),
                     "mark %qD %<__attribute__ ((differentiable))%> to "
