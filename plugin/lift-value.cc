@@ -592,6 +592,21 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
   return lift_reduction_1 (l, phi, type, false);
 }
 
+/* Does PHI, in the header of LOOP, start from the value of a scalar that
+   the loop around LOOP carries (s, not reset between the outer loop's
+   iterations)?  */
+static bool
+carried_from_outer (gphi *phi, class loop *loop)
+{
+  tree init = PHI_ARG_DEF_FROM_EDGE (phi, loop_preheader_edge (loop));
+  if (TREE_CODE (init) != SSA_NAME)
+    return false;
+  gimple *d = SSA_NAME_DEF_STMT (init);
+  class loop *outer = loop_outer (loop);
+  return gimple_code (d) == GIMPLE_PHI && outer
+         && gimple_bb (d) == outer->header;
+}
+
 /* lift_reduction; AFTER_BODY: the value used is the one the latch gives
    PHI, in a loop whose exit test follows the update (a do/while).  */
 static te_node *
@@ -670,10 +685,47 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
       tree var = SSA_NAME_VAR (result);
       if (count)
         return fail_count (l, result);
+      /* The update, for what is refused because of where it stands.  */
+      gimple *update = SSA_NAME_DEF_STMT (latch);
+      location_t uloc = gimple_has_location (update)
+                          ? gimple_location (update)
+                          : l->loc;
       if (v->op == TE_SELECT && var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD is updated by different "
                           "operations in the branches of a condition; a "
                           "reduction must use one (+, *, fmax or fmin)",
+                  var);
+      else if (var && DECL_NAME (var) && l->nred > 0
+               && carried_from_outer (phi, loop))
+        {
+          /* Inside the loop of another carried value being lifted: a tape
+             is kept for the iterations of one loop only.  */
+          error_at (uloc, "loop-carried scalar %qD is updated from its "
+                            "own value in an inner loop of a loop that "
+                            "carries it too; not supported yet",
+                    var);
+          inform (uloc, "the gradient keeps such a value for every "
+                          "iteration of one loop only; reset %qD at the "
+                          "start of every iteration of the outer loop, or "
+                          "keep each iteration's value in an array element",
+                  var);
+        }
+      else if (var && DECL_NAME (var) && l->nred > 0)
+        {
+          error_at (uloc, "loop-carried scalar %qD is updated from its "
+                            "own value in a loop inside the loop of a "
+                            "reduction; not supported yet",
+                    var);
+          inform (uloc, "store %qD of every iteration of the outer loop "
+                          "in an array element, and sum those in a loop of "
+                          "its own",
+                  var);
+        }
+      else if (var && DECL_NAME (var) && body)
+        /* s += e with E reading s: the advice below is what it wrote.  */
+        error_at (l->loc, "loop-carried scalar %qD is updated from its own "
+                          "value and cannot be kept for every iteration of "
+                          "this loop; not supported yet",
                   var);
       else if (var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD is not a reduction; "
