@@ -902,17 +902,37 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
 }
 
 /* Does statement ST of stage S, which writes T, write an element that a
-   write of T in an earlier stage may write too?  */
+   write of T in an earlier stage may write too?  Sets *CERTAIN when it
+   does for sure: the earlier write covers a dense range that holds all
+   that ST writes (else the two may only not be told apart).  */
 static bool
 overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
-                        const te_stmt *st)
+                        const te_stmt *st, bool *certain)
 {
+  te_ctx *ctx = p->ctx;
   for (int ps = 0; ps < s; ps++)
     for (int pk = 0; pk < p->stages[ps].nstmts; pk++)
-      if (p->stages[ps].stmts[pk].dst == t
-          && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
-                        &p->stages[s], st))
+      {
+        const te_stmt *w = &p->stages[ps].stmts[pk];
+        if (w->dst != t || disjoint (p, &p->stages[ps], w, &p->stages[s], st))
+          continue;
+        te_loop wl[2 * TE_MAX_LOOPS], sl[2 * TE_MAX_LOOPS];
+        int nw = te_access_loops (p->nvars, &p->stages[ps], 0, w, w->index,
+                                  true, wl);
+        int ns = te_access_loops (p->nvars, &p->stages[s], 0, st, st->index,
+                                  true, sl);
+        te_node *wlo, *whi, *slo, *shi;
+        *certain = nw >= 0 && ns >= 0
+                   && te_dense (ctx, w->index, nw, wl, &wlo, &whi)
+                   && te_index_range (ctx, st->index, ns, sl, &slo, &shi)
+                   && te_non_negative_where_run (
+                       ctx, te_canon_int (ctx, te_sub (ctx, slo, wlo)),
+                       &p->stages[ps], &p->stages[s])
+                   && te_non_negative_where_run (
+                       ctx, te_canon_int (ctx, te_sub (ctx, whi, shi)),
+                       &p->stages[ps], &p->stages[s]);
         return true;
+      }
   return false;
 }
 
@@ -950,7 +970,8 @@ static bool
 write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
                  bool same_stage, te_diag *diag)
 {
-  if (overlaps_earlier_write (p, t, s, st))
+  bool certain = false;
+  if (overlaps_earlier_write (p, t, s, st, &certain) && certain)
     {
       te_diag_set (diag, TE_DIAG_USER, st->loc,
                    "'%s' is written by more than one loop nest; not "
@@ -958,6 +979,21 @@ write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
                    t->name);
       te_diag_note (diag, "the gradient would lose the value the "
                           "earlier nest wrote; write this result to "
+                          "another array");
+      return false;
+    }
+  if (overlaps_earlier_write (p, t, s, st, &certain))
+    {
+      /* The nests may write apart (rows only a size spaces, a bound
+         computed apart), but that cannot be told: say so.  */
+      te_diag_set (diag, TE_DIAG_USER, st->loc,
+                   "'%s' is written by more than one loop nest, which "
+                   "may write the same elements; not supported yet",
+                   t->name);
+      te_diag_note (diag, "tensorgrad cannot tell that this nest and an "
+                          "earlier one write different elements; where "
+                          "they meet, the gradient would lose the value "
+                          "the earlier nest wrote; write this result to "
                           "another array");
       return false;
     }
