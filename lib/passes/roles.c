@@ -315,10 +315,10 @@ rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
       r = te_canon_int (ctx, te_sub (ctx, r, c));
       q = te_add (ctx, q, te_int (ctx, 1));
     }
-  if (!te_index_monotone (ctx, r, n, loops))
+  /* R may fall with a counter (a row's recurrence counting down,
+     y[r*n + n - 2 - i]): its range, counter by counter.  */
+  if (!te_index_range (ctx, r, n, loops, lo, hi))
     return false;
-  *lo = te_index_extreme (ctx, r, n, loops, false);
-  *hi = te_index_extreme (ctx, r, n, loops, true);
   te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
                                                          te_int (ctx, 1)),
                                             *hi));
@@ -335,9 +335,8 @@ rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
           return false;
         row->nq = k + 1;
       }
-  row->lo = te_index_extreme (ctx, r, n - row->nq, loops + row->nq, false);
-  row->hi = te_index_extreme (ctx, r, n - row->nq, loops + row->nq, true);
-  return true;
+  return te_index_range (ctx, r, n - row->nq, loops + row->nq, &row->lo,
+                         &row->hi);
 }
 
 /* Do accesses A and B share the loops over the rows RA and RB name

@@ -1,8 +1,7 @@
 /* { dg-do compile } */
 /* Two nests that write different elements of one array, which
    tensorgrad cannot tell apart: the tiles of a matrix-vector product
-   bounded by a variable computed from M % 8 and the rows after them; a
-   recurrence counting down in every row, seeded by its last element.
+   bounded by a variable computed from M % 8 and the rows after them.
    The error used to say that the gradient would lose the value the
    earlier nest wrote, which no element here has; it says now that the
    nests may meet, and what to write.  */
@@ -30,20 +29,10 @@ tiled (int M, int K, const double *A, const double *x, double *y)
     }
 }
 
-__attribute__ ((differentiable))
-void
-suffix_rows (int R, int n, double a, const double *x, double *y)
-{
-  for (int r = 0; r < R; r++)
-    {
-      y[r * n + n - 1] = x[r * n + n - 1];
-      for (int i = n - 2; i >= 0; i--)
-	y[r * n + i] = a * y[r * n + i + 1] + x[r * n + i]; /* { dg-error "'y' is written by more than one loop nest, which may write the same elements; not supported yet" } */
-    }
-}
-
-/* Accepted: the remainder loop continuing the tiles' counter, and the
-   recurrence through a scalar the loop stores in every iteration.  */
+/* Accepted: the remainder loop continuing the tiles' counter; a
+   recurrence counting down in every row seeded by its last element
+   (exec/recurrence-rows-down-1.c), also through a scalar the loop stores
+   in every iteration.  */
 __attribute__ ((differentiable))
 void
 tiled_continued (int M, int K, const double *A, const double *x, double *y)
@@ -63,6 +52,18 @@ tiled_continued (int M, int K, const double *A, const double *x, double *y)
       for (int k = 0; k < K; k++)
 	s += A[i * K + k] * x[k];
       y[i] = s;
+    }
+}
+
+__attribute__ ((differentiable))
+void
+suffix_rows (int R, int n, double a, const double *x, double *y)
+{
+  for (int r = 0; r < R; r++)
+    {
+      y[r * n + n - 1] = x[r * n + n - 1];
+      for (int i = n - 2; i >= 0; i--)
+	y[r * n + i] = a * y[r * n + i + 1] + x[r * n + i];
     }
 }
 
