@@ -674,10 +674,16 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
     body = NULL;
   else
     nloops = flatten_inner (l->ctx, kind, type, loops, nloops, &body);
-  if (!count && (!body || te_contains (body, acc)) && lift_tape (l, loop, ext))
+  if (!count && (!body || te_contains (body, acc)))
     {
+      /* The tape's statements are the update's, at its line.  */
+      gimple *ud = SSA_NAME_DEF_STMT (latch);
+      if (gimple_has_location (ud))
+        l->loc = gimple_location (ud);
+      bool taped = lift_tape (l, loop, ext);
       l->loc = saved;
-      return *l->tapes->get (result);
+      if (taped)
+        return *l->tapes->get (result);
     }
   if (!body || te_contains (body, acc) || (count && kind != TE_RED_SUM))
     {
