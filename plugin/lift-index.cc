@@ -89,6 +89,26 @@ fail_int_def (lifter *l, tree name, gimple *def)
   return fail (l, "index of this access is not affine in the loop counters");
 }
 
+/* Refuse the conversion of a floating-point value to an integer, made by
+   DEF (NULL: in the expression being lifted), at the conversion.  */
+static te_node *
+fail_float_to_int (lifter *l, gimple *def)
+{
+  location_t loc = def && gimple_has_location (def) ? gimple_location (def)
+                                                     : l->loc;
+  if (!l->failed && !already_reported (l, loc))
+    {
+      error_at (loc, "conversion to an integer of a floating-point value "
+                     "cannot be differentiated");
+      inform (loc, "to round a value, use %<trunc%>, %<floor%>, %<ceil%> or "
+                   "%<round%>, which keep it floating (derivative 0); an "
+                   "index, a loop bound or a switch cannot be computed from "
+                   "floating-point values");
+    }
+  l->failed = true;
+  return NULL;
+}
+
 /* ---- types -------------------------------------------------------------- */
 
 bool
@@ -665,6 +685,8 @@ lift_int_ssa (lifter *l, tree name)
                   r = convert_int (l, TREE_TYPE (name),
                                    c ? c : te_load (l->ctx, t, idx));
                 }
+              else if (code == FIX_TRUNC_EXPR)
+                return fail_float_to_int (l, def);
               else if (get_gimple_rhs_class (code) == GIMPLE_SINGLE_RHS)
                 r = lift_int (l, rhs);
               else
@@ -906,6 +928,8 @@ lift_int (lifter *l, tree t)
                                         : TE_DIV;
         return te_binary (ctx, op, a, b);
       }
+    case FIX_TRUNC_EXPR:
+      return fail_float_to_int (l, NULL);
     case LSHIFT_EXPR:
       if (tree_fits_shwi_p (TREE_OPERAND (t, 1))
           && tree_to_shwi (TREE_OPERAND (t, 1)) < 32)

@@ -153,8 +153,20 @@ refuse_call (lifter *l, tree fn, const char *name)
         {
           error_at (l->loc, "call to %qs cannot be differentiated",
                     call_spelling (l->loc, fn));
+          tree ret = TREE_TYPE (TREE_TYPE (fn));
+          te_type rt;
           if (abi_is_helper (fn))
             helper_refused (fn);
+          else if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn)
+                   && !VOID_TYPE_P (ret) && !float_te_type (ret, &rt))
+            /* Marking it would not do: a kernel returns void, float or
+               double.  */
+            inform (DECL_SOURCE_LOCATION (fn),
+                    "a function of the file is substituted where a kernel "
+                    "calls it only when it returns float or double, and "
+                    "%qD returns %qT; write its value in the kernel (a "
+                    "macro or a conditional expression)",
+                    fn, ret);
           else if (DECL_INITIAL (fn) && !fndecl_built_in_p (fn))
             inform (DECL_SOURCE_LOCATION (fn),
                     "mark %qD %<__attribute__ ((differentiable))%> to "
@@ -580,6 +592,21 @@ lift_reduction (lifter *l, gphi *phi, te_type type)
   return lift_reduction_1 (l, phi, type, false);
 }
 
+/* Does PHI, in the header of LOOP, start from the value of a scalar that
+   the loop around LOOP carries (s, not reset between the outer loop's
+   iterations)?  */
+static bool
+carried_from_outer (gphi *phi, class loop *loop)
+{
+  tree init = PHI_ARG_DEF_FROM_EDGE (phi, loop_preheader_edge (loop));
+  if (TREE_CODE (init) != SSA_NAME)
+    return false;
+  gimple *d = SSA_NAME_DEF_STMT (init);
+  class loop *outer = loop_outer (loop);
+  return gimple_code (d) == GIMPLE_PHI && outer
+         && gimple_bb (d) == outer->header;
+}
+
 /* lift_reduction; AFTER_BODY: the value used is the one the latch gives
    PHI, in a loop whose exit test follows the update (a do/while).  */
 static te_node *
@@ -647,10 +674,16 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
     body = NULL;
   else
     nloops = flatten_inner (l->ctx, kind, type, loops, nloops, &body);
-  if (!count && (!body || te_contains (body, acc)) && lift_tape (l, loop, ext))
+  if (!count && (!body || te_contains (body, acc)))
     {
+      /* The tape's statements are the update's, at its line.  */
+      gimple *ud = SSA_NAME_DEF_STMT (latch);
+      if (gimple_has_location (ud))
+        l->loc = gimple_location (ud);
+      bool taped = lift_tape (l, loop, ext);
       l->loc = saved;
-      return *l->tapes->get (result);
+      if (taped)
+        return *l->tapes->get (result);
     }
   if (!body || te_contains (body, acc) || (count && kind != TE_RED_SUM))
     {
@@ -658,10 +691,47 @@ lift_reduction_1 (lifter *l, gphi *phi, te_type type, bool after_body)
       tree var = SSA_NAME_VAR (result);
       if (count)
         return fail_count (l, result);
+      /* The update, for what is refused because of where it stands.  */
+      gimple *update = SSA_NAME_DEF_STMT (latch);
+      location_t uloc = gimple_has_location (update)
+                          ? gimple_location (update)
+                          : l->loc;
       if (v->op == TE_SELECT && var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD is updated by different "
                           "operations in the branches of a condition; a "
                           "reduction must use one (+, *, fmax or fmin)",
+                  var);
+      else if (var && DECL_NAME (var) && l->nred > 0
+               && carried_from_outer (phi, loop))
+        {
+          /* Inside the loop of another carried value being lifted: a tape
+             is kept for the iterations of one loop only.  */
+          error_at (uloc, "loop-carried scalar %qD is updated from its "
+                            "own value in an inner loop of a loop that "
+                            "carries it too; not supported yet",
+                    var);
+          inform (uloc, "the gradient keeps such a value for every "
+                          "iteration of one loop only; reset %qD at the "
+                          "start of every iteration of the outer loop, or "
+                          "keep each iteration's value in an array element",
+                  var);
+        }
+      else if (var && DECL_NAME (var) && l->nred > 0)
+        {
+          error_at (uloc, "loop-carried scalar %qD is updated from its "
+                            "own value in a loop inside the loop of a "
+                            "reduction; not supported yet",
+                    var);
+          inform (uloc, "store %qD of every iteration of the outer loop "
+                          "in an array element, and sum those in a loop of "
+                          "its own",
+                  var);
+        }
+      else if (var && DECL_NAME (var) && body)
+        /* s += e with E reading s: the advice below is what it wrote.  */
+        error_at (l->loc, "loop-carried scalar %qD is updated from its own "
+                          "value and cannot be kept for every iteration of "
+                          "this loop; not supported yet",
                   var);
       else if (var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD is not a reduction; "

@@ -22,7 +22,14 @@
    with its stage's other loops as loops of its own: iteration by
    iteration of the P loops, the statements in order, as the source runs
    them.  ad.c runs its gradient backwards in one stage (a recurrence).
-   Each block is noted.  */
+   Each block is noted.
+
+   Limit: a statement whose own loops carry a recurrence (a scalar
+   carried by the outer loop and updated in an inner one, `for j { for i
+   s += x[j*n + i] * s; y[j] = s; }', gives a statement that reads, in
+   one iteration of the P loops, what its other iterations of its own
+   loops write) is refused: the gradient runs the P loops backwards but
+   each statement's own loops forwards.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -87,10 +94,69 @@ make_block (te_program *p, int first, int last, int np)
   a->recurrent = true;
 }
 
+/* The loads of one tensor in a statement's value, for te_walk.  */
+typedef struct self_reads
+{
+  const te_tensor *t;
+  int n;
+  te_node *index[16];
+} self_reads;
+
+static void
+collect_read (te_node *n, void *data)
+{
+  self_reads *r = data;
+  if (n->op == TE_LOAD && n->u.tensor == r->t && r->n < 16)
+    r->index[r->n++] = n->args[0];
+}
+
+/* Does statement X of stage S, in a block over the P outermost loops of
+   S, read in one iteration of them an element of its destination that
+   another iteration of its own loops (S's loops from the P-th on, and
+   X's) writes?  Also true when that cannot be told.  */
+static bool
+inner_recurrence (te_program *p, const te_stage *s, const te_stmt *x, int np)
+{
+  te_ctx *ctx = p->ctx;
+  self_reads r;
+  r.t = x->dst;
+  r.n = 0;
+  te_walk (x->value, collect_read, &r);
+  if (x->guard)
+    te_walk (x->guard, collect_read, &r);
+  if (r.n == 16)
+    return true;
+  te_loop wl[2 * TE_MAX_LOOPS], rl[2 * TE_MAX_LOOPS];
+  int nw = te_access_loops (p->nvars, s, np, x, x->index, true, wl);
+  if (nw == 0)
+    return false; /* one element per iteration of the P loops */
+  te_node *wlo, *whi;
+  if (r.n && (nw < 0 || !te_index_range (ctx, x->index, nw, wl, &wlo, &whi)))
+    return true;
+  for (int i = 0; i < r.n; i++)
+    {
+      int nr = te_access_loops (p->nvars, s, np, x, r.index[i], false, rl);
+      if (nr == nw && te_canon_int (ctx, r.index[i])
+                          == te_canon_int (ctx, x->index))
+        continue; /* the element the iteration itself writes */
+      te_node *rlo, *rhi;
+      if (nr < 0
+          || !te_read_range (ctx, x->value, x->guard, x->dst, r.index[i], nr,
+                             rl, &rlo, &rhi))
+        return true;
+      te_node *below = te_canon_int (
+          ctx, te_sub (ctx, te_sub (ctx, wlo, rhi), te_int (ctx, 1)));
+      te_node *above = te_canon_int (
+          ctx, te_sub (ctx, te_sub (ctx, rlo, whi), te_int (ctx, 1)));
+      if (!te_non_negative (ctx, below) && !te_non_negative (ctx, above))
+        return true;
+    }
+  return false;
+}
+
 bool
 te_program_blocks (te_program *p, te_diag *diag)
 {
-  (void) diag;
   bool any = false;
   for (int s = 0; s < p->nstages; s++)
     {
@@ -109,6 +175,23 @@ te_program_blocks (te_program *p, te_diag *diag)
               np = n;
           }
       te_assert (np > 0 && np < TE_MAX_LOOPS);
+      for (int k = s; k <= last; k++)
+        for (int j = 0; j < p->stages[k].nstmts; j++)
+          {
+            const te_stmt *x = &p->stages[k].stmts[j];
+            if (!inner_recurrence (p, &p->stages[k], x, np))
+              continue;
+            te_diag_set (diag, TE_DIAG_USER, x->loc,
+                         "'%s' is updated in an inner loop from its values "
+                         "of that loop's earlier iterations, and carried "
+                         "by the loop around it; not supported yet",
+                         x->dst->name);
+            te_diag_note (diag, "reset '%s' at the start of every "
+                                "iteration of the outer loop, or keep each "
+                                "iteration's value in an array element",
+                          x->dst->name);
+            return false;
+          }
       make_block (p, s, last, np);
       any = true;
       s = last;

@@ -319,10 +319,10 @@ rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
       r = te_canon_int (ctx, te_sub (ctx, r, c));
       q = te_add (ctx, q, te_int (ctx, 1));
     }
-  if (!te_index_monotone (ctx, r, n, loops))
+  /* R may fall with a counter (a row's recurrence counting down,
+     y[r*n + n - 2 - i]): its range, counter by counter.  */
+  if (!te_index_range (ctx, r, n, loops, lo, hi))
     return false;
-  *lo = te_index_extreme (ctx, r, n, loops, false);
-  *hi = te_index_extreme (ctx, r, n, loops, true);
   te_node *top = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c,
                                                          te_int (ctx, 1)),
                                             *hi));
@@ -339,9 +339,8 @@ rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
           return false;
         row->nq = k + 1;
       }
-  row->lo = te_index_extreme (ctx, r, n - row->nq, loops + row->nq, false);
-  row->hi = te_index_extreme (ctx, r, n - row->nq, loops + row->nq, true);
-  return true;
+  return te_index_range (ctx, r, n - row->nq, loops + row->nq, &row->lo,
+                         &row->hi);
 }
 
 /* Do accesses A and B share the loops over the rows RA and RB name
@@ -906,26 +905,47 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
 }
 
 /* The earlier stage whose write of T may write an element that statement
-   ST of stage S, which writes T, writes too; -1 if none.  */
+   ST of stage S, which writes T, writes too; -1 if none.  Sets *CERTAIN
+   when it does for sure: that write covers a dense range that holds all
+   that ST writes (else the two may only not be told apart).  */
 static int
 overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
-                        const te_stmt *st)
+                        const te_stmt *st, bool *certain)
 {
+  te_ctx *ctx = p->ctx;
   for (int ps = 0; ps < s; ps++)
     for (int pk = 0; pk < p->stages[ps].nstmts; pk++)
-      if (p->stages[ps].stmts[pk].dst == t
-          && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
-                        &p->stages[s], st))
+      {
+        const te_stmt *w = &p->stages[ps].stmts[pk];
+        if (w->dst != t || disjoint (p, &p->stages[ps], w, &p->stages[s], st))
+          continue;
+        te_loop wl[2 * TE_MAX_LOOPS], sl[2 * TE_MAX_LOOPS];
+        int nw = te_access_loops (p->nvars, &p->stages[ps], 0, w, w->index,
+                                  true, wl);
+        int ns = te_access_loops (p->nvars, &p->stages[s], 0, st, st->index,
+                                  true, sl);
+        te_node *wlo, *whi, *slo, *shi;
+        *certain = nw >= 0 && ns >= 0
+                   && te_dense (ctx, w->index, nw, wl, &wlo, &whi)
+                   && te_index_range (ctx, st->index, ns, sl, &slo, &shi)
+                   && te_non_negative_where_run (
+                       ctx, te_canon_int (ctx, te_sub (ctx, slo, wlo)),
+                       &p->stages[ps], &p->stages[s])
+                   && te_non_negative_where_run (
+                       ctx, te_canon_int (ctx, te_sub (ctx, whi, shi)),
+                       &p->stages[ps], &p->stages[s]);
         return ps;
+      }
   return -1;
 }
 
 /* Refuse ST, a statement of stage S writing T where the write of stage
    PS wrote before (version.c gave it no version): at ST, saying which
-   limit it meets.  */
+   limit it meets; CERTAIN when the two surely write the same elements
+   (overlaps_earlier_write).  */
 static bool
 refuse_overwrite (te_program *p, te_tensor *t, int ps, int s,
-                  const te_stmt *st, te_diag *diag)
+                  const te_stmt *st, bool certain, te_diag *diag)
 {
   const te_stage *a = &p->stages[ps], *b = &p->stages[s];
   int shared = te_shared_loops (a, b);
@@ -934,10 +954,17 @@ refuse_overwrite (te_program *p, te_tensor *t, int ps, int s,
                  "'%s' is written here and by an earlier loop of the same "
                  "nest, in elements that may meet; not supported yet",
                  t->name);
-  else
+  else if (certain)
     te_diag_set (diag, TE_DIAG_USER, st->loc,
                  "'%s' is written by more than one loop nest; not "
                  "supported yet",
+                 t->name);
+  else
+    /* The nests may write apart (rows only a size spaces, a bound
+       computed apart), but that cannot be told: say so.  */
+    te_diag_set (diag, TE_DIAG_USER, st->loc,
+                 "'%s' is written by more than one loop nest, which may "
+                 "write the same elements; not supported yet",
                  t->name);
   te_node *loads[64];
   int nloads = te_loads_of (st->value, t, loads, 64);
@@ -945,12 +972,19 @@ refuse_overwrite (te_program *p, te_tensor *t, int ps, int s,
   for (int i = 0; i < nloads; i++)
     others |= te_canon_int (p->ctx, loads[i]->args[0])
               != te_canon_int (p->ctx, st->index);
+  bool same_nest = a->nest == b->nest && !te_stage_empty (a);
   if (st->op == TE_SET && others && b->nloops - shared <= a->nloops - shared)
     te_diag_note (diag, "this statement rewrites part of what the earlier "
                         "loop wrote from other elements of '%s'; such a "
                         "rewrite gets a version only when it reads no "
                         "element of '%s' but the one it writes",
                   t->name, t->name);
+  else if (!certain && !same_nest)
+    te_diag_note (diag, "tensorgrad cannot tell that this nest and an "
+                        "earlier one write different elements; where "
+                        "they meet, the gradient would lose the value "
+                        "the earlier nest wrote; write this result to "
+                        "another array");
   else if (st->op == TE_SET && b->nloops - shared <= a->nloops - shared
            && a->nloops > shared)
     te_diag_note (diag, "a later store gets a version where it rewrites "
@@ -999,9 +1033,10 @@ static bool
 write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
                  bool same_stage, te_diag *diag)
 {
-  int ps = overlaps_earlier_write (p, t, s, st);
+  bool certain = false;
+  int ps = overlaps_earlier_write (p, t, s, st, &certain);
   if (ps >= 0)
-    return refuse_overwrite (p, t, ps, s, st, diag);
+    return refuse_overwrite (p, t, ps, s, st, certain, diag);
   if (same_stage && !distinct_constant_writes (&p->stages[s], t)
       && !apart_from_siblings (p, t, s, st))
     {

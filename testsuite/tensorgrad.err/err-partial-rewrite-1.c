@@ -5,7 +5,9 @@
    tail zeroed from t, err-causal-tail-overlap-1.c, likewise), or steps
    through them at another step (every other element).  A run within
    them at the earlier loop's step gets one (exec/partial-overwrite-1.c).
-   The error at the rewrite, the note naming what gets a version.  */
+   The error at the rewrite; the note, for two loops of one nest, names
+   what gets a version (for two nests, whose ranges do not hold each
+   other, that their elements may meet).  */
 
 __attribute__ ((differentiable))
 void
@@ -14,8 +16,8 @@ shifted_range (int n, const double *x, double *y)
   for (int i = 0; i < n; i++)
     y[i] = x[i] * 3;
   for (int i = 0; i < n; i++)
-    y[i + 1] = x[i]; /* { dg-error "'y' is written by more than one loop nest; not supported yet" } */
-  /* { dg-message "a later store gets a version where it rewrites single elements of what the earlier loop wrote, or a run of them at its innermost loop's step, all among those it wrote; store each element once, the test inside" "" { target *-*-* } .-1 } */
+    y[i + 1] = x[i]; /* { dg-error "'y' is written by more than one loop nest, which may write the same elements; not supported yet" } */
+  /* { dg-message "tensorgrad cannot tell that this nest and an earlier one write different elements; where they meet, the gradient would lose the value the earlier nest wrote; write this result to another array" "" { target *-*-* } .-1 } */
 }
 
 __attribute__ ((differentiable))

@@ -2,7 +2,7 @@
 /* How to rewrite (README): an index that is not affine in the loop
    counters.  A lower-triangular matrix in packed storage, row i at
    i (i + 1) / 2; neighbours swapped by i ^ 1; a signal resampled at
-   (int) (i * scale).  Refused at the access.  The rewrites, the row
+   (int) (i * scale).  Refused at the access, the last at the cast.  The rewrites, the row
    offsets or the positions in an integer array the caller fills, and
    the pairs as a loop of their own, are tensorgrad.exec/rewrite-index.c.  */
 
@@ -32,5 +32,5 @@ void
 resample (int n, double scale, const double *x, double *y)
 {
   for (int i = 0; i < n; i++)
-    y[i] = x[(int) (i * scale)]; /* { dg-error "index of this access is not affine in the loop counters" } */
+    y[i] = x[(int) (i * scale)]; /* { dg-error "conversion to an integer of a floating-point value cannot be differentiated" } */
 }
