@@ -22,6 +22,7 @@ attention (int B, int T, int C, int NH, const float *qkv, float *preatt,
 {
   int hs = C / NH;
   float scale = 1.0f / sqrtf (hs);
+#pragma omp parallel for collapse(2)
   for (int b = 0; b < B; b++)
     for (int t = 0; t < T; t++)
       for (int h = 0; h < NH; h++)

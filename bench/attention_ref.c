@@ -37,68 +37,76 @@ attention_grad_ref (int B, int T, int C, int NH, const float *restrict qkv,
   int hs = C / NH;
   float scale = 1.0f / sqrtf (hs);
   size_t C3 = 3 * (size_t) C;
-  float *g = malloc (2 * (size_t) T * sizeof *g);
-  if (!g)
-    {
-      fprintf (stderr, "attention_grad_ref: out of memory\n");
-      abort ();
-    }
-  float *ds = g + T;
+  /* Head by head: the heads of a sample write apart in d_qkv, so the
+     (b, h) pairs run on threads (make bench-parallel), each with its g
+     and ds; a head's positions t in order, as before.  */
+#ifdef _OPENMP
+#pragma omp parallel for collapse(2)
+#endif
   for (int b = 0; b < B; b++)
-    for (int t = 0; t < T; t++)
-      for (int h = 0; h < NH; h++)
-	{
-	  size_t row = (((size_t) b * NH + h) * T + t) * T;
-	  const float *restrict p = att + row;
-	  const float *restrict q = qkv + ((size_t) b * T + t) * C3
-				    + (size_t) h * hs;
-	  float *restrict dq = d_qkv + ((size_t) b * T + t) * C3
-			       + (size_t) h * hs;
-	  const float *restrict dout
-	    = d_out ? d_out + ((size_t) b * T + t) * C + (size_t) h * hs
-		    : NULL;
+    for (int h = 0; h < NH; h++)
+      {
+	float *g = malloc (2 * (size_t) T * sizeof *g);
+	if (!g)
+	  {
+	    fprintf (stderr, "attention_grad_ref: out of memory\n");
+	    abort ();
+	  }
+	float *ds = g + T;
+	for (int t = 0; t < T; t++)
+	  {
+	    size_t row = (((size_t) b * NH + h) * T + t) * T;
+	    const float *restrict p = att + row;
+	    const float *restrict q = qkv + ((size_t) b * T + t) * C3
+				      + (size_t) h * hs;
+	    float *restrict dq = d_qkv + ((size_t) b * T + t) * C3
+				 + (size_t) h * hs;
+	    const float *restrict dout
+	      = d_out ? d_out + ((size_t) b * T + t) * C + (size_t) h * hs
+		      : NULL;
 
-	  /* g and d_v: through out = sum_u p[u] v_u.  */
-	  for (int u = 0; u <= t; u++)
-	    g[u] = d_att ? d_att[row + u] : 0.0f;
-	  if (dout)
+	    /* g and d_v: through out = sum_u p[u] v_u.  */
+	    for (int u = 0; u <= t; u++)
+	      g[u] = d_att ? d_att[row + u] : 0.0f;
+	    if (dout)
+	      for (int u = 0; u <= t; u++)
+		{
+		  size_t vo = ((size_t) b * T + u) * C3 + 2 * (size_t) C
+			      + (size_t) h * hs;
+		  const float *restrict v = qkv + vo;
+		  float *restrict dv = d_qkv + vo;
+		  float a = 0.0f, pu = p[u];
+		  for (int i = 0; i < hs; i++)
+		    {
+		      a += dout[i] * v[i];
+		      dv[i] += pu * dout[i];
+		    }
+		  g[u] += a;
+		}
+
+	    /* The softmax backward, and the scores' own adjoint.  */
+	    float pg = 0.0f;
+	    for (int u = 0; u <= t; u++)
+	      pg += p[u] * g[u];
+	    for (int u = 0; u <= t; u++)
+	      ds[u] = p[u] * (g[u] - pg)
+		      + (d_preatt ? d_preatt[row + u] : 0.0f);
+
+	    /* s = scale * q . k_u.  */
 	    for (int u = 0; u <= t; u++)
 	      {
-		size_t vo = ((size_t) b * T + u) * C3 + 2 * (size_t) C
+		size_t ko = ((size_t) b * T + u) * C3 + (size_t) C
 			    + (size_t) h * hs;
-		const float *restrict v = qkv + vo;
-		float *restrict dv = d_qkv + vo;
-		float a = 0.0f, pu = p[u];
+		const float *restrict k = qkv + ko;
+		float *restrict dk = d_qkv + ko;
+		float w = scale * ds[u];
 		for (int i = 0; i < hs; i++)
 		  {
-		    a += dout[i] * v[i];
-		    dv[i] += pu * dout[i];
+		    dq[i] += w * k[i];
+		    dk[i] += w * q[i];
 		  }
-		g[u] += a;
 	      }
-
-	  /* The softmax backward, and the scores' own adjoint.  */
-	  float pg = 0.0f;
-	  for (int u = 0; u <= t; u++)
-	    pg += p[u] * g[u];
-	  for (int u = 0; u <= t; u++)
-	    ds[u] = p[u] * (g[u] - pg)
-		    + (d_preatt ? d_preatt[row + u] : 0.0f);
-
-	  /* s = scale * q . k_u.  */
-	  for (int u = 0; u <= t; u++)
-	    {
-	      size_t ko = ((size_t) b * T + u) * C3 + (size_t) C
-			  + (size_t) h * hs;
-	      const float *restrict k = qkv + ko;
-	      float *restrict dk = d_qkv + ko;
-	      float w = scale * ds[u];
-	      for (int i = 0; i < hs; i++)
-		{
-		  dq[i] += w * k[i];
-		  dk[i] += w * q[i];
-		}
-	    }
-	}
-  free (g);
+	  }
+	free (g);
+      }
 }

@@ -12,6 +12,7 @@ void
 conv2d (int nb, int c, int h, int w, int f, const float *x, const float *wt,
 	const float *b, float *y)
 {
+#pragma omp parallel for collapse(2)
   for (int n = 0; n < nb; n++)
     for (int o = 0; o < f; o++)
       for (int oh = 0; oh < h; oh++)

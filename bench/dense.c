@@ -9,6 +9,7 @@ void
 dense (int n, int k, int m, const float *x, const float *w, const float *b,
        float *y)
 {
+#pragma omp parallel for
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       {

@@ -11,6 +11,7 @@ void
 layernorm (int n, int m, const float *x, const float *gamma,
 	   const float *beta, float *y)
 {
+#pragma omp parallel for
   for (int i = 0; i < n; i++)
     {
       float s = 0.0f;

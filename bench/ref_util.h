@@ -5,7 +5,9 @@
    vectorize a float sum reduction unless it may reassociate, so every
    inner loop here is an axpy over unit-stride rows (which it does
    vectorize at -O3), and rows are blocked so that the rows being updated
-   stay in L1.  */
+   stay in L1.  Compiled with -fopenmp (make bench-parallel), the loops
+   over disjoint rows run on threads and the bias's sum is an OpenMP
+   array reduction.  */
 
 #ifndef BENCH_REF_UTIL_H
 #define BENCH_REF_UTIL_H
@@ -19,6 +21,9 @@
 static inline void
 ref_dense_db (int n, int m, const float *restrict g, float *restrict d_b)
 {
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : d_b[:m])
+#endif
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       d_b[j] += g[i * m + j];
@@ -33,6 +38,9 @@ ref_dense_dw (int n, int k, int m, const float *restrict x,
   for (int i0 = 0; i0 < n; i0 += REF_RB)
     {
       int i1 = i0 + REF_RB < n ? i0 + REF_RB : n;
+#ifdef _OPENMP
+#pragma omp parallel for
+#endif
       for (int p = 0; p < k; p++)
 	{
 	  float *restrict dw = d_w + (size_t) p * m;
@@ -58,9 +66,15 @@ ref_dense_dx (int n, int k, int m, const float *restrict w,
   float *wt = malloc ((size_t) k * m * sizeof *wt);
   if (!wt)
     return -1;
+#ifdef _OPENMP
+#pragma omp parallel for
+#endif
   for (int p = 0; p < k; p++)
     for (int j = 0; j < m; j++)
       wt[(size_t) j * k + p] = w[(size_t) p * m + j];
+#ifdef _OPENMP
+#pragma omp parallel for
+#endif
   for (int i0 = 0; i0 < n; i0 += REF_RB)
     {
       int i1 = i0 + REF_RB < n ? i0 + REF_RB : n;

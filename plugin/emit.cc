@@ -1015,7 +1015,8 @@ static tree
 parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
                const void *arg)
 {
-  const te_parallel *par = e->par_stage->par;
+  const te_stage *stage = e->par_stage;
+  const te_parallel *par = stage->par;
   e->par_stage = NULL; /* its inner loops run as ever */
   tree lt = long_integer_type_node;
   location_t loc = e->loc;
@@ -1099,6 +1100,9 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
   tree inner = loop_nest (e, nloops - 1, loops + 1, false, fn, arg);
   e->own_tensors.truncate (mark);
   e->own_ptrs.truncate (mark);
+  /* The stage's other nests (a shared stage's slow one, each statement's
+     of a stage of nests) run on threads too.  */
+  e->par_stage = stage;
 
   tree var = loop_var_decl (e, loops[0].var);
   tree loop = make_node (OMP_FOR);

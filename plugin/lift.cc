@@ -1234,7 +1234,7 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
             /* In C, omp.cc made a serial twin of a kernel with
                directives, and this function is a helper or a C++
                kernel.  */
-            if (c_dialect_cxx ())
+            if (lang_GNU_CXX ())
               error_at (loc, "OpenMP directives in a differentiable C++ "
                              "function are not supported yet");
             else

@@ -37,11 +37,20 @@
       kept alive (DECL_PRESERVE_P) until the pass has lifted it
       (omp_twin_done), then left for the call graph to drop.
 
-   Limits: C only (a C++ kernel keeps the lifter's refusal of OpenMP);
-   a kernel with directives cannot be called by another kernel of the
-   file yet (the caller may be lifted before the twin).  */
+   Limits: C only (a C++ kernel keeps the lifter's refusal of OpenMP).
+   A kernel that calls one with directives inlines the twin's program,
+   which must be lifted first: the call graph's order does that, the
+   twin being made before its kernel (tensorgrad.omp/calls-1.c, a caller
+   before and one after); were it not, the call would be refused ("its
+   own gradient could not be made"), never wrong.  */
 
 #include "omp.h"
+
+/* Of the C front end, in cc1 only: weak, so that the plugin loads in
+   lto1 too (GCC-NOTES.md), where no front end makes a twin.  */
+extern void c_genericize (tree) __attribute__ ((weak));
+extern tree build_stmt (location_t, enum tree_code, ...)
+  __attribute__ ((weak));
 
 /* Kernels with directives: TREE_PURPOSE the kernel, TREE_VALUE its twin
    (error_mark_node: its directives were refused).  */
@@ -441,7 +450,7 @@ make_twin (tree fndecl)
 void
 omp_pre_genericize (tree fndecl)
 {
-  if (c_dialect_cxx ()
+  if (!lang_GNU_C () || !c_genericize || !build_stmt
       || !walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), any_r,
                                         NULL))
     return;

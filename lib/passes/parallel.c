@@ -421,7 +421,8 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
     {
       te_tensor *t = written[k];
       accesses q;
-      if (collect_accesses (s, t, &q)
+      bool placed = collect_accesses (s, t, &q);
+      if (placed
           && te_rows_apart (p->ctx, 1, s->loops, q.n, q.index, q.nin, q.in,
                             s, NULL, NULL))
         continue;
@@ -436,7 +437,7 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
           continue;
         }
       *who = t->name;
-      if (q.reads || q.sets)
+      if (!placed || q.reads || q.sets)
         {
           *why = WHY_SHARED;
           return NULL;
