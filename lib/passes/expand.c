@@ -47,14 +47,15 @@
       to its declared size less one), so any read within the array's
       bounds, data or a constant, reads an element the iteration wrote.
       The load names the row of its iteration: lin over the stage's
-      loops and the reductions' counters.  The dump notes each such
-      stage.
+      loops and the reductions' counters.  The dump notes the array.
 
    Limits: arrays a call reads or writes, arrays also accessed outside
    the nest (but for step 4's reads) or read before the first write of
    an iteration (a value carried to the next iteration) are left alone,
-   and refused later as before.  The copies cost memory (the dump says how much); contracting
-   them back to one iteration in the gradient is future work.  */
+   and refused later as before; so is a row read after its loops that
+   they do not write whole (z[64] written for v < V).  The copies cost
+   memory (the dump says how much); contracting them back to one
+   iteration in the gradient is future work.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
