@@ -24,8 +24,11 @@
       (every element between its first and last, in order), or with one
       statement per element of 0..c-1 at constant indices (a tile
       initialized with braces); every later read reads inside that
-      range.  So each iteration reads only what
-      the same iteration wrote.
+      range, or, when the row is the whole array (elements 0 to its
+      declared size less one), at an index read from memory (a gather
+      inside a sum that hoist computed apart, exp (z[v] - z[y[n]])):
+      within the array's bounds it is in the row.  So each
+      iteration reads only what the same iteration wrote.
    3. Every access T[x] in a stage whose shared counters are b1..bn
       becomes T[lin (b) * R + x], lin the row-major number of the shared
       iteration and R one more than the last element the first stage
@@ -109,11 +112,31 @@ free_index (const shared_query *q, const te_node *index)
   return true;
 }
 
+/* Does N use counter VAR other than in the index of a load (the data of
+   a gather, z[y[n]], names an element of the row wherever it comes
+   from)?  */
+static bool
+uses_outside_loads (const te_node *n, int var)
+{
+  if (!n || n->op == TE_LOAD)
+    return false;
+  if (n->op == TE_VAR)
+    return n->u.index == var;
+  for (int i = 0; i < 3; i++)
+    if (uses_outside_loads (n->args[i], var))
+      return true;
+  return false;
+}
+
 static bool
 free_load (const te_stmt *st, te_node *load, void *data)
 {
+  const shared_query *q = data;
   (void) st;
-  return free_index (data, load->args[0]);
+  for (int j = 0; j < q->n; j++)
+    if (uses_outside_loads (load->args[0], q->s->loops[j].var))
+      return false;
+  return true;
 }
 
 /* Do the accesses of T in stage S avoid the counters of its first N
@@ -238,6 +261,7 @@ typedef struct inside_query
   const te_stage *s, *fs;
   int n;
   te_node *lo, *hi; /* in S's counters */
+  bool whole;       /* the row is the whole array */
 } inside_query;
 
 /* Is D >= 0 where Q's stages run, also at its smallest over the shared
@@ -263,6 +287,10 @@ load_inside (const te_stmt *st, te_node *load, void *data)
   int m = te_read_loops (q->p->nvars, q->s, q->n, st->value, load->args[0],
                          loops);
   te_node *rlo, *rhi;
+  /* A gather (z[y[n]]): any element within the array's bounds, all of
+     which the row holds when it is the whole array.  */
+  if (te_reads (load->args[0], NULL))
+    return q->whole;
   return m >= 0
          && te_read_range (ctx, st->value, st->guard, load->u.tensor,
                            load->args[0], m, loops, &rlo, &rhi)
@@ -272,15 +300,17 @@ load_inside (const te_stmt *st, te_node *load, void *data)
 
 /* Is every read of T in stage S, with the loops inside its N shared ones
    and the reductions around each read, inside [LO, HI] (expressions of
-   the shared counters of the first stage FS)?  */
+   the shared counters of the first stage FS)?  A gather is, when WHOLE
+   (the row is the whole array).  */
 static bool
 reads_inside (te_program *p, const te_stage *s, const te_tensor *t, int n,
-              const te_stage *fs, te_node *lo, te_node *hi)
+              const te_stage *fs, te_node *lo, te_node *hi, bool whole)
 {
   te_ctx *ctx = p->ctx;
   inside_query q = { p, s, fs, n,
                      te_rename_counters (ctx, lo, n, fs->loops, s->loops),
-                     te_rename_counters (ctx, hi, n, fs->loops, s->loops) };
+                     te_rename_counters (ctx, hi, n, fs->loops, s->loops),
+                     whole };
   return each_load (s, t, load_inside, &q);
 }
 
@@ -565,8 +595,9 @@ expand_1 (te_program *p, te_tensor *t)
     return false;
   one_loop (p, &p->stages[first], t, hi);
   te_node *size = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
-  /* Step 4's reads: the row is the whole array.  */
-  if (late && (lo != te_int (ctx, 0) || size != te_canon_int (ctx, t->size)))
+  bool whole = lo == te_int (ctx, 0) && size == te_canon_int (ctx, t->size);
+  /* Step 4's reads need the whole array.  */
+  if (late && !whole)
     return false;
   for (int s = first + 1; s < p->nstages; s++)
     {
@@ -575,7 +606,7 @@ expand_1 (te_program *p, te_tensor *t)
       if (!te_stage_accesses (st, t))
         continue;
       if (m < n ? !late_reads (p, st, t, fs, m, n, lin, size, false)
-                : !reads_inside (p, st, t, n, fs, lo, hi))
+                : !reads_inside (p, st, t, n, fs, lo, hi, whole))
         return false;
     }
 

@@ -4,13 +4,41 @@
    sequence) and read after its loops at the target, z[y[n]], inside the
    loss summed over the samples: expand.c gives z a row per iteration
    and the read the row of its iteration, V * n + y[n] (s T V + V t +
-   tok[...] over a batch).  Run tests:
+   tok[...] over a batch).  The target's logit inside the sum over the
+   row, exp (z[v] - z[y[n]]), is a gather in the stage hoist makes of
+   the sum, which reads the row of its sample too.  Run tests:
    tensorgrad.exec/scratch-row-late-read-1.c.  */
 /* { dg-final { scan-tensorgrad-dump "expand: z is read after the loops of its iteration, in a sum over them: each read names the copy of its iteration" } } */
 /* { dg-final { scan-tensorgrad-after expand "sum \\(n < N; 0; t\[0-9\]+\\\[n\\\] \\+ log \\(t\[0-9\]+\\\[n\\\]\\) - z\\\[\\(long\\) y\\\[n \\* 4 / 4\\\] \\+ V \\* n\\\]\\)" } } */
 /* { dg-final { scan-tensorgrad-after expand "z\\\[s \\* \\(T \\* V\\) \\+ \\(\\(long\\) tok\\\[\[^\n\]*\\\] \\+ V \\* t\\)\\\]" } } */
 
+/* { dg-final { scan-tensorgrad-after expand "t\[0-9\]+\\\[n\\\] = sum \\(v < V; 0f; exp \\(z\\\[v \\+ V \\* n\\\] - z\\\[\\(long\\) y\\\[4 \\* n / 4\\\] \\+ V \\* n\\\]\\)\\)" } } */
+
 #include <math.h>
+
+__attribute__ ((differentiable))
+float
+xent_shift (int N, int D, int V, const int *y, const float *x,
+            const float *W)
+{
+  float loss = 0;
+  for (int n = 0; n < N; n++)
+    {
+      float z[V];
+      for (int v = 0; v < V; v++)
+        {
+          float a = 0;
+          for (int d = 0; d < D; d++)
+            a += W[v * D + d] * x[n * D + d];
+          z[v] = a;
+        }
+      float se = 0;
+      for (int v = 0; v < V; v++)
+        se += expf (z[v] - z[y[n]]);
+      loss += logf (se);
+    }
+  return loss;
+}
 
 __attribute__ ((differentiable))
 double

@@ -11,6 +11,9 @@
    (3) Positions t of the sequences b of a batch, the row per (b, t), the
    loss summed over both (double, by hand):
      z_bt = W e_{tok[b][t]},  ret = sum_{b,t} (lse (z_bt) - z_bt[tok[b][t+1]]).
+   (4) The target's logit inside the sum over the row (float, by hand),
+   a gather in the stage hoist makes of the sum:
+     ret = sum_n log (sum_v exp (z_n[v] - z_n[y_n])),  z_n = W x_n.
    The dump's notes: tensorgrad.err/expand-dump-late-1.c.  */
 
 #include "tg-test.h"
@@ -82,6 +85,30 @@ batch_next (int B, int T, int V, int E, const int *tok, const double *emb,
   return loss;
 }
 
+__attribute__ ((differentiable))
+float
+xent_shift (int N, int D, int V, const int *y, const float *x,
+            const float *W)
+{
+  float loss = 0;
+  for (int n = 0; n < N; n++)
+    {
+      float z[V];
+      for (int v = 0; v < V; v++)
+        {
+          float a = 0;
+          for (int d = 0; d < D; d++)
+            a += W[v * D + d] * x[n * D + d];
+          z[v] = a;
+        }
+      float se = 0;
+      for (int v = 0; v < V; v++)
+        se += expf (z[v] - z[y[n]]);
+      loss += logf (se);
+    }
+  return loss;
+}
+
 enum { N = 4, D = 3, V = 5, B = 2, T = 3, E = 2 };
 static const int y[N] = { 3, 0, 4, 4 };
 static const int tok[B * (T + 1)] = { 1, 4, 0, 2, 3, 3, 1, 0 };
@@ -92,6 +119,15 @@ loss_rows (void *unused)
 {
   (void) unused;
   return xent_rows (N, D, V, y, x, W, b);
+}
+
+static float xf[N * D], Wf[V * D];
+
+static double
+loss_shift (void *unused)
+{
+  (void) unused;
+  return xent_shift (N, D, V, y, xf, Wf);
 }
 
 static double
@@ -150,5 +186,16 @@ main (void)
   batch_next_grad (B, T, V, E, tok, emb, W2, d_emb, d_W2, 1.0);
   check_added ("emb", emb, V * E, loss_batch, d_emb, z_emb);
   check_added ("W2", W2, V * E, loss_batch, d_W2, z_W2);
+
+  for (int i = 0; i < N * D; i++)
+    xf[i] = (float) x[i];
+  for (int i = 0; i < V * D; i++)
+    Wf[i] = (float) W[i];
+  float f_x[N * D] = { 0 }, f_W[V * D] = { 0 };
+  xent_shift_grad (N, D, V, y, xf, Wf, f_x, f_W, 1.0f);
+  tg_fd_check_f ("x", xf, N * D, loss_shift, NULL, f_x, TG_RTOL_F,
+                 TG_ATOL_F);
+  tg_fd_check_f ("W", Wf, V * D, loss_shift, NULL, f_W, TG_RTOL_F,
+                 TG_ATOL_F);
   return tg_exit ();
 }
