@@ -35,11 +35,15 @@
 static tree pending;
 /* The external `stderr' emit.cc declared, if it did (stderr_decl).  */
 static tree made_stderr;
+/* libgomp's omp_get_max_threads, once declared (omp_max_threads).  */
+static tree max_threads_decl;
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_stderr, 1, sizeof (made_stderr), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &max_threads_decl, 1, sizeof (max_threads_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -66,6 +70,11 @@ struct emitter
   location_t loc;
   bool novector;     /* the loops built now must not be vectorized */
   bool failed;
+  const te_stage *par_stage; /* the stage being built, when its outermost
+                                loop runs on threads (te_stage.par) */
+  vec<const te_tensor *> own_tensors; /* inside its region: arrays each */
+  vec<tree> own_ptrs;                 /* thread has its own of, and
+                                         where they are */
   struct lanes *lanes; /* the loop in lanes directly around, or NULL */
   const te_tensor *const *lane_skip; /* the NULL tests between it and the */
   int lane_nskip;                    /* statement being built */
@@ -193,6 +202,9 @@ static tree loop_nest (emitter *e, int nloops, const te_loop *loops,
 static tree
 tensor_base (emitter *e, const te_tensor *t)
 {
+  for (unsigned i = 0; i < e->own_tensors.length (); i++)
+    if (e->own_tensors[i] == t)
+      return e->own_ptrs[i];
   if (t->kind == TE_TK_PARAM)
     return e->parms[t->param];
   if (t->kind == TE_TK_STATIC)
@@ -802,6 +814,9 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
   return located (e, stmts);
 }
 
+static tree parallel_nest (emitter *e, int nloops, const te_loop *loops,
+                           body_fn fn, const void *arg);
+
 /* NLOOPS LOOPS, outermost first, around the body FN builds with ARG.  */
 static tree
 loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
@@ -809,6 +824,8 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
 {
   if (nloops == 0)
     return fn (e, arg);
+  if (e->par_stage && loops == e->par_stage->loops)
+    return parallel_nest (e, nloops, loops, fn, arg);
   lanes *saved = e->lanes;
   e->lanes = NULL;
   if (nloops == 1 && loops[0].lanes > 1 && !reversed && !e->novector)
@@ -841,6 +858,329 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
                               long_integer_type_node, var,
                               build_int_cst (long_integer_type_node, 1)));
   append_to_statement_list (plain_loop (e, done, inner, step), &stmts);
+  return located (e, stmts);
+}
+
+/* ---- a stage on OpenMP threads (te_stage.par, lib/passes/parallel.c) ---- */
+
+static tree
+long_cst (HOST_WIDE_INT v)
+{
+  return build_int_cst (long_integer_type_node, v);
+}
+
+/* The number of the calling thread in its team, as a long.  */
+static tree
+omp_thread (void)
+{
+  tree fn = builtin_decl_explicit (BUILT_IN_OMP_GET_THREAD_NUM);
+  return fold_convert (long_integer_type_node, build_call_expr (fn, 0));
+}
+
+/* The number of threads a region would have, as a long.  */
+static tree
+omp_max_threads (void)
+{
+  if (!max_threads_decl)
+    {
+      max_threads_decl = build_fn_decl (
+          "omp_get_max_threads",
+          build_function_type_list (integer_type_node, NULL_TREE));
+      DECL_EXTERNAL (max_threads_decl) = 1;
+      TREE_PUBLIC (max_threads_decl) = 1;
+    }
+  return fold_convert (long_integer_type_node,
+                       build_call_expr (max_threads_decl, 0));
+}
+
+/* calloc (N, sizeof ELEM) as a pointer to ELEM; N clamped at zero.  */
+static tree
+calloc_of (tree elem, tree n)
+{
+  n = fold_build2 (MAX_EXPR, long_integer_type_node, n, long_cst (0));
+  tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
+                               fold_convert (size_type_node, n),
+                               TYPE_SIZE_UNIT (elem));
+  return fold_convert (build_pointer_type (elem), call);
+}
+
+/* PTR + N elements of ELEM.  */
+static tree
+element_plus (tree ptr, tree elem, tree n)
+{
+  return fold_build_pointer_plus (
+      ptr, fold_build2 (MULT_EXPR, sizetype, fold_convert (sizetype, n),
+                        TYPE_SIZE_UNIT (elem)));
+}
+
+/* for (I = 0; I < N; I++) BODY.  */
+static tree
+count_loop (emitter *e, tree i, tree n, tree body)
+{
+  tree lt = long_integer_type_node;
+  tree stmts = alloc_stmt_list ();
+  append_to_statement_list (build2 (MODIFY_EXPR, lt, i, long_cst (0)),
+                            &stmts);
+  append_to_statement_list (
+      plain_loop (e, build2 (GE_EXPR, boolean_type_node, i, n), body,
+                  build2 (MODIFY_EXPR, lt, i,
+                          build2 (PLUS_EXPR, lt, i, long_cst (1)))),
+      &stmts);
+  return stmts;
+}
+
+/* The locals of the emitter a tree refers to (walk_tree's DATA).  */
+struct locals_query
+{
+  hash_set<tree> *locals;
+  hash_set<tree> found;
+};
+
+static tree
+find_locals (tree *tp, int *, void *data)
+{
+  locals_query *q = (locals_query *) data;
+  if (VAR_P (*tp) && q->locals->contains (*tp))
+    q->found.add (*tp);
+  return NULL_TREE;
+}
+
+/* The clauses of the region of stage parallel form PAR around BODY:
+   each local of E it uses that holds a value (no pointer, and no
+   tensor's storage but of PAR's values) a copy per thread,
+   set to the value it has (firstprivate); OWN, the pointers each thread
+   sets, a copy per thread (private); but VAR, the loop's counter, which
+   OpenMP keeps per thread anyway.  */
+static tree
+region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
+                const vec<tree> &own)
+{
+  hash_set<tree> locals;
+  for (tree v = e->locals; v; v = DECL_CHAIN (v))
+    locals.add (v);
+  /* A one-element temporary is an array on the stack, which the threads
+     share like any tensor, unless each iteration sets it before reading
+     it (te_parallel.values): then each has its copy.  */
+  for (unsigned i = 0; i < e->local_ptrs.length (); i++)
+    if (TREE_CODE (e->local_ptrs[i]) == ADDR_EXPR)
+      {
+        bool value = false;
+        for (int k = 0; k < par->nvalues; k++)
+          value |= par->values[k] == e->local_tensors[i];
+        if (!value)
+          locals.remove (TREE_OPERAND (e->local_ptrs[i], 0));
+      }
+  locals_query q;
+  q.locals = &locals;
+  walk_tree_without_duplicates (&body, find_locals, &q);
+  tree clauses = NULL_TREE;
+  for (tree v = e->locals; v; v = DECL_CHAIN (v))
+    {
+      bool is_own = own.contains (v);
+      if (v == var || !q.found.contains (v)
+          || (POINTER_TYPE_P (TREE_TYPE (v)) && !is_own))
+        continue;
+      tree c = build_omp_clause (e->loc, is_own ? OMP_CLAUSE_PRIVATE
+                                                : OMP_CLAUSE_FIRSTPRIVATE);
+      OMP_CLAUSE_DECL (c) = v;
+      OMP_CLAUSE_CHAIN (c) = clauses;
+      clauses = c;
+    }
+  return clauses;
+}
+
+/* LOOPS (NLOOPS of them, those of stage E->par_stage) around the body FN
+   builds with ARG, the outermost on OpenMP threads:
+     ext = ...;  nth = omp_get_max_threads ();
+     part = S ? calloc (nth * span, ...) : NULL;          (each partial S)
+     #pragma omp parallel num_threads (nth) firstprivate (...) private (...)
+     {
+       own = calloc (size, ...);                           (each scratch)
+       base = part ? part + omp_get_thread_num () * span - lo : NULL;
+       #pragma omp for schedule (static)
+       for (v = 0; v < ext; v++)  (the inner loops, S at base, a scratch
+                                    at own)
+       free (own);
+     }
+     if (part) { for (q < span) { a = sum (t < nth) part[t * span + q];
+                                  if (a != 0) S[lo + q] += a; }
+                 free (part); }
+   The static schedule and the order of the threads' partials make the
+   result the same for a given number of threads on every run.  */
+static tree
+parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
+               const void *arg)
+{
+  const te_parallel *par = e->par_stage->par;
+  e->par_stage = NULL; /* its inner loops run as ever */
+  tree lt = long_integer_type_node;
+  location_t loc = e->loc;
+  tree stmts = alloc_stmt_list ();
+  tree ext = new_local (e, lt, NULL);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, ext,
+              fold_convert (lt, expr (e, loops[0].extent))),
+      &stmts);
+  tree nth = NULL_TREE;
+  int np = par->npartial;
+  auto_vec<tree> part, span, lo, dst, elem;
+  if (np)
+    {
+      nth = new_local (e, lt, NULL);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, nth, omp_max_threads ()),
+          &stmts);
+    }
+  for (int k = 0; k < np; k++)
+    {
+      const te_tensor *t = par->partial[k];
+      elem.safe_push (te_tree_type (t->type));
+      /* A one-element local is an array on the stack: its element.  */
+      dst.safe_push (fold_convert (build_pointer_type (elem[k]),
+                                   tensor_base (e, t)));
+      lo.safe_push (new_local (e, lt, NULL));
+      span.safe_push (new_local (e, lt, NULL));
+      part.safe_push (new_local (e, build_pointer_type (elem[k]), NULL));
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, lo[k],
+                  fold_convert (lt, expr (e, par->lo[k]))),
+          &stmts);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, span[k],
+                  fold_convert (lt, expr (e, par->span[k]))),
+          &stmts);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, TREE_TYPE (part[k]), part[k],
+                  build3 (COND_EXPR, TREE_TYPE (part[k]), nonnull (dst[k]),
+                          calloc_of (elem[k],
+                                     build2 (MULT_EXPR, lt, nth, span[k])),
+                          build_zero_cst (TREE_TYPE (part[k])))),
+          &stmts);
+    }
+
+  /* The region's own pointers, set first in it.  */
+  tree region = alloc_stmt_list ();
+  auto_vec<tree> own, frees;
+  unsigned mark = e->own_tensors.length ();
+  for (int k = 0; k < par->nscratch; k++)
+    {
+      const te_tensor *t = par->scratch[k];
+      tree el = te_tree_type (t->type);
+      tree ptr = new_local (e, build_pointer_type (el), NULL);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr,
+                  calloc_of (el, fold_convert (lt, expr (e, t->size)))),
+          &region);
+      frees.safe_push (ptr);
+      own.safe_push (ptr);
+      e->own_tensors.safe_push (t);
+      e->own_ptrs.safe_push (ptr);
+    }
+  for (int k = 0; k < np; k++)
+    {
+      tree base = new_local (e, TREE_TYPE (part[k]), NULL);
+      tree off = build2 (MINUS_EXPR, lt,
+                         build2 (MULT_EXPR, lt, omp_thread (), span[k]),
+                         lo[k]);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, TREE_TYPE (base), base,
+                  build3 (COND_EXPR, TREE_TYPE (base), nonnull (part[k]),
+                          element_plus (part[k], elem[k], off),
+                          build_zero_cst (TREE_TYPE (base)))),
+          &region);
+      own.safe_push (base);
+      e->own_tensors.safe_push (par->partial[k]);
+      e->own_ptrs.safe_push (base);
+    }
+  tree inner = loop_nest (e, nloops - 1, loops + 1, false, fn, arg);
+  e->own_tensors.truncate (mark);
+  e->own_ptrs.truncate (mark);
+
+  tree var = loop_var_decl (e, loops[0].var);
+  tree loop = make_node (OMP_FOR);
+  TREE_TYPE (loop) = void_type_node;
+  TREE_SIDE_EFFECTS (loop) = 1;
+  SET_EXPR_LOCATION (loop, loc);
+  OMP_FOR_INIT (loop) = make_tree_vec (1);
+  TREE_VEC_ELT (OMP_FOR_INIT (loop), 0) = build2 (MODIFY_EXPR, lt, var,
+                                                  long_cst (0));
+  OMP_FOR_COND (loop) = make_tree_vec (1);
+  TREE_VEC_ELT (OMP_FOR_COND (loop), 0)
+      = build2 (LT_EXPR, boolean_type_node, var, ext);
+  OMP_FOR_INCR (loop) = make_tree_vec (1);
+  TREE_VEC_ELT (OMP_FOR_INCR (loop), 0)
+      = build2 (MODIFY_EXPR, lt, var,
+                build2 (PLUS_EXPR, lt, var, long_cst (1)));
+  OMP_FOR_BODY (loop) = inner;
+  tree sched = build_omp_clause (loc, OMP_CLAUSE_SCHEDULE);
+  OMP_CLAUSE_SCHEDULE_KIND (sched) = OMP_CLAUSE_SCHEDULE_STATIC;
+  OMP_FOR_CLAUSES (loop) = sched;
+  append_to_statement_list (loop, &region);
+  for (unsigned k = 0; k < frees.length (); k++)
+    append_to_statement_list (
+        build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, frees[k]),
+        &region);
+
+  tree clauses = region_clauses (e, par, region, var, own);
+  if (nth)
+    {
+      tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
+      OMP_CLAUSE_NUM_THREADS_EXPR (c) = fold_convert (integer_type_node, nth);
+      OMP_CLAUSE_CHAIN (c) = clauses;
+      clauses = c;
+    }
+  tree team = make_node (OMP_PARALLEL);
+  TREE_TYPE (team) = void_type_node;
+  TREE_SIDE_EFFECTS (team) = 1;
+  SET_EXPR_LOCATION (team, loc);
+  /* omp-low.cc takes the first statement of a region for its bind.  */
+  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region,
+                      NULL_TREE);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  OMP_PARALLEL_BODY (team) = bind;
+  OMP_PARALLEL_CLAUSES (team) = clauses;
+  append_to_statement_list (team, &stmts);
+
+  /* The partials: each element's, thread by thread, added to it.  An
+     element no thread added to is left alone: the range [lo, lo + span)
+     covers every element the indices reach over all the loops, also
+     where a guard keeps the statement from running (a padded
+     convolution's taps), which may lie outside the array.  */
+  for (int k = 0; k < np; k++)
+    {
+      tree t = new_local (e, lt, NULL), q = new_local (e, lt, NULL);
+      tree acc = new_local (e, elem[k], NULL);
+      tree to = build_fold_indirect_ref (
+          element_plus (dst[k], elem[k], build2 (PLUS_EXPR, lt, lo[k], q)));
+      tree from = build_fold_indirect_ref (element_plus (
+          part[k], elem[k],
+          build2 (PLUS_EXPR, lt, build2 (MULT_EXPR, lt, t, span[k]), q)));
+      tree per_elem = alloc_stmt_list ();
+      append_to_statement_list (build2 (MODIFY_EXPR, elem[k], acc,
+                                        build_zero_cst (elem[k])),
+                                &per_elem);
+      append_to_statement_list (
+          count_loop (e, t, nth,
+                      build2 (MODIFY_EXPR, elem[k], acc,
+                              build2 (PLUS_EXPR, elem[k], acc, from))),
+          &per_elem);
+      append_to_statement_list (
+          build3 (COND_EXPR, void_type_node,
+                  build2 (NE_EXPR, boolean_type_node, acc,
+                          build_zero_cst (elem[k])),
+                  build2 (MODIFY_EXPR, elem[k], to,
+                          build2 (PLUS_EXPR, elem[k], to, acc)),
+                  NULL_TREE),
+          &per_elem);
+      tree sum = count_loop (e, q, span[k], per_elem);
+      append_to_statement_list (
+          build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, part[k]),
+          &sum);
+      append_to_statement_list (
+          build3 (COND_EXPR, void_type_node, nonnull (part[k]), sum,
+                  NULL_TREE),
+          &stmts);
+    }
   return located (e, stmts);
 }
 
@@ -1289,7 +1629,14 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           continue;
         }
       tree ptr = new_local (&e, build_pointer_type (elem), t->name);
-      tree n = fold_convert (size_type_node, expr (&e, t->size));
+      /* A size that is negative (the kernel's own VLA would be undefined
+         then) allocates nothing: without the clamp GCC's range analysis
+         sees a path where the count converts to a huge size_t and warns
+         (-Walloc-size-larger-than) about code the user did not write.  */
+      tree size = expr (&e, t->size);
+      tree n = fold_convert (size_type_node,
+                             fold_build2 (MAX_EXPR, TREE_TYPE (size), size,
+                                          build_zero_cst (TREE_TYPE (size))));
       tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
                                    n, TYPE_SIZE_UNIT (elem));
       append_to_statement_list (
@@ -1304,6 +1651,7 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
       const te_lw_stage *g = &lw->stages[s];
       const te_stage *st = g->stage;
       e.novector = g->chain[0] >= 0;
+      e.par_stage = st->par ? st : NULL;
       switch (g->shape)
         {
         case TE_LW_CALL:
@@ -1352,6 +1700,8 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
   e.local_ptrs.release ();
   e.bound_ids.release ();
   e.scopes.release ();
+  e.own_tensors.release ();
+  e.own_ptrs.release ();
   free (e.memo);
   if (e.failed)
     return false;

@@ -32,6 +32,7 @@
 #include "gimple-pretty-print.h"
 #include "gimplify.h"
 #include "tree-iterator.h"
+#include "tree-inline.h"
 #include "cfgexpand.h"
 #include "internal-fn.h"
 #include "tree-cfg.h"

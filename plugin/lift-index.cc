@@ -591,6 +591,26 @@ exit_value (lifter *l, gphi *phi)
   return convert_int (l, TREE_TYPE (name), te_canon_int (ctx, v));
 }
 
+/* Whether T may be read or written as TYPE: its own floating type, or
+   any integer type (of any width: 8- and 16-bit arrays are TE_I32
+   tensors, a bool mask too) for an integer array.  Otherwise the access reinterprets the bytes, which has no
+   derivative: an error, and false.  */
+static bool
+accessed_as_element (lifter *l, const te_tensor *t, tree type)
+{
+  te_type et;
+  if (INTEGRAL_TYPE_P (type) && !te_type_is_float (t->type))
+    return true;
+  if ((float_te_type (type, &et) || int_te_type (type, &et))
+      && (t->type == et
+          || (!te_type_is_float (et) && !te_type_is_float (t->type))))
+    return true;
+  error_at (l->loc, "%qs is accessed as %qT, not as its element type",
+            t->name, type);
+  l->failed = true;
+  return false;
+}
+
 /* Integer SSA name NAME: through SCEV when it is defined in the nest and
    SCEV knows it, else through its definition.  */
 te_node *
@@ -635,7 +655,8 @@ lift_int_ssa (lifter *l, tree name)
                 {
                   te_tensor *t;
                   te_node *off;
-                  if (!lift_pointer (l, build_fold_addr_expr (rhs), &t, &off))
+                  if (!lift_pointer (l, build_fold_addr_expr (rhs), &t, &off)
+                      || !accessed_as_element (l, t, TREE_TYPE (rhs)))
                     return NULL;
                   tree size = TYPE_SIZE_UNIT (TREE_TYPE (rhs));
                   te_node *idx = te_div (l->ctx, off,
@@ -1263,19 +1284,8 @@ lift_access (lifter *l, tree ref, te_tensor **t, te_node **index)
   if (!lift_pointer (l, build_fold_addr_expr (ref), t, &off))
     return false;
   int64_t size = tree_to_shwi (TYPE_SIZE_UNIT (TREE_TYPE (ref)));
-  te_type et;
-  if ((float_te_type (TREE_TYPE (ref), &et)
-       || int_te_type (TREE_TYPE (ref), &et))
-      && ((*t)->type == et
-          || (!te_type_is_float (et) && !te_type_is_float ((*t)->type))))
-    ;
-  else
-    {
-      error_at (l->loc, "%qs is accessed as %qT, not as its element type",
-                (*t)->name, TREE_TYPE (ref));
-      l->failed = true;
-      return false;
-    }
+  if (!accessed_as_element (l, *t, TREE_TYPE (ref)))
+    return false;
   off = te_canon_int (l->ctx, te_exact_index (l->ctx, off));
   *index = bytes_to_elements (l->ctx, off, size);
   if (!*index)

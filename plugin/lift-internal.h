@@ -17,6 +17,7 @@
 
 #include "lift.h"
 #include "abi.h"
+#include "omp.h"
 
 namespace tg_lift
 {
@@ -125,6 +126,9 @@ te_node *block_guard (lifter *l, basic_block bb, basic_block top);
 te_node *lift_phi (lifter *l, gphi *phi);
 te_node *lift_join (lifter *l, gphi *phi);
 location_t loop_location (class loop *loop);
+/* Counter VAR of L's program counts LOOP: remember the source loop, and
+   whether the forward runs it on OpenMP threads (omp.cc).  */
+void set_var_loop (lifter *l, int var, class loop *loop);
 /* Report that LOOP has more than one exit, at the break, goto or return
    that leaves it early (lift-exit.cc).  */
 te_node *fail_early_exit (lifter *l, class loop *loop);

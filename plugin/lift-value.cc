@@ -505,7 +505,7 @@ reduction_counter (lifter *l, class loop *loop)
         name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (r)));
     }
   int var = te_program_new_var (l->p, name);
-  te_program_set_var_loop (l->p, var, loop->num);
+  set_var_loop (l, var, loop);
   return var;
 }
 

@@ -47,7 +47,8 @@
    Limits: loop-carried scalars other than reductions and tapes, integers
    a loop changes other than its counter that are read inside it (a
    compaction y[cnt++]) or that are no count, switch statements,
-   inline assembly, OpenMP regions are refused, and so are calls under a
+   inline assembly, OpenMP regions (a C kernel is lifted from its serial
+   twin instead, omp.cc) are refused, and so are calls under a
    condition, and inside loops calls stages or values returned, and loops
    with more than one exit (refused at the break, goto or return that
    leaves early, lift-exit.cc).  */
@@ -75,6 +76,19 @@ namespace tg_lift
 {
 
 /* ---- stages ------------------------------------------------------------- */
+
+void
+set_var_loop (lifter *l, int var, class loop *loop)
+{
+  te_program_set_var_loop (l->p, var, loop->num);
+  for (gphi_iterator gi = gsi_start_phis (loop->header); !gsi_end_p (gi);
+       gsi_next (&gi))
+    {
+      tree r = gimple_phi_result (gi.phi ());
+      if (SSA_NAME_VAR (r) && omp_parallel_var (SSA_NAME_VAR (r)))
+        te_program_set_parallel_loop (l->p, loop->num);
+    }
+}
 
 location_t
 loop_location (class loop *loop)
@@ -243,7 +257,7 @@ enter_stage (lifter *l, basic_block bb, location_t loc)
       if (iv)
         name = IDENTIFIER_POINTER (DECL_NAME (SSA_NAME_VAR (iv)));
       s->vars[i] = te_program_new_var (l->p, name);
-      te_program_set_var_loop (l->p, s->vars[i], s->chain[i]->num);
+      set_var_loop (l, s->vars[i], s->chain[i]);
     }
   for (int i = 0; i < s->depth; i++)
     {
@@ -1193,8 +1207,9 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
            gsi_next (&gsi))
         gimple_set_uid (gsi_stmt (gsi), uid++);
     }
-  /* An OpenMP region was outlined before SSA: the kernel's loops are
-     gone into another function.  */
+  /* An OpenMP region was outlined before SSA: the loops are gone into
+     another function (a kernel of a C file is lifted from its serial
+     twin instead, omp.cc).  */
   for (int i = 0; i < n; i++)
     for (gimple_stmt_iterator gsi = gsi_start_bb (BASIC_BLOCK_FOR_FN (fun,
                                                                     rpo[i]));
@@ -1216,10 +1231,17 @@ lift_function (function *fun, te_ctx *ctx, bool nonnull)
               loc = DECL_SOURCE_LOCATION (TREE_OPERAND (child, 0));
             if (loc == UNKNOWN_LOCATION)
               loc = DECL_SOURCE_LOCATION (fun->decl);
-            error_at (loc, "OpenMP directives in a differentiable function "
-                           "are not supported");
-            inform (loc, "remove the directive from the kernel; its gradient "
-                         "is serial code, which GCC optimizes like any other");
+            /* In C, omp.cc made a serial twin of a kernel with
+               directives, and this function is a helper or a C++
+               kernel.  */
+            if (c_dialect_cxx ())
+              error_at (loc, "OpenMP directives in a differentiable C++ "
+                             "function are not supported yet");
+            else
+              error_at (loc, "OpenMP directives in a function a kernel "
+                             "calls are not supported");
+            inform (loc, "a kernel of a C file may use %<parallel%>, %<for%> "
+                         "and %<simd%> loops");
             free (rpo);
             return NULL;
           }

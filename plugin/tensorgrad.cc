@@ -27,6 +27,7 @@
 #include "header.h"
 #include "remarks.h"
 #include "groups.h"
+#include "omp.h"
 
 int plugin_is_GPL_compatible;
 
@@ -48,6 +49,9 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
   "                                 forward results, fusion or loop\n"
   "                                 ordering), for comparison\n"
+  "  -fplugin-arg-tensorgrad-parallel\n"
+  "                                 run every loop nest of a gradient that\n"
+  "                                 can on OpenMP threads (with -fopenmp)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
@@ -66,10 +70,15 @@ static const struct
   bool has_value;
 } tg_options[] = { { "dump", false },   { "dump-c", true },
                    { "header", true }, { "help", false },
-                   { "no-opt", false } };
+                   { "no-opt", false }, { "parallel", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
+
+/* -fplugin-arg-tensorgrad-parallel: every gradient's loop nests on
+   OpenMP threads where they can (lib/passes/parallel.c), not only those
+   of kernels with parallel loops.  */
+static bool tg_parallel;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -216,12 +225,15 @@ finish_decl (void *gcc_data, void *)
   abi_finish_decl ((tree) gcc_data);
 }
 
-/* The front end is about to genericize FNDECL (lift-exit.cc).  */
+/* The front end is about to genericize FNDECL: its OpenMP directives
+   (omp.cc) and its early exits (lift-exit.cc).  */
 static void
 pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
   groups_begin ();
+  if (abi_is_kernel (fndecl))
+    omp_pre_genericize (fndecl);
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     lift_record_exits (fndecl);
   groups_end ();
@@ -395,11 +407,12 @@ lift_custom (function *fun, tree kernel)
 }
 
 /* Lift FUN into CTX and run the pipeline (lib/passes/pipeline.c) on it,
-   up to the gradient unless FORWARD_ONLY; callers of FUN inline the
+   up to the gradient unless FORWARD_ONLY; callers of KERNEL (FUN's
+   declaration, or the kernel FUN is the serial twin of) inline the
    snapshot it leaves (lift.cc).  The forward program, or NULL when FUN
    cannot be lifted; *OK whether the passes accepted it.  */
 static te_program *
-lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
+lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
               te_pipeline *pl, te_diag *diag, bool *ok)
 {
   calculate_dominance_info (CDI_DOMINATORS);
@@ -419,6 +432,8 @@ lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
   pl->verify = true;
 #endif
   pl->dump = dump_file;
+  if (fwd && tg_parallel)
+    fwd->parallel_all = true;
   if (fwd && dump_file)
     {
       /* Lifting walks GCC's statements (as many as the source has
@@ -428,7 +443,7 @@ lift_and_run (function *fun, te_ctx *ctx, bool forward_only,
       te_walk_stats_reset (ctx);
     }
   *ok = fwd && te_pipeline_run (pl, fwd, diag);
-  lift_remember (fun->decl, pl->callee);
+  lift_remember (kernel, pl->callee);
   return fwd;
 }
 
@@ -440,7 +455,7 @@ lift_helper (function *fun)
   te_pipeline pl;
   te_diag diag;
   bool ok;
-  lift_and_run (fun, ctx, true, &pl, &diag, &ok);
+  lift_and_run (fun, fun->decl, ctx, true, &pl, &diag, &ok);
   if (diag.kind != TE_DIAG_NONE)
     report (&diag, DECL_SOURCE_LOCATION (fun->decl));
   te_ctx_free (ctx);
@@ -469,65 +484,67 @@ copy_check_attributes (tree grad, tree kernel)
                                             DECL_ATTRIBUTES (grad));
 }
 
-/* Lift kernel FUN, run the pipeline, emit its gradient.  */
+/* Lift FUN, run the pipeline, emit the gradient of KERNEL: FUN's own
+   declaration, or the kernel whose serial twin FUN is (omp.cc).  */
 static void
-differentiate (function *fun)
+differentiate (function *fun, tree kernel)
 {
-  tree decl = abi_grad_decl (fun->decl);
+  tree decl = abi_grad_decl (kernel);
   if (!decl)
     {
-      remark_refused (fun->decl, "its signature cannot be differentiated "
+      remark_refused (kernel, "its signature cannot be differentiated "
                                  "(the error above says why)");
       return;
     }
   /* The user wrote <name>_grad: it is used as it is, and checked.  */
   bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
   if (user_grad)
-    remark_hand_written (fun->decl, decl);
+    remark_hand_written (kernel, decl);
   te_ctx *ctx = te_ctx_new ();
   te_pipeline pl;
   te_diag diag;
   bool ok;
-  te_program *fwd = lift_and_run (fun, ctx, user_grad, &pl, &diag, &ok);
+  te_program *fwd
+      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok);
   te_program *bwd = ok ? pl.bwd : NULL;
   bool keep_ctx = false;
   if (ok && user_grad)
     {
-      custom *c = find_custom (fun->decl);
+      custom *c = find_custom (kernel);
       c->fwd = fwd;
       keep_ctx = true; /* until the user's gradient is lifted */
       check_custom (c);
     }
   if (diag.kind != TE_DIAG_NONE)
-    report (&diag, DECL_SOURCE_LOCATION (fun->decl));
+    report (&diag, DECL_SOURCE_LOCATION (kernel));
   if (!fwd)
-    remark_refused (fun->decl, "its body cannot be differentiated (the "
+    remark_refused (kernel, "its body cannot be differentiated (the "
                                "errors above say why)");
   else if (!ok)
     {
       char *why = diag.kind == TE_DIAG_INTERNAL
                       ? xasprintf ("internal error: %s", diag.msg)
                       : xstrdup (diag.msg);
-      remark_refused (fun->decl, why);
+      remark_refused (kernel, why);
       free (why);
     }
   if (bwd && tg_check.enabled)
-    check_gradient (fun->decl, fwd, bwd, &tg_check);
+    check_gradient (kernel, fwd, bwd, &tg_check);
   if (bwd)
     {
       DECL_EXTERNAL (decl) = 0;
       TREE_STATIC (decl) = 1;
-      TREE_PUBLIC (decl) = TREE_PUBLIC (fun->decl);
-      DECL_SOURCE_LOCATION (decl) = DECL_SOURCE_LOCATION (fun->decl);
+      TREE_PUBLIC (decl) = TREE_PUBLIC (kernel);
+      DECL_SOURCE_LOCATION (decl) = DECL_SOURCE_LOCATION (kernel);
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
-          = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fun->decl);
+          = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
-          = DECL_FUNCTION_SPECIFIC_TARGET (fun->decl);
+          = DECL_FUNCTION_SPECIFIC_TARGET (kernel);
       /* An inline C++ kernel is defined in every file that includes it,
          once in the program: so is its gradient (a COMDAT group).  */
-      if (DECL_ONE_ONLY (fun->decl) && TREE_PUBLIC (decl))
+      if (DECL_ONE_ONLY (kernel) && TREE_PUBLIC (decl))
         make_decl_one_only (decl, DECL_ASSEMBLER_NAME (decl));
-      copy_check_attributes (decl, fun->decl);
+      copy_check_attributes (decl, kernel);
       /* GCC wrote the early debug information before this pass, with an
          entry for the gradient if the file refers to it (calls it, or
          takes its address, as an operator table does) or abi_early_debug
@@ -543,20 +560,20 @@ differentiate (function *fun)
       if (lw && dump_file)
         te_lowered_dump (dump_file, lw);
       if (!lw)
-        error_at (DECL_SOURCE_LOCATION (fun->decl),
+        error_at (DECL_SOURCE_LOCATION (kernel),
                   "tensorgrad: internal error: out of memory lowering %qs",
                   bwd->name);
       else if (!emit_gradient (decl, bwd, lw))
-        remark_refused (fun->decl, "internal error: it could not be "
+        remark_refused (kernel, "internal error: it could not be "
                                    "emitted (the error above says why)");
       else
         {
-          remark_synthesized (fun->decl, decl, fwd, bwd, lw);
-          emit_descriptor (fun->decl, decl, fwd);
+          remark_synthesized (kernel, decl, fwd, bwd, lw);
+          emit_descriptor (kernel, decl, fwd);
           if (open_output (&tg_dump_c, &tg_dump_c_tmp, tg_dump_c_name))
-            write_c (fun->decl, fwd, bwd, lw);
+            write_c (kernel, fwd, bwd, lw);
           if (open_output (&tg_header, &tg_header_tmp, tg_header_name))
-            header_add (fun->decl, decl, bwd);
+            header_add (kernel, decl, bwd);
         }
       te_lowered_free (lw);
     }
@@ -579,9 +596,12 @@ public:
   tg_pass (gcc::context *ctxt) : gimple_opt_pass (tg_pass_data, ctxt) {}
   bool gate (function *fun) final override
   {
+    if (omp_twin_kernel (fun->decl))
+      return true;
     /* A function GCC outlined from a kernel (an OpenMP region's body)
-       inherits its attributes but is no kernel.  */
-    if (DECL_ARTIFICIAL (fun->decl))
+       inherits its attributes but is no kernel; a kernel with OpenMP
+       directives is lifted through its twin, or was refused.  */
+    if (DECL_ARTIFICIAL (fun->decl) || omp_kernel_skipped (fun->decl))
       return false;
     return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl)
            || (tg_check.enabled && abi_kernel_of (fun->decl)
@@ -590,8 +610,14 @@ public:
   unsigned int execute (function *fun) final override
   {
     groups_begin (); /* each error with its notes (groups.cc) */
-    if (abi_is_kernel (fun->decl))
-      differentiate (fun);
+    tree kernel = omp_twin_kernel (fun->decl);
+    if (kernel)
+      {
+        differentiate (fun, kernel);
+        omp_twin_done (fun->decl);
+      }
+    else if (abi_is_kernel (fun->decl))
+      differentiate (fun, fun->decl);
     else if (abi_is_helper (fun->decl))
       lift_helper (fun);
     else
@@ -617,12 +643,14 @@ public:
   }
   bool gate (function *fun) final override
   {
-    return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl);
+    return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl)
+           || omp_twin_kernel (fun->decl);
   }
   unsigned int execute (function *fun) final override
   {
     lift_record_operand_order (fun);
-    abi_early_debug (fun->decl);
+    if (!omp_twin_kernel (fun->decl))
+      abi_early_debug (fun->decl);
     return 0;
   }
 };
@@ -647,7 +675,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
         {
           error ("tensorgrad: unknown option %qs; valid options are: check, "
                  "check-sizes=, check-tol=, dump, dump-c=FILE, header=FILE, "
-                 "help, no-opt",
+                 "help, no-opt, parallel",
                  key);
           ok = false;
           continue;
@@ -672,6 +700,16 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_header_name = value;
       else if (!strcmp (key, "no-opt"))
         tg_no_opt = true;
+      else if (!strcmp (key, "parallel"))
+        {
+          tg_parallel = true;
+          if (!flag_openmp)
+            {
+              error ("tensorgrad: option %<parallel%> needs %<-fopenmp%>: "
+                     "the gradients' loops run on its threads");
+              ok = false;
+            }
+        }
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }
@@ -704,6 +742,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      (void *) abi_gc_roots);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) emit_gc_roots);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) omp_gc_roots);
   register_callback (info->base_name, PLUGIN_EARLY_GIMPLE_PASSES_END,
                      early_gimple_passes_end, NULL);
   struct register_pass_info pass;

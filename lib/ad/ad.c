@@ -1875,7 +1875,15 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
   w.scalar_shadow = te_alloc (ctx, sizeof (te_tensor *) * (fwd->nparams + 1));
   make_shadows (fwd, b, w.scalar_shadow);
   for (int v = 0; v < fwd->nvars; v++)
-    te_program_new_var (b, fwd->var_names[v]);
+    {
+      te_program_new_var (b, fwd->var_names[v]);
+      te_program_set_var_loop (b, v, te_program_var_loop (fwd, v));
+    }
+  /* Which of them the forward ran on threads: the gradient may too
+     (lib/passes/parallel.c).  */
+  for (int i = 0; i < fwd->nparallel; i++)
+    te_program_set_parallel_loop (b, fwd->parallel_loops[i]);
+  b->parallel_all = fwd->parallel_all;
   if (!temporaries (fwd, b, diag))
     return NULL;
   if (opt)

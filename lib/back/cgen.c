@@ -189,6 +189,22 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
   cg_if_nonnull (g, out, l->skip, l->nskip, &nest);
 }
 
+/* Say before stage ST's nests that the plugin runs its outermost loop on
+   OpenMP threads (te_stage.par): dump-c's C runs it serially, which
+   computes the same up to the order of the per-thread sums.  */
+static void
+parallel_comment (cgen *g, block *top, const te_stage *st)
+{
+  char sums[256] = "";
+  size_t len = 0;
+  for (int k = 0; k < st->par->npartial && len < sizeof sums; k++)
+    len += snprintf (sums + len, sizeof sums - len, "%s%s",
+                     k ? ", " : "; summed per thread: ",
+                     st->par->partial[k]->name);
+  blk_stmt (top, "/* tensorgrad runs the loop over %s on OpenMP threads%s */",
+            te_program_var_name (g->p, st->loops[0].var), sums);
+}
+
 /* A run of a TE_LW_ONE stage's statements (lower.h) ...  */
 typedef struct run_arg
 {
@@ -635,10 +651,20 @@ body (cgen *g, block *top)
     {
       const te_lw_stage *l = &g->lw->stages[s];
       const te_stage *st = l->stage;
+      /* A blank line before each nest (but before one the comment of a
+         parallel stage heads).  */
+      bool gap = top->nstmts > 0;
+      if (st->par)
+        {
+          if (gap)
+            sb_printf (&top->text, "\n");
+          parallel_comment (g, top, st);
+          gap = false;
+        }
       switch (l->shape)
         {
         case TE_LW_CALL:
-          if (top->nstmts)
+          if (gap)
             sb_printf (&top->text, "\n");
           cg_nest_begin (g);
           g->loc = st->loc;
@@ -648,13 +674,13 @@ body (cgen *g, block *top)
           cg_scope_leave (g);
           break;
         case TE_LW_SHARED:
-          if (top->nstmts)
+          if (gap)
             sb_printf (&top->text, "\n");
           cg_nest_begin (g);
           shared_nest (g, top, l);
           break;
         case TE_LW_ONE:
-          if (top->nstmts)
+          if (gap)
             sb_printf (&top->text, "\n");
           cg_nest_begin (g);
           cg_emit_loops (g, top, st->nloops, st->loops, st->reversed,
@@ -663,7 +689,7 @@ body (cgen *g, block *top)
         case TE_LW_EACH:
           for (int k = 0; k < l->nstmts; k++)
             {
-              if (top->nstmts)
+              if (gap || k)
                 sb_printf (&top->text, "\n");
               cg_nest_begin (g);
               stmt_nest (g, top, st, &l->stmts[k], ALL_LOOPS);

@@ -462,6 +462,8 @@ te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
   fputs (s->reversed ? "for (reversed) " : "for ", f);
   if (s->fused)
     fputs ("(fused) ", f);
+  if (s->par)
+    fputs ("(parallel) ", f);
   if (s->nloops == 0)
     fputs ("()", f);
   print_loops (f, p, s->nloops, s->loops);

@@ -169,10 +169,16 @@ te_simplify_points (te_ctx *ctx, te_node *n)
           te_node *terms[MAX_FACTORS];
           int nt = addends (f[i], terms, MAX_FACTORS);
           te_node *rest = NULL, *points = NULL;
+          int npoints = 0;
           for (int t = 0; t < nt; t++)
             if (!te_point_select (terms[t], &var, &at))
               rest = rest ? te_add (ctx, rest, terms[t]) : terms[t];
-          if (nt < 0 || rest == f[i])
+            else
+              npoints++;
+          /* No addend of rule 1 (it may be deeper, in a quotient): the
+             sum stays.  REST rebuilt would be the sum reassociated, which
+             the next call would reassociate back.  */
+          if (nt < 0 || npoints == 0)
             continue;
           te_node *g[MAX_FACTORS];
           memcpy (g, f, nf * sizeof *f);

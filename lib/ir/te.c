@@ -1646,6 +1646,27 @@ te_program_set_var_loop (te_program *p, int var, int loop_id)
     p->var_loops[var] = loop_id;
 }
 
+void
+te_program_set_parallel_loop (te_program *p, int loop_id)
+{
+  for (int i = 0; i < p->nparallel; i++)
+    if (p->parallel_loops[i] == loop_id)
+      return;
+  p->parallel_loops = append (p->ctx, p->parallel_loops, p->nparallel,
+                              sizeof *p->parallel_loops);
+  p->parallel_loops[p->nparallel++] = loop_id;
+}
+
+bool
+te_program_var_parallel (const te_program *p, int var)
+{
+  int id = te_program_var_loop (p, var);
+  for (int i = 0; id && i < p->nparallel; i++)
+    if (p->parallel_loops[i] == id)
+      return true;
+  return false;
+}
+
 int
 te_program_var_loop (const te_program *p, int var)
 {

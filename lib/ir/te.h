@@ -343,6 +343,26 @@ typedef struct te_call
 
 #define TE_MAX_LOOPS 8
 
+/* How a backward stage runs its outermost loop on OpenMP threads
+   (lib/passes/parallel.c): distinct iterations write distinct elements
+   of every array, but those of PARTIAL, to which all iterations add,
+   and of SCRATCH, local arrays every iteration rewrites before it reads
+   them.  Each thread adds to a zeroed partial of SPAN[i] elements from
+   element LO[i] of PARTIAL[i], and the partials are added to it in the
+   order of the threads after the loop; each thread has a SCRATCH array
+   of its own, and a copy of each one-element local of VALUES (a value
+   each iteration sets before it reads it).  */
+typedef struct te_parallel
+{
+  int npartial;
+  te_tensor **partial;
+  te_node **lo, **span;
+  int nscratch;
+  te_tensor **scratch;
+  int nvalues;
+  te_tensor **values;
+} te_parallel;
+
 typedef struct te_stage
 {
   int nloops;
@@ -359,6 +379,8 @@ typedef struct te_stage
                       the source does (blocks.c makes it one stage); 0:
                       none */
   bool fused;      /* emit all statements in one loop nest, in order */
+  te_parallel *par; /* parallel.c: its outermost loop runs on OpenMP
+                      threads; NULL: serially */
   te_call *call;   /* a call stage: no loops, no statements */
   int nstmts;
   te_stmt *stmts;
@@ -408,6 +430,11 @@ typedef struct te_program
   int *var_loops;         /* the source loop of each counter (positive;
                              the lifter's stage loops and reductions),
                              or 0 */
+  int nparallel;
+  int *parallel_loops;    /* the source loops the forward runs on OpenMP
+                             threads (te_program_set_parallel_loop) */
+  bool parallel_all;      /* run every loop of the gradient that can on
+                             OpenMP threads (the option parallel) */
   int ntimed;
   te_timed_read *timed;   /* the lifter's (te_program_add_timed_read) */
   int nnotes;
@@ -535,6 +562,11 @@ bool te_loops_equal (const te_loop *a, const te_loop *b, int n);
 const char *te_program_var_name (const te_program *p, int var);
 /* Record that counter VAR of P runs source loop LOOP_ID (var_loops).  */
 void te_program_set_var_loop (te_program *p, int var, int loop_id);
+/* Source loop LOOP_ID of P runs on OpenMP threads in the forward (the
+   lifter: a worksharing loop of a parallel region).  */
+void te_program_set_parallel_loop (te_program *p, int loop_id);
+/* Does counter VAR of P count a loop the forward runs on threads?  */
+bool te_program_var_parallel (const te_program *p, int var);
 /* The source loop of counter VAR, or 0.  */
 int te_program_var_loop (const te_program *p, int var);
 /* Record a load of T inside a reduction over counter VAR at program

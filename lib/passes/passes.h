@@ -119,6 +119,12 @@ bool te_program_lanes (te_program *p, te_diag *diag);
    is touched with zero).  */
 bool te_program_guard (te_program *p, te_diag *diag);
 
+/* parallel.c: where the forward ran a loop on OpenMP threads (or the
+   program asks for all), a stage whose outermost loop's iterations write
+   apart, or add to arrays that can be summed per thread, runs that loop
+   on threads (te_stage.par).  */
+bool te_program_parallel (te_program *p, te_diag *diag);
+
 /* accumulate.c: a sum reduction whose term strides along the sum's loop
    and steps by one along the statement's innermost loop is added into
    its element in a loop order with that loop innermost.  */
@@ -168,5 +174,18 @@ bool te_program_roles (te_program *p, te_diag *diag);
    that always runs: x[i + 1] behind i + 1 < n).  An optional T (one the
    kernel tests against NULL) is taken to be there: its test holds.  */
 te_node *te_tensor_extent (te_program *p, const te_tensor *t);
+
+/* Do statement WA of stage A and statement WB of stage B (both writes)
+   write provably disjoint elements: all of one's above the other's, or
+   apart within each row in one loop over the rows (a causal row's u <= t
+   and its tail from t + 1)?  */
+bool te_writes_apart (te_program *p, const te_stage *a, const te_stmt *wa,
+                      const te_stage *b, const te_stmt *wb);
+
+/* Are the elements that the read at index R in statement ST of stage S
+   can see (over S's loops and the reductions around it) all outside
+   those statement W of stage WS writes?  */
+bool te_read_apart (te_program *p, const te_stage *s, const te_stmt *st,
+                    const te_node *r, const te_stage *ws, const te_stmt *w);
 
 #endif /* TG_PASSES_H */

@@ -106,6 +106,10 @@ const te_pass te_passes[] = {
   { "guard", TE_PASS_BACKWARD, false, te_program_guard,
     "an addition that is zero where a test on counters fails runs only "
     "where it holds" },
+  { "parallel", TE_PASS_BACKWARD, true, te_program_parallel,
+    "the outermost loop of a nest whose iterations write apart, or add to "
+    "arrays summed per thread, runs on OpenMP threads where the forward "
+    "ran a loop so (or the option parallel asks)" },
 };
 
 const int te_npasses = sizeof te_passes / sizeof te_passes[0];

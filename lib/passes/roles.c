@@ -247,10 +247,14 @@ above (te_program *p, const te_stage *a, const te_stmt *wa,
 /* The rows of C a counter with coefficient D steps over: M with D - C * M
    free of multiples of C (T of rows of T, T * T for a row of T x T, also
    T + 1: a range starting one past the counter, u from t + 1 in row t;
-   m + 1 of a tape's rows of m + 1), NULL when there is no such M.  */
+   m + 1 of a tape's rows of m + 1; of constants, the quotient: 6 steps
+   one row of 5, u from t + 1 in row t of rows of 5), NULL when there is
+   no such M.  */
 static te_node *
 rows_stepped (te_ctx *ctx, te_node *d, te_node *c)
 {
+  if (d->op == TE_CONST && c->op == TE_CONST && c->u.i > 1)
+    return d->u.i >= c->u.i ? te_int (ctx, d->u.i / c->u.i) : NULL;
   te_node *m = te_canon_divide (ctx, d, c, NULL);
   return m && m != te_int (ctx, 0) ? m : NULL;
 }
@@ -901,9 +905,9 @@ no_later_writer (te_program *p, const te_tensor *t, int s, const te_stmt *st,
   return true;
 }
 
-/* Does statement ST of stage S, which writes T, write an element that a
-   write of T in an earlier stage may write too?  */
-static bool
+/* The earlier stage whose write of T may write an element that statement
+   ST of stage S, which writes T, writes too; -1 if none.  */
+static int
 overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
                         const te_stmt *st)
 {
@@ -912,7 +916,52 @@ overlaps_earlier_write (te_program *p, const te_tensor *t, int s,
       if (p->stages[ps].stmts[pk].dst == t
           && !disjoint (p, &p->stages[ps], &p->stages[ps].stmts[pk],
                         &p->stages[s], st))
-        return true;
+        return ps;
+  return -1;
+}
+
+/* Refuse ST, a statement of stage S writing T where the write of stage
+   PS wrote before (version.c gave it no version): at ST, saying which
+   limit it meets.  */
+static bool
+refuse_overwrite (te_program *p, te_tensor *t, int ps, int s,
+                  const te_stmt *st, te_diag *diag)
+{
+  const te_stage *a = &p->stages[ps], *b = &p->stages[s];
+  int shared = te_shared_loops (a, b);
+  if (a->nest == b->nest && !te_stage_empty (a))
+    te_diag_set (diag, TE_DIAG_USER, st->loc,
+                 "'%s' is written here and by an earlier loop of the same "
+                 "nest, in elements that may meet; not supported yet",
+                 t->name);
+  else
+    te_diag_set (diag, TE_DIAG_USER, st->loc,
+                 "'%s' is written by more than one loop nest; not "
+                 "supported yet",
+                 t->name);
+  te_node *loads[64];
+  int nloads = te_loads_of (st->value, t, loads, 64);
+  bool others = nloads < 0;
+  for (int i = 0; i < nloads; i++)
+    others |= te_canon_int (p->ctx, loads[i]->args[0])
+              != te_canon_int (p->ctx, st->index);
+  if (st->op == TE_SET && others && b->nloops - shared <= a->nloops - shared)
+    te_diag_note (diag, "this statement rewrites part of what the earlier "
+                        "loop wrote from other elements of '%s'; such a "
+                        "rewrite gets a version only when it reads no "
+                        "element of '%s' but the one it writes",
+                  t->name, t->name);
+  else if (st->op == TE_SET && b->nloops - shared <= a->nloops - shared
+           && a->nloops > shared)
+    te_diag_note (diag, "a later store gets a version where it rewrites "
+                        "single elements of what the earlier loop wrote, "
+                        "or a run of them at its innermost loop's step, "
+                        "all among those it wrote; store each element "
+                        "once, the test inside");
+  else
+    te_diag_note (diag, "the gradient would lose the value the "
+                        "earlier nest wrote; write this result to "
+                        "another array");
   return false;
 }
 
@@ -950,17 +999,9 @@ static bool
 write_supported (te_program *p, te_tensor *t, int s, const te_stmt *st,
                  bool same_stage, te_diag *diag)
 {
-  if (overlaps_earlier_write (p, t, s, st))
-    {
-      te_diag_set (diag, TE_DIAG_USER, st->loc,
-                   "'%s' is written by more than one loop nest; not "
-                   "supported yet",
-                   t->name);
-      te_diag_note (diag, "the gradient would lose the value the "
-                          "earlier nest wrote; write this result to "
-                          "another array");
-      return false;
-    }
+  int ps = overlaps_earlier_write (p, t, s, st);
+  if (ps >= 0)
+    return refuse_overwrite (p, t, ps, s, st, diag);
   if (same_stage && !distinct_constant_writes (&p->stages[s], t)
       && !apart_from_siblings (p, t, s, st))
     {
@@ -1485,6 +1526,31 @@ bound_by_less (te_ctx *ctx, te_node *l, te_node *r, te_loop *loops, int n)
   return !uses_from (l, loops, n, 0);
 }
 
+/* The disequality C between a counter and its last value (i != n - 1,
+   a stencil's end held) ends that counter's loop one earlier in LOOPS
+   (of N).  */
+static void
+last_left_out (te_ctx *ctx, const te_node *c, te_loop *loops, int n)
+{
+  for (int k = 0; k < n; k++)
+    for (int side = 0; side < 2; side++)
+      {
+        te_node *v = te_var (ctx, loops[k].var);
+        te_node *a = te_canon_int (ctx, te_cast (ctx, TE_I64,
+                                                 c->args[side]));
+        te_node *e = te_canon_int (ctx, te_cast (ctx, TE_I64,
+                                                 c->args[1 - side]));
+        te_node *last = te_canon_int (ctx, te_sub (ctx, loops[k].extent,
+                                                   te_int (ctx, 1)));
+        if (a == te_canon_int (ctx, v) && !uses_from (e, loops, n, k)
+            && te_canon_int (ctx, te_sub (ctx, e, last)) == te_int (ctx, 0))
+          {
+            loops[k].extent = last;
+            return;
+          }
+      }
+}
+
 /* Apply the condition C (negated with NEG) on the path of an access to
    its loops; false when it makes the largest element unknown.  A
    condition on data (it reads an array) or on the sizes alone bounds
@@ -1514,7 +1580,10 @@ apply_lit (path_query *q, te_node *c, bool neg, te_loop *loops, int n)
     case TE_NE:
     case TE_EQ:
       /* v != e leaves out one point; v == e keeps one.  */
-      return c->args[0]->type != TE_BOOL && (c->op == TE_NE) == !neg;
+      if (c->args[0]->type == TE_BOOL || (c->op == TE_NE) != !neg)
+        return false;
+      last_left_out (ctx, c, loops, n);
+      return true;
     case TE_LT:
     case TE_LE:
     case TE_GT:
@@ -1767,6 +1836,20 @@ path_extent (te_program *p, const te_tensor *t, te_node *present)
       }
   q.unknown = q.unknown || !covered (p, q.tops, q.ntops, q.loose, q.nloose);
   return q.unknown ? NULL : q.bound;
+}
+
+bool
+te_writes_apart (te_program *p, const te_stage *a, const te_stmt *wa,
+                 const te_stage *b, const te_stmt *wb)
+{
+  return disjoint (p, a, wa, b, wb);
+}
+
+bool
+te_read_apart (te_program *p, const te_stage *s, const te_stmt *st,
+               const te_node *r, const te_stage *ws, const te_stmt *w)
+{
+  return read_apart (p, s, st, r, ws, w);
 }
 
 te_node *

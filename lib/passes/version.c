@@ -192,10 +192,48 @@ covering (te_ctx *ctx, const te_stage *a, const te_stmt *wa,
                          ea);
 }
 
-/* Split the version that stage S0 writes off T, which stage S1 writes
-   next; false if the conditions at the top do not hold.  */
+/* A write of T that stays in T while later stages rewrite other parts
+   of it: statement W of stage S.  */
+typedef struct piece
+{
+  int s;
+  te_stmt *w;
+} piece;
+
+#define MAX_PIECES 16
+
+/* Do the loads of T in the statement values of stages S0 to S1 (which
+   split renames) read only elements apart from those each of the NPC
+   pieces PC that ran before them (in an earlier stage or the same) wrote?
+   A load of a piece's element still reads T.  */
 static bool
-split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
+loads_apart (te_program *p, const te_tensor *t, int s0, int s1,
+             const piece *pc, int npc)
+{
+  te_node *loads[MAX_LOADS];
+  for (int s = s0; s <= s1; s++)
+    for (int k = 0; k < p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &p->stages[s].stmts[k];
+        int n = te_loads_of (st->value, t, loads, MAX_LOADS);
+        if (n < 0)
+          return false;
+        for (int i = 0; i < n; i++)
+          for (int j = 0; j < npc; j++)
+            if (pc[j].s <= s
+                && !te_read_apart (p, &p->stages[s], st, loads[i]->args[0],
+                                   &p->stages[pc[j].s], pc[j].w))
+              return false;
+      }
+  return true;
+}
+
+/* May stage S0's write of T be split off as a version that stage S1's
+   rewrite reads, the NPC pieces PC keeping their parts of T (the
+   conditions at the top)?  */
+static bool
+splittable (te_program *p, te_tensor *t, int s0, int s1, const piece *pc,
+            int npc)
 {
   te_ctx *ctx = p->ctx;
   te_stage *a = &p->stages[s0], *b = &p->stages[s1];
@@ -218,6 +256,35 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
         || (s > s0 && s < s1 && reads_elsewhere (&p->stages[s], t))
         || te_call_passes (&p->stages[s], t, true))
       return false;
+  return loads_apart (p, t, s0, s1, pc, npc);
+}
+
+/* Split the version that stage S0 writes off T, which stage S1 writes
+   next, while the NPC pieces PC keep their parts of T; false if the
+   conditions at the top do not hold.  A rewrite under a guard G (if (x
+   > 0) p[j] = 0; over the elements S0 wrote) keeps the old value where
+   G fails: it becomes T[w] = G ? e : T[w], which reads the version.  */
+static bool
+split (te_program *p, te_tensor *t, int s0, int s1, int nversion,
+       const piece *pc, int npc)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *a = &p->stages[s0];
+  te_stmt *wa = only_writer (a, t), *wb = only_writer (&p->stages[s1], t);
+  if (!wa || !wb)
+    return false;
+  te_node *guard = wb->guard, *value = wb->value;
+  if (guard && wb->op == TE_SET && !te_reads (wb->index, t))
+    {
+      wb->value = te_select (ctx, guard, value, te_load (ctx, t, wb->index));
+      wb->guard = NULL;
+    }
+  if (!splittable (p, t, s0, s1, pc, npc))
+    {
+      wb->guard = guard;
+      wb->value = value;
+      return false;
+    }
   te_node *size = version_size (p, t, a, wa);
   if (!size)
     return false;
@@ -232,6 +299,10 @@ split (te_program *p, te_tensor *t, int s0, int s1, int nversion)
   te_program_note (p, "version: %s, written again by a later loop nest, "
                       "keeps the values of the earlier one in %s",
                    t->name, v->name);
+  if (guard && !wb->guard)
+    te_program_note (p, "version: %s keeps the value of %s where the "
+                        "guard of its rewrite fails",
+                     t->name, v->name);
   return true;
 }
 
@@ -389,6 +460,302 @@ early_reads (te_program *p, te_diag *diag)
   return true;
 }
 
+/* ---- a part rewritten -----------------------------------------------
+
+   for i < n:  y[i] = e(i);        for i < n:  y.v1[i] = e(i);
+   y[0] = 0;                   ->  for i < n:  y[i] = i == 0 ? 0 : y.v1[i];
+
+   A later stage B writing part of what stage A wrote: B's loops are the
+   outer loops of A that both run in (te_shared_loops) and at most one
+   more, LB, and B's elements are those A writes with its one other loop
+   K at a value V, or at V + LB's counter (the same step: for i < m,
+   y[i] = ... after a loop over n elements).  B then runs over A's loops,
+   storing its value where K's counter is V (or in [V, V + LB's extent),
+   LB's counter K's less V) and A's elsewhere, which split versions as a
+   rewrite of the same elements.  The range must lie in K's: provably (a
+   polynomial in the counters and sizes with no negative coefficient:
+   the diagonal t of a row u <= t, a tail from t + 1 of a row of T), or
+   by a condition on the parameters alone that the gradient requires
+   (te_program_require: n - 1 >= 0 above, n - m >= 0).  Limits: A has
+   one loop more than those they share, B at most one, and B's value
+   reads T only at the element it writes.  */
+
+#define MAX_PARTS 8
+
+typedef struct widened
+{
+  te_stage stage;             /* B as it was */
+  te_stmt stmts[MAX_PARTS];   /* its statements */
+  int ngaps;
+  te_node *gaps[2 * MAX_PARTS]; /* what the gradient requires (>= 0) */
+} widened;
+
+/* Is N, an integer expression, at least 0: a polynomial with no negative
+   coefficient in counters and sizes, or free of the counters of the
+   NLOOPS LOOPS (added to W's gaps, which the gradient requires)?  */
+static bool
+gap_ok (te_ctx *ctx, te_node *n, int nloops, const te_loop *loops,
+        widened *w)
+{
+  n = te_canon_int (ctx, n);
+  if (n->op == TE_CONST)
+    return n->u.i >= 0;
+  if (!te_poly_negative (n))
+    return true;
+  for (int k = 0; k < nloops; k++)
+    if (te_uses_var (n, loops[k].var))
+      return false;
+  if (!te_param_poly (n))
+    return false;
+  w->gaps[w->ngaps++] = n;
+  return true;
+}
+
+/* The value V of the counter of loop K of stage A (its last) at which
+   A's write WA writes the element that INDEX of stage B names (B's
+   loops the first K of A's), or NULL when there is none such.  */
+static te_node *
+part_at (te_ctx *ctx, const te_stage *a, const te_stmt *wa, int k,
+         const te_stage *b, te_node *index)
+{
+  const te_loop *lk = &a->loops[k];
+  te_node *c = te_coefficient (ctx, wa->index, lk->var);
+  te_node *base = te_canon_int (
+      ctx, te_sub (ctx, wa->index, te_mul (ctx, c, te_var (ctx, lk->var))));
+  if (c == te_int (ctx, 0) || te_uses_var (c, lk->var)
+      || te_uses_var (base, lk->var))
+    return NULL;
+  /* B's element, in A's counters, is BASE + C * V.  */
+  te_node *d = te_canon_int (
+      ctx, te_sub (ctx, te_rename_counters (ctx, index, k, b->loops,
+                                            a->loops),
+                   base));
+  te_node *rest = NULL;
+  te_node *v = te_canon_divide (ctx, d, c, &rest);
+  if (!v || (rest && rest != te_int (ctx, 0)) || te_uses_var (v, lk->var)
+      || te_canon_int (ctx, te_mul (ctx, c, v)) != d)
+    return NULL;
+  return v;
+}
+
+/* Does VALUE read T only at INDEX?  */
+static bool
+reads_only_at (te_ctx *ctx, te_node *value, const te_tensor *t,
+               te_node *index)
+{
+  te_node *loads[MAX_LOADS];
+  int n = te_loads_of (value, t, loads, MAX_LOADS);
+  if (n < 0)
+    return false;
+  index = te_canon_int (ctx, index);
+  for (int i = 0; i < n; i++)
+    if (te_canon_int (ctx, loads[i]->args[0]) != index)
+      return false;
+  return true;
+}
+
+/* Statement W of stage B (B's loops the first K of stage A's, and at
+   most one more, LB) as a part of what A's write WA writes: the value of
+   the counter of A's last loop at B's first element (LB's counter at
+   0) in *AT, in A's counters, and the number of elements, LB's extent
+   or 1, in *LEN; false when W writes no such part (another step) or
+   when its range cannot be shown to lie in that loop's (else the
+   gradient requires what shows it: SAVED's gaps).  */
+static bool
+part_of (te_ctx *ctx, const te_stage *a, const te_stmt *wa, int k,
+         const te_stage *b, const te_loop *lb, const te_stmt *w,
+         widened *saved, te_node **at, te_node **len)
+{
+  te_node *index = w->index;
+  *len = te_int (ctx, 1);
+  if (lb)
+    {
+      te_node *cb = te_rename_counters (
+          ctx, te_coefficient (ctx, index, lb->var), k, b->loops, a->loops);
+      if (te_canon_int (ctx, cb)
+          != te_coefficient (ctx, wa->index, a->loops[k].var)
+          || te_uses_var (lb->extent, lb->var))
+        return false;
+      index = te_canon_int (ctx, te_replace (ctx, index,
+                                             te_var (ctx, lb->var),
+                                             te_int (ctx, 0)));
+      *len = te_canon_int (ctx, te_rename_counters (ctx, lb->extent, k,
+                                                    b->loops, a->loops));
+    }
+  *at = part_at (ctx, a, wa, k, b, index);
+  return *at && gap_ok (ctx, *at, k, a->loops, saved)
+         && gap_ok (ctx, te_sub (ctx, te_sub (ctx, a->loops[k].extent, *at),
+                                 *len),
+                    k, a->loops, saved);
+}
+
+/* Make stage S1, whose statements all write parts of what stage S0 wrote
+   to T, one rewrite of all of it as above; false (nothing changed) when
+   they are no such parts.  SAVED keeps S1 as it was.  */
+static bool
+widen_part (te_program *p, te_tensor *t, int s0, int s1, widened *saved)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *a = &p->stages[s0], *b = &p->stages[s1];
+  te_stmt *wa = only_writer (a, t);
+  int np = te_shared_loops (a, b);
+  if (!wa || a->call || b->call || wa->guard || wa->op != TE_SET
+      || wa->ninner || b->nloops < np || b->nloops > np + 1
+      || a->nloops != np + 1 || te_reads (wa->index, NULL)
+      || b->nstmts > MAX_PARTS)
+    return false;
+  for (int k = 0; k < np; k++)
+    if (te_canon_int (ctx, te_rename_counters (ctx, a->loops[k].extent, np,
+                                               a->loops, b->loops))
+        != te_canon_int (ctx, b->loops[k].extent))
+      return false;
+  const te_loop *lk = &a->loops[np];
+  const te_loop *lb = b->nloops > np ? &b->loops[np] : NULL;
+  te_node *at[MAX_PARTS], *len[MAX_PARTS];
+  saved->ngaps = 0;
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      te_stmt *w = &b->stmts[j];
+      if (w->dst != t || w->guard || w->op != TE_SET || w->ninner
+          || te_reads (w->index, NULL)
+          || !reads_only_at (ctx, w->value, t, w->index)
+          || !part_of (ctx, a, wa, np, b, lb, w, saved, &at[j], &len[j]))
+        return false;
+    }
+  saved->stage = *b;
+  for (int j = 0; j < b->nstmts; j++)
+    saved->stmts[j] = b->stmts[j];
+  te_loop nl = { .var = te_program_new_var (p, p->var_names[lk->var]) };
+  nl.extent = te_canon_int (ctx, te_rename_counters (ctx, lk->extent, np,
+                                                     a->loops, b->loops));
+  te_node *nv = te_var (ctx, nl.var);
+  te_node *index = te_canon_int (
+      ctx, te_rename_counters (ctx, wa->index, np, a->loops, b->loops));
+  index = te_canon_int (ctx, te_replace (ctx, index, te_var (ctx, lk->var),
+                                         nv));
+  /* The later statement wins where two store to one element.  */
+  te_node *value = te_load (ctx, t, index);
+  for (int j = 0; j < b->nstmts; j++)
+    {
+      te_stmt *w = &b->stmts[j];
+      te_node *v = te_canon_int (
+          ctx, te_rename_counters (ctx, at[j], np, a->loops, b->loops));
+      te_node *n = te_canon_int (
+          ctx, te_rename_counters (ctx, len[j], np, a->loops, b->loops));
+      te_node *wv = w->value, *loads[MAX_LOADS];
+      int nl2 = te_loads_of (wv, t, loads, MAX_LOADS);
+      for (int i = 0; i < nl2; i++)
+        wv = te_replace (ctx, wv, loads[i], te_load (ctx, t, index));
+      if (!lb)
+        {
+          value = te_select (ctx, te_binary (ctx, TE_EQ, nv, v), wv, value);
+          continue;
+        }
+      wv = te_canon_loads (ctx, te_replace (ctx, wv, te_var (ctx, lb->var),
+                                            te_sub (ctx, nv, v)));
+      /* The run [V, V + N), a test left out where it always holds: the
+         earlier value behind one comparison where one is left (a
+         descriptor's extents read such a path).  */
+      te_node *end = te_canon_int (ctx, te_add (ctx, v, n));
+      bool from_first = v == te_int (ctx, 0);
+      bool to_last = te_canon_int (ctx, te_sub (ctx, nl.extent, end))
+                     == te_int (ctx, 0);
+      if (from_first && to_last)
+        value = wv;
+      else if (from_first)
+        value = te_select (ctx, te_binary (ctx, TE_LT, nv, end), wv, value);
+      else if (to_last)
+        value = te_select (ctx, te_binary (ctx, TE_LT, nv, v), value, wv);
+      else
+        value = te_select (
+            ctx,
+            te_binary (ctx, TE_AND, te_binary (ctx, TE_LE, v, nv),
+                       te_binary (ctx, TE_LT, nv, end)),
+            wv, value);
+    }
+  b->loops[np] = nl;
+  b->loop_ids[np] = 0;
+  b->nloops = np + 1;
+  b->stmts[0].value = value;
+  b->stmts[0].index = index;
+  b->nstmts = 1;
+  return true;
+}
+
+/* Undo widen_part on stage S1 of P.  */
+static void
+unwiden (te_program *p, int s1, const widened *saved)
+{
+  te_stage *b = &p->stages[s1];
+  *b = saved->stage;
+  for (int j = 0; j < b->nstmts; j++)
+    b->stmts[j] = saved->stmts[j];
+}
+
+/* The writes of T in stage order: each either meets none of the writes
+   that T holds so far (a piece of a piecewise definition: a causal row's
+   entries u <= t and its tail zeroed from t + 1, in any order) or
+   rewrites exactly one of them, which split gives a version.  Stops at
+   the first that does neither, for roles.c to refuse.  */
+static void
+version_tensor (te_program *p, te_tensor *t)
+{
+  piece live[MAX_PIECES];
+  int nlive = 0, nversion = 0;
+  for (int s = 0; s < p->nstages; s++)
+    {
+      te_stage *sg = &p->stages[s];
+      for (int k = 0; k < sg->nstmts; k++)
+        {
+          te_stmt *st = &sg->stmts[k];
+          if (st->dst != t)
+            continue;
+          int meet = -1, nmeet = 0;
+          for (int i = 0; i < nlive; i++)
+            if (!te_writes_apart (p, &p->stages[live[i].s], live[i].w, sg,
+                                  st))
+              {
+                meet = i;
+                nmeet++;
+              }
+          if (nmeet == 0 && nlive < MAX_PIECES)
+            {
+              live[nlive++] = (piece) { s, st };
+              continue;
+            }
+          if (nmeet != 1 || live[meet].s == s)
+            return;
+          piece rest[MAX_PIECES];
+          int nrest = 0;
+          for (int i = 0; i < nlive; i++)
+            if (i != meet)
+              rest[nrest++] = live[i];
+          if (!split (p, t, live[meet].s, s, ++nversion, rest, nrest))
+            {
+              widened saved;
+              if (!widen_part (p, t, live[meet].s, s, &saved))
+                return;
+              if (!split (p, t, live[meet].s, s, nversion, rest, nrest))
+                {
+                  unwiden (p, s, &saved);
+                  return;
+                }
+              for (int g = 0; g < saved.ngaps; g++)
+                te_program_require (p, saved.gaps[g], st->loc,
+                                    "what this statement rewrites of "
+                                    "'%s' lies among the elements an "
+                                    "earlier loop wrote",
+                                    t->name);
+              te_program_note (p, "version: %s, rewritten in part, "
+                                  "keeps the values of the earlier loop "
+                                  "elsewhere",
+                               t->name);
+            }
+          live[meet] = (piece) { s, st };
+        }
+    }
+}
+
 bool
 te_program_version (te_program *p, te_diag *diag)
 {
@@ -396,18 +763,9 @@ te_program_version (te_program *p, te_diag *diag)
   for (int i = 0; i < n; i++)
     {
       te_tensor *t = p->tensors[i];
-      if (!te_type_is_float (t->type)
-          || (t->kind != TE_TK_LOCAL && t->kind != TE_TK_PARAM))
-        continue;
-      int prev = -1, nversion = 0;
-      for (int s = 0; s < p->nstages; s++)
-        {
-          if (!te_stage_writes (&p->stages[s], t))
-            continue;
-          if (prev >= 0 && !split (p, t, prev, s, ++nversion))
-            break;
-          prev = s;
-        }
+      if (te_type_is_float (t->type)
+          && (t->kind == TE_TK_LOCAL || t->kind == TE_TK_PARAM))
+        version_tensor (p, t);
     }
   return early_reads (p, diag);
 }

@@ -117,6 +117,13 @@ class Blocks:
         else:
             getattr(self, "rows_" + kind)()
 
+    def st_causal_tail(self):
+        """rows_causal's forms with the tail zeroed by a loop of its own or
+        memset, before or after the normalization (--stages only)."""
+        self.tag("rows")
+        self.tag("rows-causal")
+        self.rows_causal(tail=True)
+
     def softmax_body(self, E, v, lo_loop, p_at, m, z, V, cache):
         """The per-row softmax of E (text over index V) into p_at (f):
         max, exponentials and sum, normalization.  LO_LOOP is the loop
@@ -225,17 +232,17 @@ class Blocks:
             body += loss
         self.emit(ind(loop("b", R.text, body)))
 
-    def rows_causal(self):
+    def rows_causal(self, tail=False):
         """A causal softmax: row t's max, exponentials and sum over u <= t,
         then a loop over the whole row dividing the first t + 1 and
         zeroing the rest, or the row normalized over u <= t and its tail
         zeroed from t + 1 by a loop or memset, before or after (or a
-        third loop over u <= t)."""
+        third loop over u <= t).  TAIL: only the forms with the tail."""
         ch = self.ch
         T = self.new_dim()
         s = self.get_array([T, T], (-3, 3))
         E = self.row_expr(("%s[t*%s + u]" % (s.name, T.text), s.lo, s.hi))
-        whole = ch.chance(0.7)
+        whole = tail or ch.chance(0.7)
         # only the triangle written: an output (whose other elements are
         # zero), never a local array read whole by a later stage
         p = self.new_dest([T, T], 0, 1, allow_tmp=whole)
@@ -254,7 +261,7 @@ class Blocks:
                 if ch.chance(0.5) else \
                 block(head, ["%s = %s;" % (pat % "u", ex),
                              "%s += %s;" % (z, pat % "u")])
-            form = ch.draw(3)
+            form = 1 + ch.draw(2) if tail else ch.draw(3)
             if form == 0:
                 c = ch.pick(["u <= t", "t >= u", "u < t + 1"])
                 body += loop("u", T.text, ["%s = %s ? %s / %s : 0.0$;" %

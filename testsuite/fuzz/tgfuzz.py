@@ -55,7 +55,12 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O0-ubsan", ["-O0", "-fsanitize=undefined",
                               "-fno-sanitize-recover"]),
                 ("O2-ubsan", ["-O2", "-fsanitize=undefined",
-                              "-fno-sanitize-recover"])]
+                              "-fno-sanitize-recover"]),
+                # Every gradient's nests on OpenMP threads where they can
+                # (README, Parallel gradients), run with the default
+                # number of threads.
+                ("O2-parallel", ["-O2", "-fopenmp",
+                                 "-fplugin-arg-tensorgrad-parallel"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
@@ -196,7 +201,8 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
             objs = ["fwd.o", "grad.o"]
         exe = "./t-%s" % name
         # A sanitizer's run-time library comes with its option.
-        san = [f for f in flags if f.startswith("-fsanitize")]
+        san = [f for f in flags if f.startswith("-fsanitize")
+               or f == "-fopenmp"]
         rc, out, to = run(cc + san + ["harness.o"] + objs +
                           ["-o", exe, "-lm"] + extra, OPTS.compile_timeout, d)
         if rc != 0:

@@ -4,7 +4,7 @@ refusal rate of each is measured (a mixin of tggen.Gen).
 A construct the plugin learned moves to a stage kind of its own (loops
 counting down, if/else inside a reduction, NULL tests and rolling
 buffers modulo 3 did: tgblocks.py's down, branches and optional,
-tggen.py's rolling); what stays here is refused in every kernel that
+tggen.py's rolling; OpenMP loops are tggen.py's omp); what stays here is refused in every kernel that
 has it, so each kernel checks the refusal's message and line."""
 
 
@@ -48,12 +48,6 @@ class Refused:
                        "        buf[j] = buf[j] * buf[j-1];",
                        "      %s[i] = buf[%s - 1];" % (y.name, m.text),
                        "    }"])
-        elif kind == "openmp":
-            self.k.omp = True
-            y = self.new_dest([n], -1, 1, allow_tmp=False)
-            self.emit(["#pragma omp parallel for",
-                       "  for (int i = 0; i < %s; i++)" % n.text,
-                       "    %s[i] = tanh$(%s);" % (y.name, xe)])
         elif kind == "switch":
             mode = self.fresh("mode")
             self.k.params.append({"kind": "int", "name": mode,

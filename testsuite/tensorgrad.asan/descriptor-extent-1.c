@@ -10,7 +10,11 @@
    only behind u <= t (T rows, not more); a 2-D convolution whose taps
    skip the padding with continue at two loop levels (x read behind
    0 <= ih < H and 0 <= iw < W: C H W elements, peel_cap); each checked
-   against central differences as in descriptor-paths-1.c.  */
+   against central differences as in descriptor-paths-1.c.  A stencil
+   whose ends are held by equality tests (i == 0 || i == n - 1 ? 0 :
+   x[i + 1] ...; i != 0 && i != n - 1 likewise): the counter differs
+   from its first and last values there, so x[i + 1] reads n elements,
+   not n + 1 (the extent was n + 1).  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -82,6 +86,25 @@ conv2d_continue (int C, int H, int W, int K, int P, const double *x,
       }
 }
 
+__attribute__ ((differentiable))
+void
+ends_held (int n, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = i == 0 || i == n - 1 ? 0 : x[i + 1] - 2 * x[i] + x[i - 1] * x[i];
+}
+
+__attribute__ ((differentiable))
+void
+ends_held_f (int n, const float *x, float *y)
+{
+  for (int i = 0; i < n; i++)
+    if (i != 0 && n - 1 != i)
+      y[i] = x[i + 1] * x[i - 1];
+    else
+      y[i] = x[i];
+}
+
 int
 main (void)
 {
@@ -104,6 +127,16 @@ main (void)
   tg_fill (w2, C * K * K, 7, -1, 1);
   TG_GRADCHECK (conv2d_continue, &C, &H, &W, &K, &P, x2, w2, y2);
   free (x2), free (w2), free (y2);
+  for (int m = 1; m <= 4; m += 3)
+    {
+      double *xe = tg_alloc (m), *ye = tg_alloc (m);
+      float *xf = tg_alloc_f (m), *yf = tg_alloc_f (m);
+      tg_fill (xe, m, 8, -1, 1);
+      tg_fill_f (xf, m, 9, -1, 1);
+      TG_GRADCHECK (ends_held, &m, xe, ye);
+      TG_GRADCHECK (ends_held_f, &m, xf, yf);
+      free (xe), free (ye), free (xf), free (yf);
+    }
   free (x), free (y), free (xc), free (w), free (yc);
   free (q), free (k), free (s);
   return tg_exit ();

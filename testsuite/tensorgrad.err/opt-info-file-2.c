@@ -19,7 +19,7 @@ twice_written (int n, const double *x, double *y)
   for (int i = 0; i < n; i++)
     y[i] = x[i];
   for (int i = 0; i < n / 2; i++)
-    y[i] = 2 * x[i]; /* { dg-error "'y' is written by more than one loop nest" } */
+    y[i] = 2 * y[i + 1]; /* { dg-error "'y' is written by more than one loop nest" } */
 }
 
 /* { dg-final { scan-tensorgrad-file opt-info-file-2.opt-info "opt-info-file-2.c:17:1: missed: gradient 'twice_written_grad' not synthesized: 'y' is written by more than one loop nest" } } */

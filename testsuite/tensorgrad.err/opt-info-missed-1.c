@@ -13,7 +13,7 @@ twice_written (int n, const double *x, double *y) /* { dg-message "missed: gradi
   for (int i = 0; i < n; i++)
     y[i] = x[i];
   for (int i = 0; i < n / 2; i++)
-    y[i] = 2 * x[i]; /* { dg-error "'y' is written by more than one loop nest" } */
+    y[i] = 2 * y[i + 1]; /* { dg-error "'y' is written by more than one loop nest" } */
 }
 
 __attribute__ ((differentiable))

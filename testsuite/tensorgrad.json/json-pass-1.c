@@ -10,7 +10,7 @@
    json-error: call to 'unknown' cannot be differentiated
    json-note: the body of 'unknown' is not in sight
    json-error: 'y' is written by more than one loop nest
-   json-note: the gradient would lose the value the earlier nest wrote
+   json-note: this statement rewrites part of what the earlier loop wrote
    json-toplevel-note: gradient of 'square' checked  */
 
 double unknown (double);
@@ -42,7 +42,7 @@ twice_written (int n, const double *x, double *y)
   for (int i = 0; i < n; i++)
     y[i] = x[i];
   for (int i = 0; i < n / 2; i++)
-    y[i] = 2 * x[i];
+    y[i] = 2 * y[i + 1];
 }
 
 __attribute__ ((differentiable))

@@ -1,0 +1,498 @@
+/* parallel.c -- the gradient's loop nests that run on OpenMP threads.
+
+   Before (a dense layer whose forward ran its rows under #pragma omp
+   parallel for; the backward program after the other passes):
+       stage 0: for i < n, p < k:
+         d_x[p + k*i] += sum (j < m; 0; w[j + m*p] * d_y[j + m*i]);
+         for j < m: d_w[j + m*p] += x[p + k*i] * d_y[j + m*i];
+   After:
+       stage 0: for (parallel) i < n, p < k:  (the same statements)
+         with d_w summed per thread: d_w[0 .. k*m) is each thread's
+   which plugin/emit.cc runs as a parallel loop over i (static
+   schedule), each thread adding to d_w's elements in a zeroed partial of
+   its own, the partials added to d_w in the order of the threads after
+   the loop.
+
+   1. Which stages may: with the option parallel, every stage; otherwise,
+      when the forward ran a loop on threads (a worksharing loop of a
+      parallel region, te_program_set_parallel_loop), the stages that
+      count such a loop (their loops, their statements' own loops or
+      the loops of their reductions).
+   2. Such a stage runs its outermost loop on threads when it is no
+      call, runs forwards, is no recurrence, its outermost loop does not
+      run in lanes of its own (a stage of one loop in lanes), and every
+      array a statement of it writes is
+      a. written and read in rows that distinct iterations of that loop
+         do not share (te_rows_apart): each element is written by one
+         thread, in the serial order; or
+      b. a one-element local that only this stage touches, set by the
+         first statement that touches it: a value each iteration
+         computes anew, which each thread keeps a copy of (VALUES, the
+         emitter's stack element); or a local array (the rows pass's row)
+         that only this stage touches, whose first statement there sets
+         a run of elements holding all that the iteration then reads or
+         writes: each thread gets an array of its own (SCRATCH); or
+      c. only added to (+=) in this stage, never read there, at elements
+         whose range over all the stage's loops can be told: summed per
+         thread, then in the order of the threads.
+      Everything else the gradient computes per iteration (counters,
+      accumulators, shared values) is the emitter's locals, which each
+      thread keeps a copy of.
+   3. Each decision is noted (parallel: ...), with the reason a stage
+      that may stays serial.
+
+   The numeric contract: without partials the result is the serial
+   gradient's, bit for bit; with them, each partial sums its thread's
+   iterations in order and the partials are added in thread order, so
+   the result depends on the number of threads (and is the same for a
+   given number on every run), not on timing.
+
+   Limits: only the outermost loop; an array a stage both adds to from
+   every iteration and reads keeps it serial, and so does a row that
+   every iteration adds to without setting it first.  */
+
+#include "ir/te.h"
+#include "ir/index.h"
+#include "passes/passes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ACCESS 32
+#define MAX_WRITTEN 16
+
+/* Does N use a counter of a loop the forward ran on threads?  */
+typedef struct uses_query
+{
+  const te_program *p;
+  bool found;
+} uses_query;
+
+static void
+parallel_red_fn (te_node *n, void *data)
+{
+  uses_query *q = data;
+  if (n->op != TE_REDUCE)
+    return;
+  for (int k = 0; k < n->u.red.nloops; k++)
+    q->found |= te_program_var_parallel (q->p, n->u.red.loops[k].var);
+}
+
+/* Step 1: may stage S of P run on threads?  */
+static bool
+asks_for_threads (const te_program *p, const te_stage *s)
+{
+  if (p->parallel_all)
+    return true;
+  if (!p->nparallel)
+    return false;
+  for (int k = 0; k < s->nloops; k++)
+    if (te_program_var_parallel (p, s->loops[k].var))
+      return true;
+  uses_query q = { p, false };
+  for (int i = 0; i < s->nstmts && !q.found; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      for (int k = 0; k < x->ninner; k++)
+        q.found |= te_program_var_parallel (p, x->inner[k].var);
+      te_walk (x->value, parallel_red_fn, &q);
+      if (x->guard)
+        te_walk (x->guard, parallel_red_fn, &q);
+    }
+  return q.found;
+}
+
+/* The accesses of T in stage S, each with the loops inside the
+   outermost around it (the stage's others, then the statement's own),
+   into Q; false when a read cannot be placed so (inside a reduction, in
+   a guard or an index) or there are too many.  */
+typedef struct accesses
+{
+  int n;
+  te_node *index[MAX_ACCESS];
+  int nin[MAX_ACCESS];
+  te_loop inner[MAX_ACCESS][2 * TE_MAX_LOOPS];
+  const te_loop *in[MAX_ACCESS];
+  bool reads, sets; /* T is read; T is written by = */
+} accesses;
+
+static bool
+add_access (accesses *q, const te_stage *s, const te_stmt *x, te_node *index)
+{
+  if (q->n == MAX_ACCESS || s->nloops - 1 + x->ninner > 2 * TE_MAX_LOOPS)
+    return false;
+  int m = 0;
+  for (int l = 1; l < s->nloops; l++)
+    q->inner[q->n][m++] = s->loops[l];
+  for (int l = 0; l < x->ninner; l++)
+    q->inner[q->n][m++] = x->inner[l];
+  q->index[q->n] = index;
+  q->nin[q->n] = m;
+  q->in[q->n] = q->inner[q->n];
+  q->n++;
+  return true;
+}
+
+static bool
+collect_accesses (const te_stage *s, const te_tensor *t, accesses *q)
+{
+  memset (q, 0, sizeof *q);
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      if (x->dst == t)
+        {
+          q->sets |= x->op == TE_SET;
+          if (!add_access (q, s, x, x->index))
+            return false;
+        }
+      if (!te_stmt_reads (x, t))
+        continue;
+      q->reads = true;
+      if (te_reads_in_reduction (x->value, t) || te_reads (x->index, t)
+          || (x->guard && te_reads (x->guard, t)))
+        return false;
+      te_node *loads[MAX_ACCESS];
+      int nl = te_loads_of (x->value, t, loads, MAX_ACCESS);
+      if (nl < 0)
+        return false;
+      for (int k = 0; k < nl; k++)
+        if (!add_access (q, s, x, loads[k]->args[0]))
+          return false;
+    }
+  return true;
+}
+
+/* Step 2b: is T a one-element local that stage SI of P alone touches,
+   set by the first of its statements that touches it?  */
+static bool
+iteration_value (const te_program *p, int si, const te_tensor *t)
+{
+  if (t->kind != TE_TK_LOCAL || !te_is_const (t->size, 1))
+    return false;
+  for (int s = 0; s < p->nstages; s++)
+    if (s != si && te_stage_accesses (&p->stages[s], t))
+      return false;
+  const te_stage *s = &p->stages[si];
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      if (te_stmt_reads (x, t))
+        return false;
+      if (x->dst == t)
+        return x->op == TE_SET && !x->guard;
+    }
+  return false;
+}
+
+/* The lowest and highest element of T that access INDEX of statement X
+   reaches in one iteration of the stage (over X's own loops) into *LO
+   and *HI; false when INDEX uses a loop of the stage or its range cannot
+   be told.  */
+static bool
+row_range (te_ctx *ctx, const te_stage *s, const te_stmt *x, te_node *index,
+           te_node **lo, te_node **hi)
+{
+  for (int l = 0; l < s->nloops; l++)
+    if (te_uses_var (index, s->loops[l].var))
+      return false;
+  return te_index_range (ctx, index, x->ninner, x->inner, lo, hi)
+         && te_param_poly (*lo) && te_param_poly (*hi);
+}
+
+/* Step 2b': is T a local array that stage SI of P alone touches, whose
+   first statement that touches it sets a whole run of elements (every
+   one from the lowest to the highest it reaches: its index steps by one
+   along one loop of its own) that holds every element any later access
+   of the stage reaches in the iteration?  Then each iteration rewrites
+   what it reads, and a thread may keep a copy of its own.  */
+static bool
+iteration_row (const te_program *p, int si, const te_tensor *t)
+{
+  te_ctx *ctx = p->ctx;
+  if (t->kind != TE_TK_LOCAL)
+    return false;
+  for (int s = 0; s < p->nstages; s++)
+    if (s != si && te_stage_accesses (&p->stages[s], t))
+      return false;
+  const te_stage *s = &p->stages[si];
+  /* Only a fused stage runs its statements in one nest, each iteration
+     all of them in order.  */
+  if (!s->fused)
+    return false;
+  te_node *lo0 = NULL, *hi0 = NULL;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      bool reads = te_stmt_reads (x, t);
+      if (!lo0)
+        {
+          if (reads)
+            return false;
+          if (x->dst != t)
+            continue;
+          int unit = 0;
+          for (int l = 0; l < x->ninner; l++)
+            {
+              te_node *c = te_coefficient (ctx, x->index, x->inner[l].var);
+              if (te_is_const (c, 1))
+                unit++;
+              else if (!te_is_const (c, 0))
+                return false;
+            }
+          if (x->op != TE_SET || x->guard || unit != 1
+              || !row_range (ctx, s, x, x->index, &lo0, &hi0))
+            return false;
+          continue;
+        }
+      if (reads && (te_reads_in_reduction (x->value, t)
+                    || te_reads (x->index, t)
+                    || (x->guard && te_reads (x->guard, t))))
+        return false;
+      te_node *loads[MAX_ACCESS];
+      int nl = reads ? te_loads_of (x->value, t, loads, MAX_ACCESS) : 0;
+      if (nl < 0)
+        return false;
+      if (x->dst == t)
+        loads[nl++] = NULL; /* the store */
+      for (int k = 0; k < nl; k++)
+        {
+          te_node *index = loads[k] ? loads[k]->args[0] : x->index, *lo, *hi;
+          if (!row_range (ctx, s, x, index, &lo, &hi)
+              || !te_non_negative (ctx, te_canon_int (ctx,
+                                                      te_sub (ctx, lo, lo0)))
+              || !te_non_negative (ctx, te_canon_int (ctx,
+                                                      te_sub (ctx, hi0, hi))))
+            return false;
+        }
+    }
+  return lo0 != NULL;
+}
+
+/* Step 2c: the range of elements of T that stage S adds to, over all
+   its loops, into *LO and *SPAN; false when it cannot be told.  */
+static bool
+added_range (te_ctx *ctx, const te_stage *s, const te_tensor *t,
+             te_node **lo, te_node **span)
+{
+  te_node *first = NULL, *last = NULL;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      if (x->dst != t)
+        continue;
+      if (x->op != TE_ADD_TO || s->nloops + x->ninner > 2 * TE_MAX_LOOPS)
+        return false;
+      te_loop all[2 * TE_MAX_LOOPS];
+      int n = 0;
+      for (int l = 0; l < s->nloops; l++)
+        all[n++] = s->loops[l];
+      for (int l = 0; l < x->ninner; l++)
+        all[n++] = x->inner[l];
+      te_node *a, *b;
+      if (!te_index_range (ctx, x->index, n, all, &a, &b)
+          || !te_param_poly (a) || !te_param_poly (b))
+        return false;
+      first = first && first != a
+                  ? te_canon_int (ctx, te_binary (ctx, TE_MIN, first, a))
+                  : a;
+      last = last && last != b
+                 ? te_canon_int (ctx, te_binary (ctx, TE_MAX, last, b))
+                 : b;
+    }
+  if (!first)
+    return false;
+  *lo = first;
+  *span = te_canon_int (ctx, te_add (ctx, te_sub (ctx, last, first),
+                                     te_int (ctx, 1)));
+  return true;
+}
+
+/* The names of the arrays stage S writes, for a note, into BUF.  */
+static const char *
+written_names (const te_stage *s, char *buf, size_t size)
+{
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_tensor *t = s->stmts[i].dst;
+      bool seen = false;
+      for (int k = 0; k < i; k++)
+        seen |= s->stmts[k].dst == t;
+      if (seen || len + strlen (t->name) + 3 >= size)
+        continue;
+      len += snprintf (buf + len, size - len, "%s%s", len ? ", " : "",
+                       t->name);
+    }
+  return buf;
+}
+
+/* Why a stage that may run on threads stays serial.  */
+typedef enum serial_why
+{
+  WHY_NO_LOOP,
+  WHY_RECURRENCE,
+  WHY_LANES,
+  WHY_TOO_MANY,
+  WHY_SHARED,   /* WHO */
+  WHY_UNBOUNDED /* WHO */
+} serial_why;
+
+/* The note's words for WHY (and the array WHO) into BUF.  */
+static const char *
+why_text (serial_why why, const char *who, char *buf, size_t size)
+{
+  switch (why)
+    {
+    case WHY_NO_LOOP:
+      return "it has no loop of statements";
+    case WHY_RECURRENCE:
+      return "it runs a recurrence";
+    case WHY_LANES:
+      return "its one loop runs in lanes";
+    case WHY_TOO_MANY:
+      return "it writes too many arrays";
+    case WHY_SHARED:
+      snprintf (buf, size, "its iterations share elements of '%s', which "
+                           "it reads or sets",
+                who);
+      return buf;
+    case WHY_UNBOUNDED:
+      snprintf (buf, size, "the elements of '%s' its iterations add to "
+                           "cannot be bounded",
+                who);
+      return buf;
+    }
+  return "?";
+}
+
+/* Step 2 for stage SI of P: its parallel form, or NULL with *WHY (and
+   *WHO, the array it concerns) saying why not.  */
+static te_parallel *
+threads_for (te_program *p, int si, serial_why *why, const char **who)
+{
+  te_stage *s = &p->stages[si];
+  *who = NULL;
+  if (s->call || !s->nloops || !s->nstmts)
+    {
+      *why = WHY_NO_LOOP;
+      return NULL;
+    }
+  if (s->reversed || s->recurrent || s->block_end)
+    {
+      *why = WHY_RECURRENCE;
+      return NULL;
+    }
+  if (s->nloops == 1 && s->loops[0].lanes > 1)
+    {
+      *why = WHY_LANES;
+      return NULL;
+    }
+  te_tensor *written[MAX_WRITTEN], *partial[MAX_WRITTEN];
+  te_tensor *scratch[MAX_WRITTEN], *values[MAX_WRITTEN];
+  te_node *lo[MAX_WRITTEN], *span[MAX_WRITTEN];
+  int nw = 0, np = 0, ns = 0, nv = 0;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      te_tensor *t = s->stmts[i].dst;
+      bool seen = false;
+      for (int k = 0; k < nw; k++)
+        seen |= written[k] == t;
+      if (seen)
+        continue;
+      if (nw == MAX_WRITTEN)
+        {
+          *why = WHY_TOO_MANY;
+          return NULL;
+        }
+      written[nw++] = t;
+    }
+  for (int k = 0; k < nw; k++)
+    {
+      te_tensor *t = written[k];
+      accesses q;
+      if (collect_accesses (s, t, &q)
+          && te_rows_apart (p->ctx, 1, s->loops, q.n, q.index, q.nin, q.in,
+                            s, NULL, NULL))
+        continue;
+      if (iteration_value (p, si, t))
+        {
+          values[nv++] = t;
+          continue;
+        }
+      if (iteration_row (p, si, t))
+        {
+          scratch[ns++] = t;
+          continue;
+        }
+      *who = t->name;
+      if (q.reads || q.sets)
+        {
+          *why = WHY_SHARED;
+          return NULL;
+        }
+      if (!added_range (p->ctx, s, t, &lo[np], &span[np]))
+        {
+          *why = WHY_UNBOUNDED;
+          return NULL;
+        }
+      partial[np++] = t;
+    }
+  te_parallel *par = te_alloc (p->ctx, sizeof *par);
+  par->npartial = np;
+  par->partial = te_alloc (p->ctx, sizeof *par->partial * (np + 1));
+  par->lo = te_alloc (p->ctx, sizeof *par->lo * (np + 1));
+  par->span = te_alloc (p->ctx, sizeof *par->span * (np + 1));
+  memcpy (par->partial, partial, sizeof *partial * np);
+  memcpy (par->lo, lo, sizeof *lo * np);
+  memcpy (par->span, span, sizeof *span * np);
+  par->nscratch = ns;
+  par->scratch = te_alloc (p->ctx, sizeof *par->scratch * (ns + 1));
+  memcpy (par->scratch, scratch, sizeof *scratch * ns);
+  par->nvalues = nv;
+  par->values = te_alloc (p->ctx, sizeof *par->values * (nv + 1));
+  memcpy (par->values, values, sizeof *values * nv);
+  return par;
+}
+
+bool
+te_program_parallel (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  for (int si = 0; si < p->nstages; si++)
+    {
+      te_stage *s = &p->stages[si];
+      s->par = NULL;
+      if (!asks_for_threads (p, s))
+        continue;
+      char names[160];
+      written_names (s, names, sizeof names);
+      serial_why why;
+      const char *who;
+      s->par = threads_for (p, si, &why, &who);
+      if (!s->par)
+        {
+          char buf[200];
+          te_program_note (p, "parallel: the nest writing %s stays serial: "
+                              "%s",
+                           names, why_text (why, who, buf, sizeof buf));
+          continue;
+        }
+      te_program_note (p, "parallel: the loop over %s of the nest writing "
+                          "%s runs on OpenMP threads",
+                       te_program_var_name (p, s->loops[0].var), names);
+      for (int k = 0; k < s->par->npartial; k++)
+        te_program_note (p, "parallel: %s is summed per thread there, "
+                            "then in the order of the threads",
+                         s->par->partial[k]->name);
+      for (int k = 0; k < s->par->nscratch; k++)
+        te_program_note (p, "parallel: each thread has a %s of its own "
+                            "there",
+                         s->par->scratch[k]->name);
+      for (int k = 0; k < s->par->nvalues; k++)
+        te_program_note (p, "parallel: each thread keeps its %s there",
+                         s->par->values[k]->name);
+    }
+  return true;
+}
