@@ -49,10 +49,13 @@ enum
    state after the window is HS[T*H..].  The logits are kept for the
    whole window in the local Z, a row per position.
 
-   The states go to HS, and the logits to a row per position of Z, rather
-   than into an array h[H] that a time loop updates and a z[V] reused for
-   every position: tensorgrad refuses those two forms (README, "An
-   example that learns", shows them).  */
+   The states go to HS, and the logits to a row per position of Z.  The
+   form written first, an array h[H] that the time loop updates (computed
+   into hn[H] and copied back, the final state copied to an output) and
+   a row z[V] reused for every position and read at the target, is
+   accepted as well, with the same values: tensorgrad gives h a tape and
+   z a copy per position (README, "An example that learns";
+   testsuite/tensorgrad.exec/char-rnn-first-1.c).  */
 __attribute__ ((differentiable))
 double
 rnn_loss (int T, int V, int H, const int *tok, const double *h0,

@@ -37,7 +37,14 @@
       the steps, which the lifter moved after the loop): they read the
       step of the place of their load in the loop's body (the lifter's
       te_timed_read), before U's store the step's input, after it its
-      result.  A read whose place cannot be told is refused.
+      result.  A read whose place cannot be told is refused.  The
+      dump notes which of the two a sum over the steps reads.  This
+      pass runs before reduce.c's hoist: a sum nested in such a sum
+      (loss += log (se) after se += exp (h[j]) in the step) keeps its
+      loads there, where they tell their step, rather than going to a
+      stage of its own (which read the last state after the loop, or
+      became a stage of the nest that read the step's result even where
+      the source read its input).
    5. Rewrite: rows of R = HI + 1 elements, max (T, 0) + 1 of them, T
       the count of L: row 0 the initial state, row t + 1 the state after
       step t.  The nest reads row t before U and in U, row t + 1 after
@@ -104,6 +111,8 @@ typedef struct carry
   te_tensor *tape;
   te_diag *diag;
   bool refused;        /* DIAG is set */
+  unsigned timed_noted; /* the dump's notes of sums over the steps:
+                           bit 0 before the update, bit 1 after */
 } carry;
 
 /* Is every load of C->s in statement ST of stage S, with the loops of S
@@ -440,6 +449,14 @@ timed_row (carry *c, int var, te_loc loc)
                     c->s->name);
       c->refused = true;
       return NULL;
+    }
+  if (!(c->timed_noted & (1u << after)))
+    {
+      c->timed_noted |= 1u << after;
+      te_program_note (p, "tape: a sum over %s reads '%s' %s the step's "
+                          "update",
+                       p->var_names[var] ? p->var_names[var] : "the steps",
+                       c->s->name, after ? "after" : "before");
     }
   te_node *v = te_var (ctx, var);
   return after ? te_add (ctx, v, te_int (ctx, 1)) : v;

@@ -24,8 +24,11 @@
       (every element between its first and last, in order), or with one
       statement per element of 0..c-1 at constant indices (a tile
       initialized with braces); every later read reads inside that
-      range.  So each iteration reads only what
-      the same iteration wrote.
+      range, or, when the row is the whole array (elements 0 to its
+      declared size less one), at an index read from memory (a gather
+      inside a sum that hoist computed apart, exp (z[v] - z[y[n]])):
+      within the array's bounds it is in the row.  So each
+      iteration reads only what the same iteration wrote.
    3. Every access T[x] in a stage whose shared counters are b1..bn
       becomes T[lin (b) * R + x], lin the row-major number of the shared
       iteration and R one more than the last element the first stage
@@ -35,11 +38,27 @@
       u <= t of a scratch w[T]), R is the declared size, which every
       write stays below in a kernel within its bounds.
 
+   4. A read after the row's loops within the same iteration of the
+      outer loops (a loss that reads the logit at the target,
+      z[tok[t + 1]], or z[1], summed over t): the lifter moved it into a
+      reduction over those loops, in a stage that has only the loops
+      outside them, and recorded where in the loop's body it was
+      (te_timed_read).  Such a stage takes part when every load of T in
+      it is inside reductions that bind each missing shared loop, each
+      such load came after the statements that write T in the body, T
+      is not written there, and the row is the whole array (elements 0
+      to its declared size less one), so any read within the array's
+      bounds, data or a constant, reads an element the iteration wrote.
+      The load names the row of its iteration: lin over the stage's
+      loops and the reductions' counters.  The dump notes the array.
+
    Limits: arrays a call reads or writes, arrays also accessed outside
-   the nest or read before the first write of an iteration (a value
-   carried to the next iteration) are left alone, and refused later as
-   before.  The copies cost memory (the dump says how much); contracting
-   them back to one iteration in the gradient is future work.  */
+   the nest (but for step 4's reads) or read before the first write of
+   an iteration (a value carried to the next iteration) are left alone,
+   and refused later as before; so is a row read after its loops that
+   they do not write whole (z[64] written for v < V).  The copies cost
+   memory (the dump says how much); contracting them back to one
+   iteration in the gradient is future work.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -93,11 +112,31 @@ free_index (const shared_query *q, const te_node *index)
   return true;
 }
 
+/* Does N use counter VAR other than in the index of a load (the data of
+   a gather, z[y[n]], names an element of the row wherever it comes
+   from)?  */
+static bool
+uses_outside_loads (const te_node *n, int var)
+{
+  if (!n || n->op == TE_LOAD)
+    return false;
+  if (n->op == TE_VAR)
+    return n->u.index == var;
+  for (int i = 0; i < 3; i++)
+    if (uses_outside_loads (n->args[i], var))
+      return true;
+  return false;
+}
+
 static bool
 free_load (const te_stmt *st, te_node *load, void *data)
 {
+  const shared_query *q = data;
   (void) st;
-  return free_index (data, load->args[0]);
+  for (int j = 0; j < q->n; j++)
+    if (uses_outside_loads (load->args[0], q->s->loops[j].var))
+      return false;
+  return true;
 }
 
 /* Do the accesses of T in stage S avoid the counters of its first N
@@ -222,6 +261,7 @@ typedef struct inside_query
   const te_stage *s, *fs;
   int n;
   te_node *lo, *hi; /* in S's counters */
+  bool whole;       /* the row is the whole array */
 } inside_query;
 
 /* Is D >= 0 where Q's stages run, also at its smallest over the shared
@@ -247,6 +287,10 @@ load_inside (const te_stmt *st, te_node *load, void *data)
   int m = te_read_loops (q->p->nvars, q->s, q->n, st->value, load->args[0],
                          loops);
   te_node *rlo, *rhi;
+  /* A gather (z[y[n]]): any element within the array's bounds, all of
+     which the row holds when it is the whole array.  */
+  if (te_reads (load->args[0], NULL))
+    return q->whole;
   return m >= 0
          && te_read_range (ctx, st->value, st->guard, load->u.tensor,
                            load->args[0], m, loops, &rlo, &rhi)
@@ -256,15 +300,17 @@ load_inside (const te_stmt *st, te_node *load, void *data)
 
 /* Is every read of T in stage S, with the loops inside its N shared ones
    and the reductions around each read, inside [LO, HI] (expressions of
-   the shared counters of the first stage FS)?  */
+   the shared counters of the first stage FS)?  A gather is, when WHOLE
+   (the row is the whole array).  */
 static bool
 reads_inside (te_program *p, const te_stage *s, const te_tensor *t, int n,
-              const te_stage *fs, te_node *lo, te_node *hi)
+              const te_stage *fs, te_node *lo, te_node *hi, bool whole)
 {
   te_ctx *ctx = p->ctx;
   inside_query q = { p, s, fs, n,
                      te_rename_counters (ctx, lo, n, fs->loops, s->loops),
-                     te_rename_counters (ctx, hi, n, fs->loops, s->loops) };
+                     te_rename_counters (ctx, hi, n, fs->loops, s->loops),
+                     whole };
   return each_load (s, t, load_inside, &q);
 }
 
@@ -284,12 +330,230 @@ shift_loads (te_ctx *ctx, te_node *n, const te_tensor *t, te_node *off)
   return n;
 }
 
-/* Steps 1 to 3 for local T.  */
+/* ---- step 4: reads after the row's loops --------------------------- */
+
+/* Are all loads of T in N inside a reduction over a counter of source
+   loop ID?  M memoizes the answers.  */
+static bool
+loads_bound (const te_program *p, te_node *n, const te_tensor *t, int id,
+             te_memo *m)
+{
+  if (!n)
+    return true;
+  void *r = te_memo_get (m, n);
+  if (r)
+    return r == TE_MEMO_TRUE;
+  bool ok = true;
+  if (n->op == TE_LOAD && n->u.tensor == t)
+    ok = false;
+  else if (n->op == TE_REDUCE)
+    {
+      bool binds = false;
+      for (int k = 0; k < n->u.red.nloops; k++)
+        binds |= te_program_var_loop (p, n->u.red.loops[k].var) == id;
+      ok = loads_bound (p, n->args[0], t, id, m)
+           && (binds || loads_bound (p, n->args[1], t, id, m));
+    }
+  else
+    for (int i = 0; i < 3 && ok; i++)
+      ok = loads_bound (p, n->args[i], t, id, m);
+  te_memo_put (m, n, ok ? TE_MEMO_TRUE : TE_MEMO_FALSE);
+  return ok;
+}
+
+/* How many of the loops of FS from its M-th on, which stage S (reading,
+   not writing, T) lacks and FS's writes of T do not index by, bind every
+   load of T in S by a reduction over their source loop: S then reads T
+   within one iteration of them.  */
+static int
+late_depth (const te_program *p, const te_stage *fs, const te_stage *s,
+            const te_tensor *t, int m)
+{
+  if (te_stage_writes (s, t))
+    return 0;
+  int e = 0;
+  for (int k = m; k < fs->nloops && fs->loop_ids[k]; k++, e++)
+    {
+      /* An outer loop of the row, not one of the row's own (the row's
+         reduction, max (u; s[u]), binds those).  */
+      for (int j = 0; j < fs->nstmts; j++)
+        if (fs->stmts[j].dst == t
+            && te_uses_var (fs->stmts[j].index, fs->loops[k].var))
+          return e;
+      te_memo memo;
+      memset (&memo, 0, sizeof memo);
+      bool ok = true;
+      for (int j = 0; j < s->nstmts && ok; j++)
+        ok = loads_bound (p, s->stmts[j].value, t, fs->loop_ids[k], &memo)
+             && loads_bound (p, s->stmts[j].index, t, fs->loop_ids[k], &memo)
+             && loads_bound (p, s->stmts[j].guard, t, fs->loop_ids[k],
+                             &memo);
+      te_memo_free (&memo);
+      if (!ok)
+        break;
+    }
+  return e;
+}
+
+/* The rewrite of the loads of T in a stage of step 4.  */
+typedef struct late_rw
+{
+  te_program *p;
+  const te_tensor *t;
+  const te_stage *fs, *s;
+  int m, n;          /* S has the first M of the N shared loops */
+  te_node *lin;      /* the row number, in FS's counters */
+  te_node *size;     /* R */
+  unsigned wpos;     /* the last store of T in the body */
+  int bound[TE_MAX_LOOPS]; /* the counter bound for FS's loop K >= M,
+                              or -1 */
+  bool failed;
+} late_rw;
+
+/* Did every load of T the lifter saw inside the reduction over VAR come
+   after W->wpos in the loop's body (and was there one)?  */
+static bool
+read_after_write (const late_rw *w, int var)
+{
+  bool seen = false;
+  for (int i = 0; i < w->p->ntimed; i++)
+    {
+      const te_timed_read *r = &w->p->timed[i];
+      if (r->tensor != w->t || r->var != var)
+        continue;
+      if (r->pos <= w->wpos)
+        return false;
+      seen = true;
+    }
+  return seen;
+}
+
+/* N with each load of T at X made a load at the row of its iteration,
+   lin * R + X; the counters of the reductions around N that stand for
+   the shared loops in W->bound.  M memoizes within one binding.  */
+static te_node *
+late_1 (late_rw *w, te_node *n, te_memo *m)
+{
+  te_ctx *ctx = w->p->ctx;
+  if (!n || w->failed)
+    return n;
+  te_node *r = te_memo_get (m, n);
+  if (r)
+    return r;
+  te_node *args[3] = { NULL, NULL, NULL };
+  if (n->op == TE_LOAD && n->u.tensor == w->t)
+    {
+      te_loop to[TE_MAX_LOOPS];
+      for (int k = 0; k < w->n; k++)
+        {
+          to[k] = w->fs->loops[k];
+          if (k < w->m)
+            to[k].var = w->s->loops[k].var;
+          else if (w->bound[k] >= 0 && read_after_write (w, w->bound[k]))
+            to[k].var = w->bound[k];
+          else
+            w->failed = true;
+        }
+      if (w->failed)
+        return n;
+      te_node *l = te_rename_counters (ctx, w->lin, w->n, w->fs->loops, to);
+      te_node *off = te_canon_int (ctx, te_mul (ctx, l, w->size));
+      r = te_load (ctx, (te_tensor *) w->t,
+                   te_canon_int (ctx, te_add (ctx, off, n->args[0])));
+    }
+  else if (n->op == TE_REDUCE)
+    {
+      late_rw inner = *w;
+      bool binds = false;
+      for (int j = 0; j < n->u.red.nloops; j++)
+        {
+          int id = te_program_var_loop (w->p, n->u.red.loops[j].var);
+          for (int k = w->m; k < w->n; k++)
+            if (id && id == w->fs->loop_ids[k])
+              {
+                inner.bound[k] = n->u.red.loops[j].var;
+                binds = true;
+              }
+        }
+      args[0] = late_1 (w, n->args[0], m);
+      if (binds)
+        {
+          /* The terms in a binding of their own.  */
+          te_memo im;
+          memset (&im, 0, sizeof im);
+          args[1] = late_1 (&inner, n->args[1], &im);
+          te_memo_free (&im);
+          w->failed |= inner.failed;
+        }
+      else
+        args[1] = late_1 (w, n->args[1], m);
+      r = te_rebuild (ctx, n, args);
+    }
+  else
+    {
+      bool changed = false;
+      for (int i = 0; i < 3; i++)
+        {
+          args[i] = late_1 (w, n->args[i], m);
+          changed |= args[i] != n->args[i];
+        }
+      r = changed ? te_rebuild (ctx, n, args) : n;
+    }
+  te_memo_put (m, n, r);
+  return r;
+}
+
+/* Step 4 for the statements of stage S, which has the first M of the N
+   shared loops of FS: with REWRITE false, can each load of T name the
+   row of its iteration?  With REWRITE true, make it.  */
+static bool
+late_reads (te_program *p, te_stage *s, const te_tensor *t,
+            const te_stage *fs, int m, int n, te_node *lin, te_node *size,
+            bool rewrite)
+{
+  late_rw w;
+  memset (&w, 0, sizeof w);
+  w.p = p;
+  w.t = t;
+  w.fs = fs;
+  w.s = s;
+  w.m = m;
+  w.n = n;
+  w.lin = lin;
+  w.size = size;
+  for (int j = 0; j < p->nstages; j++)
+    for (int k = 0; k < p->stages[j].nstmts; k++)
+      if (p->stages[j].stmts[k].dst == t
+          && p->stages[j].stmts[k].pos > w.wpos)
+        w.wpos = p->stages[j].stmts[k].pos;
+  for (int k = 0; k < TE_MAX_LOOPS; k++)
+    w.bound[k] = -1;
+  for (int k = 0; k < s->nstmts && !w.failed; k++)
+    {
+      te_stmt *x = &s->stmts[k];
+      te_node *roots[3] = { x->value, x->index, x->guard };
+      te_memo memo;
+      memset (&memo, 0, sizeof memo);
+      for (int r = 0; r < 3; r++)
+        roots[r] = late_1 (&w, roots[r], &memo);
+      te_memo_free (&memo);
+      if (rewrite && !w.failed)
+        {
+          x->value = roots[0];
+          x->index = roots[1];
+          x->guard = roots[2];
+        }
+    }
+  return !w.failed;
+}
+
+/* Steps 1 to 4 for local T.  */
 static bool
 expand_1 (te_program *p, te_tensor *t)
 {
   te_ctx *ctx = p->ctx;
   int first = -1, n = TE_MAX_LOOPS + 1;
+  bool late = false; /* a stage of step 4 */
   for (int s = 0; s < p->nstages; s++)
     if (te_stage_accesses (&p->stages[s], t))
       {
@@ -302,7 +566,11 @@ expand_1 (te_program *p, te_tensor *t)
           }
         else
           {
-            int m = te_shared_loops (&p->stages[first], &p->stages[s]);
+            const te_stage *fs = &p->stages[first];
+            int m = te_shared_loops (fs, &p->stages[s]);
+            int e = m < n ? late_depth (p, fs, &p->stages[s], t, m) : 0;
+            late |= e > 0;
+            m += e;
             n = m < n ? m : n;
           }
       }
@@ -317,20 +585,33 @@ expand_1 (te_program *p, te_tensor *t)
       return false;
   for (int s = first; s < p->nstages; s++)
     if (te_stage_accesses (&p->stages[s], t)
-        && !free_of_shared (&p->stages[s], t, n))
+        && !free_of_shared (&p->stages[s], t,
+                            te_shared_loops (fs, &p->stages[s]) < n
+                                ? te_shared_loops (fs, &p->stages[s])
+                                : n))
       return false;
   te_node *lo, *hi;
   if (!dense_writer (p, fs, t, n, &lo, &hi))
     return false;
   one_loop (p, &p->stages[first], t, hi);
+  te_node *size = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
+  bool whole = lo == te_int (ctx, 0) && size == te_canon_int (ctx, t->size);
+  /* Step 4's reads need the whole array.  */
+  if (late && !whole)
+    return false;
   for (int s = first + 1; s < p->nstages; s++)
-    if (te_stage_accesses (&p->stages[s], t)
-        && !reads_inside (p, &p->stages[s], t, n, fs, lo, hi))
-      return false;
+    {
+      te_stage *st = &p->stages[s];
+      int m = te_shared_loops (fs, st);
+      if (!te_stage_accesses (st, t))
+        continue;
+      if (m < n ? !late_reads (p, st, t, fs, m, n, lin, size, false)
+                : !reads_inside (p, st, t, n, fs, lo, hi, whole))
+        return false;
+    }
 
   /* Step 3: rows of the elements up to the last one written, HI + 1
      (no more than the array's size in a kernel within its bounds).  */
-  te_node *size = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
   for (int k = 0; k < n && size != t->size; k++)
     if (te_uses_var (size, fs->loops[k].var))
       size = t->size;
@@ -339,6 +620,12 @@ expand_1 (te_program *p, te_tensor *t)
       te_stage *st = &p->stages[s];
       if (!te_stage_accesses (st, t))
         continue;
+      int m = te_shared_loops (fs, st);
+      if (m < n)
+        {
+          late_reads (p, st, t, fs, m, n, lin, size, true);
+          continue;
+        }
       te_node *l = te_rename_counters (ctx, lin, n, fs->loops, st->loops);
       te_node *off = te_canon_int (ctx, te_mul (ctx, l, size));
       for (int k = 0; k < st->nstmts; k++)
@@ -358,6 +645,11 @@ expand_1 (te_program *p, te_tensor *t)
                    "loops around it, gets one copy per iteration: %s "
                    "elements",
                    t->name, te_node_string (p, t->size));
+  if (late)
+    te_program_note (p, "expand: %s is read after the loops of its "
+                        "iteration, in a sum over them: each read names "
+                        "the copy of its iteration",
+                     t->name);
   return true;
 }
 

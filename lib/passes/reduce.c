@@ -508,7 +508,9 @@ te_program_reductions (te_program *p, te_diag *diag)
    loops of its stage inside which an array it reads is written: a
    scratch row rewritten in each iteration), into a local array that the
    statement then reads: the backward program differentiates
-   local arrays like any temporary.  */
+   local arrays like any temporary.  It runs after carry.c, which reads
+   a sum over the steps of a time loop where the lifter put it, with the
+   record of which step each of its loads sees.  */
 
 typedef struct nested_query
 {

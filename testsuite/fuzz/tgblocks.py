@@ -810,13 +810,27 @@ class Blocks:
         loss = ch.pick([None, None, "before", "after"])
         body = []
         L = None
+        lse = False
         if loss:
             self.tag("carry-loss-" + loss)
             L = self.fresh("l")
             yv = self.get_array([T, H], (-1, 1))
             lterm = ["%s += %s[j] * %s[t*%s + j];" % (L, h, yv.name, H.text)]
+            lsum = loop("j", H.text, lterm)
+            if ch.chance(0.4):
+                # A function of a sum over the state in every step (a
+                # log-sum-exp): the sum is nested in the loss's sum over
+                # t (carry.c runs before hoist).
+                lse = True
+                self.tag("carry-loss-lse")
+                se = self.fresh("se")
+                lsum = (["$T %s = 0.0$;" % se] +
+                        loop("j", H.text, ["%s += %s(%s[j] * %s[t*%s + j]);"
+                                           % (se, self.fn("exp"), h,
+                                              yv.name, H.text)]) +
+                        ["%s += %s(%s);" % (L, self.fn("log"), se)])
             if loss == "before":
-                body += loop("j", H.text, lterm)
+                body += lsum
         copy = ["%s[j] = %s[j];" % (h, hn)]
         every = None
         if ch.chance(0.3):
@@ -832,14 +846,18 @@ class Blocks:
         else:
             body += step + loop("j", jb, copy, start=jl)
         if loss == "after":
-            body += loop("j", H.text, lterm)
+            body += lsum
         if L:
             self.emit(["  $T %s = 0.0$;" % L])
         self.emit(ind(loop("t", T.text, body)))
         if kind != "out-state":
             self.pool.append(Arr(h, [H], -1, 1, "tmp"))
             self.tag("local-array")
-        if L:
+        if L and lse:
+            # Each step's term: log of H terms in [1/e, e].
+            b = math.log(H.v) + 1
+            self.finish_scalar(L, -T.v * b, T.v * b)
+        elif L:
             self.finish_scalar(L, -T.v * H.v, T.v * H.v)
 
     def carry_euler(self):
