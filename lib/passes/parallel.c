@@ -1,17 +1,18 @@
 /* parallel.c -- the gradient's loop nests that run on OpenMP threads.
 
-   Before (a dense layer whose forward ran its rows under #pragma omp
-   parallel for; the backward program after the other passes):
-       stage 0: for i < n, p < k:
-         d_x[p + k*i] += sum (j < m; 0; w[j + m*p] * d_y[j + m*i]);
-         for j < m: d_w[j + m*p] += x[p + k*i] * d_y[j + m*i];
-   After:
-       stage 0: for (parallel) i < n, p < k:  (the same statements)
-         with d_w summed per thread: d_w[0 .. k*m) is each thread's
-   which plugin/emit.cc runs as a parallel loop over i (static
-   schedule), each thread adding to d_w's elements in a zeroed partial of
-   its own, the partials added to d_w in the order of the threads after
-   the loop.
+   Before (a tanh dense layer whose forward ran its rows under #pragma
+   omp parallel for; the backward program after the other passes):
+       stage 0: for (fused) i < n:
+         for r < m: d1[r] = 0;
+         for j < m: d1[j] += d_y[j + m*i] * (1 - y[j + m*i] * y[j + m*i]);
+         for j < m: d_b[j] += d1[j];
+         for p < k, j < m: d_x[p + k*i] += w[j + m*p] * d1[j];
+         for p < k, j < m: d_w[j + m*p] += x[p + k*i] * d1[j];
+   After: the same, marked (parallel), with d1 a row per thread and d_b,
+   d_w summed per thread; plugin/emit.cc runs the loop over i on threads
+   (static schedule), each thread adding to zeroed partials of d_b and
+   d_w of its own, which are added to them in the order of the threads
+   after the loop.
 
    1. Which stages may: with the option parallel, every stage; otherwise,
       when the forward ran a loop on threads (a worksharing loop of a
@@ -20,9 +21,8 @@
       the loops of their reductions).
    2. Such a stage runs its outermost loop on threads when it is no
       call and no CBLAS product (blas.c), runs forwards, is no
-      recurrence, its outermost loop does not
-      run in lanes of its own (a stage of one loop in lanes), and every
-      array a statement of it writes is
+      recurrence, is not one loop in lanes (lanes.c), and every array a
+      statement of it writes is
       a. written and read in rows that distinct iterations of that loop
          do not share (te_rows_apart): each element is written by one
          thread, in the serial order; or
