@@ -897,6 +897,15 @@ omp_max_threads (void)
                        build_call_expr (max_threads_decl, 0));
 }
 
+/* A restrict pointer to ELEM: each thread's scratch rows and partials
+   meet nothing else, and GCC, which sees them through the region's
+   outlined function, vectorizes the loops over them only when told.  */
+static tree
+restrict_pointer (tree elem)
+{
+  return build_qualified_type (build_pointer_type (elem), TYPE_QUAL_RESTRICT);
+}
+
 /* calloc (N, sizeof ELEM) as a pointer to ELEM; N clamped at zero.  */
 static tree
 calloc_of (tree elem, tree n)
@@ -957,7 +966,7 @@ find_locals (tree *tp, int *, void *data)
    OpenMP keeps per thread anyway.  */
 static tree
 region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
-                const vec<tree> &own)
+                const vec<tree> &own, tree older)
 {
   hash_set<tree> locals;
   for (tree v = e->locals; v; v = DECL_CHAIN (v))
@@ -978,14 +987,20 @@ region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
   q.locals = &locals;
   walk_tree_without_duplicates (&body, find_locals, &q);
   tree clauses = NULL_TREE;
+  bool made_here = true;
   for (tree v = e->locals; v; v = DECL_CHAIN (v))
     {
+      made_here &= v != older;
       bool is_own = own.contains (v);
       if (v == var || !q.found.contains (v)
           || (POINTER_TYPE_P (TREE_TYPE (v)) && !is_own))
         continue;
-      tree c = build_omp_clause (e->loc, is_own ? OMP_CLAUSE_PRIVATE
-                                                : OMP_CLAUSE_FIRSTPRIVATE);
+      /* A local the nest made sets it before it reads it (a counter, an
+         accumulator, the partial sums of lanes): private, which GCC keeps
+         in registers; an older one may hold a value from before.  */
+      tree c = build_omp_clause (e->loc, is_own || made_here
+                                             ? OMP_CLAUSE_PRIVATE
+                                             : OMP_CLAUSE_FIRSTPRIVATE);
       OMP_CLAUSE_DECL (c) = v;
       OMP_CLAUSE_CHAIN (c) = clauses;
       clauses = c;
@@ -1045,7 +1060,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
                                    tensor_base (e, t)));
       lo.safe_push (new_local (e, lt, NULL));
       span.safe_push (new_local (e, lt, NULL));
-      part.safe_push (new_local (e, build_pointer_type (elem[k]), NULL));
+      part.safe_push (new_local (e, restrict_pointer (elem[k]), NULL));
       append_to_statement_list (
           build2 (MODIFY_EXPR, lt, lo[k],
                   fold_convert (lt, expr (e, par->lo[k]))),
@@ -1071,7 +1086,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
     {
       const te_tensor *t = par->scratch[k];
       tree el = te_tree_type (t->type);
-      tree ptr = new_local (e, build_pointer_type (el), NULL);
+      tree ptr = new_local (e, restrict_pointer (el), NULL);
       append_to_statement_list (
           build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr,
                   calloc_of (el, fold_convert (lt, expr (e, t->size)))),
@@ -1097,6 +1112,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
       e->own_tensors.safe_push (par->partial[k]);
       e->own_ptrs.safe_push (base);
     }
+  tree older = e->locals;
   tree inner = loop_nest (e, nloops - 1, loops + 1, false, fn, arg);
   e->own_tensors.truncate (mark);
   e->own_ptrs.truncate (mark);
@@ -1129,7 +1145,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
         build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, frees[k]),
         &region);
 
-  tree clauses = region_clauses (e, par, region, var, own);
+  tree clauses = region_clauses (e, par, region, var, own, older);
   if (nth)
     {
       tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
