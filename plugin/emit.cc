@@ -79,6 +79,9 @@ struct emitter
   vec<const te_tensor *> own_tensors; /* inside its region: arrays each */
   vec<tree> own_ptrs;                 /* thread has its own of, and
                                          where they are */
+  vec<tree> bodies; /* the functions of the bodies of those nests
+                       (outline_body), gimplified after the gradient */
+  vec<tree> region_blocks; /* the blocks of their regions */
   struct lanes *lanes; /* the loop in lanes directly around, or NULL */
   const te_tensor *const *lane_skip; /* the NULL tests between it and the */
   int lane_nskip;                    /* statement being built */
@@ -1008,6 +1011,165 @@ region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
   return clauses;
 }
 
+/* The free declarations of a body to outline (walk_tree's DATA):
+   parameters of the gradient and its older locals, in order.  */
+struct free_decls
+{
+  tree fndecl;
+  hash_set<tree> *made;  /* the body's own locals */
+  hash_set<tree> seen;
+  auto_vec<tree> list;
+};
+
+static tree
+find_free (tree *tp, int *walk_subtrees, void *data)
+{
+  free_decls *q = (free_decls *) data;
+  tree t = *tp;
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  if ((TREE_CODE (t) == PARM_DECL && DECL_CONTEXT (t) == q->fndecl)
+      || (VAR_P (t) && DECL_CONTEXT (t) == q->fndecl && !q->made->contains (t)
+          && !TREE_STATIC (t)))
+    if (!q->seen.add (t))
+      q->list.safe_push (t);
+  return NULL_TREE;
+}
+
+/* Replace each declaration of FROM by the same-numbered of TO
+   (walk_tree's DATA, a pair of vecs); an array of FROM is replaced by
+   what its pointer of TO points to.  */
+struct decl_map
+{
+  const vec<tree> *from, *to;
+};
+
+static tree
+replace_decls (tree *tp, int *walk_subtrees, void *data)
+{
+  decl_map *m = (decl_map *) data;
+  tree t = *tp;
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  for (unsigned i = 0; i < m->from->length (); i++)
+    if (t == (*m->from)[i])
+      {
+        tree to = (*m->to)[i];
+        *tp = TREE_CODE (TREE_TYPE (t)) == ARRAY_TYPE
+                  ? build_simple_mem_ref (to)
+                  : to;
+        *walk_subtrees = 0;
+        return NULL_TREE;
+      }
+  return NULL_TREE;
+}
+
+/* BODY, which the nest being built made with the locals of E since
+   OLDER (its own), as a call of a function of its own, whose parameters
+   are BODY's free declarations (the gradient's parameters and older
+   locals; an array by its address), its pointers restrict.  In the
+   outlined function of an OpenMP region GCC reads the gradient's
+   pointers from a structure and no longer knows they are restrict, and
+   left the loops of a row unvectorized; inlined from a function with
+   restrict parameters, the knowledge stays (its dependence cliques).  */
+static tree
+outline_body (emitter *e, tree body, tree older)
+{
+  hash_set<tree> made;
+  tree own = NULL_TREE;
+  for (tree v = e->locals; v && v != older;)
+    {
+      tree next = DECL_CHAIN (v);
+      made.add (v);
+      DECL_CHAIN (v) = own;
+      own = v;
+      v = next;
+    }
+  e->locals = older;
+  for (unsigned i = 0; i < e->vars.length (); i++)
+    if (e->vars[i] && made.contains (e->vars[i]))
+      e->vars[i] = NULL_TREE; /* a later nest makes its own */
+  free_decls q;
+  q.fndecl = e->fndecl;
+  q.made = &made;
+  walk_tree_without_duplicates (&body, find_free, &q);
+
+  auto_vec<tree> types, args;
+  for (unsigned i = 0; i < q.list.length (); i++)
+    {
+      tree d = q.list[i], type = TREE_TYPE (d);
+      tree arg = d;
+      if (TREE_CODE (type) == ARRAY_TYPE)
+        {
+          arg = build_fold_addr_expr (d);
+          type = build_pointer_type (type);
+        }
+      if (POINTER_TYPE_P (type))
+        type = build_qualified_type (TYPE_MAIN_VARIANT (type),
+                                     TYPE_QUAL_RESTRICT);
+      types.safe_push (type);
+      args.safe_push (arg);
+    }
+  char *name = xasprintf ("%s.rows%u", IDENTIFIER_POINTER (
+                                           DECL_NAME (e->fndecl)),
+                          e->bodies.length ());
+  tree fn = build_decl (e->loc, FUNCTION_DECL, get_identifier (name),
+                        build_function_type_array (void_type_node,
+                                                   types.length (),
+                                                   types.address ()));
+  free (name);
+  TREE_STATIC (fn) = 1;
+  TREE_PUBLIC (fn) = 0;
+  DECL_ARTIFICIAL (fn) = 1;
+  DECL_IGNORED_P (fn) = 1;
+  TREE_USED (fn) = 1;
+  DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fn)
+      = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (e->fndecl);
+  DECL_FUNCTION_SPECIFIC_TARGET (fn) = DECL_FUNCTION_SPECIFIC_TARGET (e->fndecl);
+  tree result = build_decl (e->loc, RESULT_DECL, NULL_TREE, void_type_node);
+  DECL_ARTIFICIAL (result) = 1;
+  DECL_CONTEXT (result) = fn;
+  DECL_RESULT (fn) = result;
+  auto_vec<tree> parms;
+  tree chain = NULL_TREE, *tail = &chain;
+  for (unsigned i = 0; i < types.length (); i++)
+    {
+      tree parm = build_decl (e->loc, PARM_DECL, DECL_NAME (q.list[i]),
+                              types[i]);
+      DECL_ARG_TYPE (parm) = types[i];
+      DECL_CONTEXT (parm) = fn;
+      TREE_USED (parm) = 1;
+      *tail = parm;
+      tail = &DECL_CHAIN (parm);
+      parms.safe_push (parm);
+    }
+  DECL_ARGUMENTS (fn) = chain;
+  /* The emitter shares trees between nests (a one-element temporary's
+     address): the body gets copies of its own before its declarations
+     change.  */
+  body = unshare_expr (body);
+  decl_map m = { &q.list, &parms };
+  walk_tree (&body, replace_decls, &m, NULL);
+  for (tree v = own; v; v = DECL_CHAIN (v))
+    DECL_CONTEXT (v) = fn;
+  tree block = make_node (BLOCK);
+  BLOCK_VARS (block) = own;
+  BLOCK_SUPERCONTEXT (block) = fn;
+  DECL_INITIAL (fn) = block;
+  tree bind = build3 (BIND_EXPR, void_type_node, own, body, block);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  DECL_SAVED_TREE (fn) = bind;
+  e->bodies.safe_push (fn);
+  return build_call_expr_loc_array (e->loc, fn, args.length (),
+                                    args.address ());
+}
+
 /* LOOPS (NLOOPS of them, those of stage E->par_stage) around the body FN
    builds with ARG, the outermost on OpenMP threads:
      ext = ...;  nth = omp_get_max_threads ();
@@ -1112,6 +1274,9 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
       e->own_tensors.safe_push (par->partial[k]);
       e->own_ptrs.safe_push (base);
     }
+  /* The counter before the nest's own locals: the loop runs it, the
+     body only reads it.  */
+  tree var = loop_var_decl (e, loops[0].var);
   tree older = e->locals;
   tree inner = loop_nest (e, nloops - 1, loops + 1, false, fn, arg);
   e->own_tensors.truncate (mark);
@@ -1120,7 +1285,6 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
      of a stage of nests) run on threads too.  */
   e->par_stage = stage;
 
-  tree var = loop_var_decl (e, loops[0].var);
   tree loop = make_node (OMP_FOR);
   TREE_TYPE (loop) = void_type_node;
   TREE_SIDE_EFFECTS (loop) = 1;
@@ -1135,7 +1299,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
   TREE_VEC_ELT (OMP_FOR_INCR (loop), 0)
       = build2 (MODIFY_EXPR, lt, var,
                 build2 (PLUS_EXPR, lt, var, long_cst (1)));
-  OMP_FOR_BODY (loop) = inner;
+  OMP_FOR_BODY (loop) = outline_body (e, inner, older);
   tree sched = build_omp_clause (loc, OMP_CLAUSE_SCHEDULE);
   OMP_CLAUSE_SCHEDULE_KIND (sched) = OMP_CLAUSE_SCHEDULE_STATIC;
   OMP_FOR_CLAUSES (loop) = sched;
@@ -1157,9 +1321,13 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
   TREE_TYPE (team) = void_type_node;
   TREE_SIDE_EFFECTS (team) = 1;
   SET_EXPR_LOCATION (team, loc);
-  /* omp-low.cc takes the first statement of a region for its bind.  */
-  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region,
-                      NULL_TREE);
+  /* omp-low.cc takes the first statement of a region for its bind, and
+     the outlined function the bind's block for its own: a subblock of the
+     gradient's (emit_gradient links it in), or -g's final pass walks
+     from a statement's block to a function it never reaches.  */
+  tree rblock = make_node (BLOCK);
+  e->region_blocks.safe_push (rblock);
+  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region, rblock);
   TREE_SIDE_EFFECTS (bind) = 1;
   OMP_PARALLEL_BODY (team) = bind;
   OMP_PARALLEL_CLAUSES (team) = clauses;
@@ -1837,6 +2005,13 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
   tree block = make_node (BLOCK);
   BLOCK_VARS (block) = e.locals;
   BLOCK_SUPERCONTEXT (block) = fndecl;
+  for (unsigned i = 0; i < e.region_blocks.length (); i++)
+    {
+      tree b = e.region_blocks[i];
+      BLOCK_SUPERCONTEXT (b) = block;
+      BLOCK_CHAIN (b) = BLOCK_SUBBLOCKS (block);
+      BLOCK_SUBBLOCKS (block) = b;
+    }
   DECL_INITIAL (fndecl) = block;
   tree bind = build3 (BIND_EXPR, void_type_node, e.locals, body, block);
   TREE_SIDE_EFFECTS (bind) = 1;
@@ -1846,6 +2021,14 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
       gimplify_function_tree (fndecl);
     }
   pop_cfun ();
+  /* The bodies of the nests on threads (outline_body).  */
+  for (unsigned i = 0; i < e.bodies.length () && !e.failed; i++)
+    {
+      push_struct_function (e.bodies[i]);
+      gimplify_function_tree (e.bodies[i]);
+      pop_cfun ();
+      pending = tree_cons (NULL_TREE, e.bodies[i], pending);
+    }
   current_function_decl = saved_fn;
   e.parms.release ();
   e.vars.release ();
@@ -1855,6 +2038,8 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
   e.scopes.release ();
   e.own_tensors.release ();
   e.own_ptrs.release ();
+  e.bodies.release ();
+  e.region_blocks.release ();
   free (e.memo);
   if (e.failed)
     return false;
