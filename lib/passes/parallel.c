@@ -197,8 +197,19 @@ row_range (te_ctx *ctx, const te_stage *s, const te_stmt *x, te_node *index,
   for (int l = 0; l < s->nloops; l++)
     if (te_uses_var (index, s->loops[l].var))
       return false;
-  return te_index_range (ctx, index, x->ninner, x->inner, lo, hi)
-         && te_param_poly (*lo) && te_param_poly (*hi);
+  return te_index_range (ctx, index, x->ninner, x->inner, lo, hi);
+}
+
+/* Is integer expression N (of the sizes and stage S's counters) at least
+   0 wherever S runs?  */
+static bool
+never_negative (te_ctx *ctx, const te_stage *s, te_node *n)
+{
+  te_node *lo, *hi;
+  n = te_canon_int (ctx, n);
+  return te_non_negative (ctx, n)
+         || (te_index_range (ctx, n, s->nloops, s->loops, &lo, &hi)
+             && te_non_negative (ctx, lo));
 }
 
 /* Step 2b': is T a local array that stage SI of P alone touches, whose
@@ -242,7 +253,8 @@ iteration_row (const te_program *p, int si, const te_tensor *t)
                 return false;
             }
           if (x->op != TE_SET || x->guard || unit != 1
-              || !row_range (ctx, s, x, x->index, &lo0, &hi0))
+              || !row_range (ctx, s, x, x->index, &lo0, &hi0)
+              || !te_param_poly (lo0) || !te_param_poly (hi0))
             return false;
           continue;
         }
@@ -259,11 +271,11 @@ iteration_row (const te_program *p, int si, const te_tensor *t)
       for (int k = 0; k < nl; k++)
         {
           te_node *index = loads[k] ? loads[k]->args[0] : x->index, *lo, *hi;
+          /* Its range may move with the stage's counters (u <= t of a
+             causal row): inside the set run wherever the stage runs.  */
           if (!row_range (ctx, s, x, index, &lo, &hi)
-              || !te_non_negative (ctx, te_canon_int (ctx,
-                                                      te_sub (ctx, lo, lo0)))
-              || !te_non_negative (ctx, te_canon_int (ctx,
-                                                      te_sub (ctx, hi0, hi))))
+              || !never_negative (ctx, s, te_sub (ctx, lo, lo0))
+              || !never_negative (ctx, s, te_sub (ctx, hi0, hi)))
             return false;
         }
     }
