@@ -212,9 +212,93 @@ te_index_direction (te_ctx *ctx, te_node *e, int var)
   return 0;
 }
 
+/* The integer parameters N mentions, at most MAX into PS; their number.  */
+typedef struct params_query
+{
+  te_node **ps;
+  int n, max;
+} params_query;
+
+static void
+params_fn (te_node *n, void *data)
+{
+  params_query *q = data;
+  if (n->op != TE_PARAM || n->type == TE_BOOL)
+    return;
+  for (int i = 0; i < q->n; i++)
+    if (q->ps[i] == n)
+      return;
+  if (q->n < q->max)
+    q->ps[q->n++] = n;
+}
+
+static bool index_range (te_ctx *ctx, te_node *index, int nloops,
+                         const te_loop *loops, te_node **lo, te_node **hi);
+
+/* te_index_range when a coefficient is a loop's extent written out (a
+   valid convolution's output row of L - K + 1, y[(b*C + c)*(L - K + 1) +
+   l]): a parameter Q the extent E of loop K has with coefficient 1,
+   E = Q + R + 1, is P - R with P = E - 1, at least 0 where the loop
+   runs (where it does not, nothing is accessed).  In P the coefficients
+   show their sign; the bounds found are given back in E - 1.  Loops from
+   FROM on, each as well as those after it.  */
+static bool
+range_by_extent (te_ctx *ctx, te_node *index, int nloops,
+                 const te_loop *loops, int from, te_node **lo, te_node **hi)
+{
+  for (int k = from; k < nloops; k++)
+    {
+      te_node *e = te_canon_int (ctx, loops[k].extent);
+      te_node *ps[8];
+      params_query q = { ps, 0, 8 };
+      te_walk (e, params_fn, &q);
+      for (int i = 0; i < q.n; i++)
+        {
+          te_node *zero = te_canon_int (ctx, te_replace (ctx, e, ps[i],
+                                                         te_int (ctx, 0)));
+          if (te_canon_int (ctx, te_sub (ctx, e, zero))
+              != te_canon_int (ctx, ps[i]) || te_is_const (zero, 0))
+            continue;
+          /* E - 1 = Q + R.  */
+          te_node *r = te_canon_int (ctx, te_sub (ctx, zero, te_int (ctx, 1)));
+          te_node *pv = te_param_ref (ctx, TE_I64, -5000 - k);
+          te_node *as = te_sub (ctx, pv, r);
+          te_loop sub[2 * TE_MAX_LOOPS];
+          if (nloops > 2 * TE_MAX_LOOPS)
+            return false;
+          for (int j = 0; j < nloops; j++)
+            {
+              sub[j] = loops[j];
+              sub[j].extent = te_canon_int (
+                  ctx, te_replace (ctx, loops[j].extent, ps[i], as));
+            }
+          te_node *ix = te_canon_int (ctx, te_replace (ctx, index, ps[i], as));
+          te_node *l, *h;
+          /* Other loops' extents may be coefficients too (an output of
+             (H - 2) * (W - 2) per map).  */
+          if (!index_range (ctx, ix, nloops, sub, &l, &h)
+              && !range_by_extent (ctx, ix, nloops, sub, k + 1, &l, &h))
+            continue;
+          te_node *back = te_canon_int (ctx, te_sub (ctx, e, te_int (ctx, 1)));
+          *lo = te_canon_int (ctx, te_replace (ctx, l, pv, back));
+          *hi = te_canon_int (ctx, te_replace (ctx, h, pv, back));
+          return true;
+        }
+    }
+  return false;
+}
+
 bool
 te_index_range (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
                 te_node **lo, te_node **hi)
+{
+  return index_range (ctx, index, nloops, loops, lo, hi)
+         || range_by_extent (ctx, index, nloops, loops, 0, lo, hi);
+}
+
+static bool
+index_range (te_ctx *ctx, te_node *index, int nloops, const te_loop *loops,
+             te_node **lo, te_node **hi)
 {
   if (te_index_monotone (ctx, index, nloops, loops))
     {

@@ -14,7 +14,10 @@
    whose ends are held by equality tests (i == 0 || i == n - 1 ? 0 :
    x[i + 1] ...; i != 0 && i != n - 1 likewise): the counter differs
    from its first and last values there, so x[i + 1] reads n elements,
-   not n + 1 (the extent was n + 1).  */
+   not n + 1 (the extent was n + 1).  Valid (unpadded) convolutions, 1-D
+   and 2-D: the output's rows are L - K + 1 and (H - 2) * (W - 2) long,
+   coefficients that are the loops' extents (te_index_range reads them
+   as such: at least 1 where the loop runs); they had no descriptor.  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -105,6 +108,43 @@ ends_held_f (int n, const float *x, float *y)
       y[i] = x[i];
 }
 
+__attribute__ ((differentiable))
+void
+conv1d_valid (int B, int C, int L, int K, const double *x, const double *w,
+              double *y)
+{
+  int Lo = L - K + 1;
+  for (int b = 0; b < B; b++)
+    for (int c = 0; c < C; c++)
+      for (int l = 0; l < Lo; l++)
+        {
+          double s = 0;
+          for (int q = 0; q < K; q++)
+            s += w[c * K + q] * x[b * L + l + q];
+          y[(b * C + c) * Lo + l] = s;
+        }
+}
+
+__attribute__ ((differentiable))
+void
+conv2d_valid (int N, int C, int O, int H, int W, const float *x,
+              const float *w, float *y)
+{
+  for (int n = 0; n < N; n++)
+    for (int o = 0; o < O; o++)
+      for (int oh = 0; oh < H - 2; oh++)
+        for (int ow = 0; ow < W - 2; ow++)
+          {
+            float s = 0;
+            for (int c = 0; c < C; c++)
+              for (int kh = 0; kh < 3; kh++)
+                for (int kw = 0; kw < 3; kw++)
+                  s += w[((o * C + c) * 3 + kh) * 3 + kw]
+                       * x[((n * C + c) * H + oh + kh) * W + ow + kw];
+            y[((n * O + o) * (H - 2) + oh) * (W - 2) + ow] = s;
+          }
+}
+
 int
 main (void)
 {
@@ -139,5 +179,18 @@ main (void)
     }
   free (x), free (y), free (xc), free (w), free (yc);
   free (q), free (k), free (s);
+  int B = 2, Cv = 3, Lv = 9, Kv = 4;
+  double *xv = tg_alloc (B * Lv), *wv = tg_alloc (Cv * Kv);
+  double *yv = tg_alloc (B * Cv * (Lv - Kv + 1));
+  tg_fill (xv, B * Lv, 10, -1, 1);
+  tg_fill (wv, Cv * Kv, 11, -1, 1);
+  TG_GRADCHECK (conv1d_valid, &B, &Cv, &Lv, &Kv, xv, wv, yv);
+  int Nn = 2, Cc = 2, O = 3, Hh = 6, Ww = 5;
+  float *xf = tg_alloc_f (Nn * Cc * Hh * Ww), *wf = tg_alloc_f (O * Cc * 9);
+  float *yf = tg_alloc_f (Nn * O * (Hh - 2) * (Ww - 2));
+  tg_fill_f (xf, Nn * Cc * Hh * Ww, 12, -1, 1);
+  tg_fill_f (wf, O * Cc * 9, 13, -1, 1);
+  TG_GRADCHECK (conv2d_valid, &Nn, &Cc, &O, &Hh, &Ww, xf, wf, yf);
+  free (xv), free (wv), free (yv), free (xf), free (wf), free (yf);
   return tg_exit ();
 }

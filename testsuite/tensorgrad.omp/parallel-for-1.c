@@ -5,8 +5,8 @@
    and a private inner counter declared outside, a loss with
    reduction(+:), a parallel region holding two worksharing loops (a row
    normalization's statistics, then the rows), a simd loop with a
-   reduction, a convolution whose weight every iteration shares, and
-   rows through a VLA parameter.
+   reduction, a convolution whose weight every iteration shares (checked
+   by hand), and rows through a VLA parameter.
    The kernel means what its serial loops mean: every gradient component
    is checked against central differences (the forward runs on
    TG_THREADS threads, as GCC compiled it), with NULL shadows, and the
@@ -133,9 +133,8 @@ rows_vla (int n, int m, const double x[n][m], const double w[m], double y[n])
     }
 }
 
-/* conv1d has no descriptor (the extent of x, read at b L + l + q with
-   l < L - K + 1 and q < K, cannot be told): checked by hand, for the
-   loss sum g .* y.  */
+/* conv1d checked by hand, for the loss sum g .* y: its gradient also with
+   d_x NULL, against the same d_w bit for bit.  */
 struct cctx { int B, C, L, K; double *x, *w; const double *g; };
 
 static double
