@@ -909,11 +909,16 @@ restrict_pointer (tree elem)
   return build_qualified_type (build_pointer_type (elem), TYPE_QUAL_RESTRICT);
 }
 
-/* calloc (N, sizeof ELEM) as a pointer to ELEM; N clamped at zero.  */
+/* calloc (N, sizeof ELEM) as a pointer to ELEM.  A negative N (the
+   kernel's own VLA would be undefined then) allocates nothing: without
+   the clamp GCC's range analysis sees a path where the count converts to
+   a huge size_t and warns (-Walloc-size-larger-than) about code the user
+   did not write.  */
 static tree
 calloc_of (tree elem, tree n)
 {
-  n = fold_build2 (MAX_EXPR, long_integer_type_node, n, long_cst (0));
+  n = fold_build2 (MAX_EXPR, long_integer_type_node,
+                   fold_convert (long_integer_type_node, n), long_cst (0));
   tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
                                fold_convert (size_type_node, n),
                                TYPE_SIZE_UNIT (elem));
@@ -969,7 +974,7 @@ find_locals (tree *tp, int *, void *data)
    OpenMP keeps per thread anyway.  */
 static tree
 region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
-                const vec<tree> &own, tree older)
+                const vec<tree> &own)
 {
   hash_set<tree> locals;
   for (tree v = e->locals; v; v = DECL_CHAIN (v))
@@ -990,20 +995,14 @@ region_clauses (emitter *e, const te_parallel *par, tree body, tree var,
   q.locals = &locals;
   walk_tree_without_duplicates (&body, find_locals, &q);
   tree clauses = NULL_TREE;
-  bool made_here = true;
   for (tree v = e->locals; v; v = DECL_CHAIN (v))
     {
-      made_here &= v != older;
       bool is_own = own.contains (v);
       if (v == var || !q.found.contains (v)
           || (POINTER_TYPE_P (TREE_TYPE (v)) && !is_own))
         continue;
-      /* A local the nest made sets it before it reads it (a counter, an
-         accumulator, the partial sums of lanes): private, which GCC keeps
-         in registers; an older one may hold a value from before.  */
-      tree c = build_omp_clause (e->loc, is_own || made_here
-                                             ? OMP_CLAUSE_PRIVATE
-                                             : OMP_CLAUSE_FIRSTPRIVATE);
+      tree c = build_omp_clause (e->loc, is_own ? OMP_CLAUSE_PRIVATE
+                                                : OMP_CLAUSE_FIRSTPRIVATE);
       OMP_CLAUSE_DECL (c) = v;
       OMP_CLAUSE_CHAIN (c) = clauses;
       clauses = c;
@@ -1251,7 +1250,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
       tree ptr = new_local (e, restrict_pointer (el), NULL);
       append_to_statement_list (
           build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr,
-                  calloc_of (el, fold_convert (lt, expr (e, t->size)))),
+                  calloc_of (el, expr (e, t->size))),
           &region);
       frees.safe_push (ptr);
       own.safe_push (ptr);
@@ -1309,7 +1308,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
         build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, frees[k]),
         &region);
 
-  tree clauses = region_clauses (e, par, region, var, own, older);
+  tree clauses = region_clauses (e, par, region, var, own);
   if (nth)
     {
       tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
@@ -1945,19 +1944,9 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           continue;
         }
       tree ptr = new_local (&e, build_pointer_type (elem), t->name);
-      /* A size that is negative (the kernel's own VLA would be undefined
-         then) allocates nothing: without the clamp GCC's range analysis
-         sees a path where the count converts to a huge size_t and warns
-         (-Walloc-size-larger-than) about code the user did not write.  */
-      tree size = expr (&e, t->size);
-      tree n = fold_convert (size_type_node,
-                             fold_build2 (MAX_EXPR, TREE_TYPE (size), size,
-                                          build_zero_cst (TREE_TYPE (size))));
-      tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_CALLOC), 2,
-                                   n, TYPE_SIZE_UNIT (elem));
       append_to_statement_list (
           build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr,
-                  fold_convert (TREE_TYPE (ptr), call)),
+                  calloc_of (elem, expr (&e, t->size))),
           &body);
       e.local_tensors.safe_push (t);
       e.local_ptrs.safe_push (ptr);

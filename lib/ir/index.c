@@ -246,6 +246,8 @@ static bool
 range_by_extent (te_ctx *ctx, te_node *index, int nloops,
                  const te_loop *loops, int from, te_node **lo, te_node **hi)
 {
+  if (nloops > 2 * TE_MAX_LOOPS)
+    return false;
   for (int k = from; k < nloops; k++)
     {
       te_node *e = te_canon_int (ctx, loops[k].extent);
@@ -264,8 +266,6 @@ range_by_extent (te_ctx *ctx, te_node *index, int nloops,
           te_node *pv = te_param_ref (ctx, TE_I64, -5000 - k);
           te_node *as = te_sub (ctx, pv, r);
           te_loop sub[2 * TE_MAX_LOOPS];
-          if (nloops > 2 * TE_MAX_LOOPS)
-            return false;
           for (int j = 0; j < nloops; j++)
             {
               sub[j] = loops[j];
