@@ -16,7 +16,9 @@
       select arms and locals of shared subexpressions it decided, scope by
       scope; this file only builds the trees.
    3. Translate expressions node by node; math functions become calls of
-      GCC's builtin declarations, so GCC folds and vectorizes them.
+      GCC's builtin declarations, so GCC folds and vectorizes them (with
+      -fplugin-arg-tensorgrad-vector-math, those libmvec has become
+      calls GCC may vectorize as libmvec's: vector_math_decl).
    4. Gimplify, and hand the function to the call graph, which runs the
       whole optimization pipeline on it at the user's -O level.  It is
       handed over when the early passes' walk of the call graph ends
@@ -39,6 +41,11 @@ static tree made_stderr;
 static tree max_threads_decl;
 /* cblas_sgemm and cblas_dgemm as emit.cc declared them (cblas_decl).  */
 static tree made_cblas[2];
+/* The math functions with vector forms as emit.cc declared them
+   (vector_math_decl), by operation and precision (double second).  */
+static tree made_vector_math[TE_NUM_OPS][2];
+
+bool emit_vector_math;
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
@@ -49,6 +56,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
     &gt_pch_nx_tree_node },
   { &made_cblas[0], 2, sizeof (made_cblas[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
+  { &made_vector_math[0][0], 2 * TE_NUM_OPS, sizeof (made_vector_math[0][0]),
+    &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
 
@@ -189,6 +198,64 @@ math_decl (te_op op, te_type type)
       return NULL_TREE;
     }
   return builtin_decl_explicit (code);
+}
+
+/* Whether glibc's libmvec has vector forms of OP in both precisions on
+   x86_64 (_ZGV?N?v_NAME, _ZGV?N?vv_NAME for two operands: glibc 2.22
+   for exp, log, sin, cos, pow, 2.35 for the others).  sqrt, fabs,
+   floor, ceil, trunc, round, fmax and fmin are instructions already.  */
+static bool
+libmvec_has (te_op op)
+{
+  switch (op)
+    {
+    case TE_EXP: case TE_EXP2: case TE_EXPM1: case TE_LOG: case TE_LOG2:
+    case TE_LOG10: case TE_LOG1P: case TE_CBRT: case TE_SIN: case TE_COS:
+    case TE_TAN: case TE_ASIN: case TE_ACOS: case TE_ATAN: case TE_SINH:
+    case TE_COSH: case TE_TANH: case TE_ERF: case TE_ERFC: case TE_POW:
+    case TE_ATAN2: case TE_HYPOT:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The function to call for math operation OP in TYPE: SCALAR, GCC's
+   builtin, or with -fplugin-arg-tensorgrad-vector-math and an OP that
+   libmvec has, a declaration of the same symbol (expf) as glibc's
+   <math.h> writes it under -ffast-math: `omp declare simd' notinbranch
+   (the simd attribute), so that GCC's vectorizer calls its vector
+   clones (_ZGVdN8v_expf, in libmvec, which -lm brings in), and const,
+   so that a loop may (a call that may set errno has a memory effect,
+   and the vectorizer gives up on it).  Not the builtin's own decl: the
+   forward calls that one, and keeps glibc's scalar accuracy.  Neither
+   builtin: GCC does not fold these calls or expand them inline (sqrt,
+   fabs... are not among them).  */
+static tree
+vector_math_decl (te_op op, te_type type, tree scalar)
+{
+  if (!emit_vector_math || !scalar || !libmvec_has (op))
+    return scalar;
+  int d = type == TE_F64;
+  if (!made_vector_math[op][d])
+    {
+      /* expf: __builtin_expf's assembler name.  */
+      tree name = DECL_ASSEMBLER_NAME (scalar);
+      tree fn = build_fn_decl (IDENTIFIER_POINTER (name),
+                               TREE_TYPE (scalar));
+      SET_DECL_ASSEMBLER_NAME (fn, name);
+      TREE_READONLY (fn) = 1;
+      TREE_NOTHROW (fn) = 1;
+      tree clause = build_omp_clause (UNKNOWN_LOCATION,
+                                      OMP_CLAUSE_NOTINBRANCH);
+      DECL_ATTRIBUTES (fn)
+          = tree_cons (get_identifier ("omp declare simd"),
+                       build_tree_list (NULL_TREE, clause),
+                       tree_cons (get_identifier ("leaf"), NULL_TREE,
+                                  NULL_TREE));
+      made_vector_math[op][d] = fn;
+    }
+  return made_vector_math[op][d];
 }
 
 static tree expr (emitter *e, const te_node *n);
@@ -464,7 +531,8 @@ expr (emitter *e, const te_node *n)
       }
     TE_CASE_MATH:
       {
-        tree fn = math_decl (n->op, n->type);
+        tree fn = vector_math_decl (n->op, n->type,
+                                    math_decl (n->op, n->type));
         if (!fn)
           break;
         if (te_op_arity (n->op) == 1)

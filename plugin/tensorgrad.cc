@@ -55,6 +55,11 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-parallel\n"
   "                                 run every loop nest of a gradient that\n"
   "                                 can on OpenMP threads (with -fopenmp)\n"
+  "  -fplugin-arg-tensorgrad-vector-math\n"
+  "                                 let GCC's vectorizer call glibc's\n"
+  "                                 libmvec (x86_64) for the gradient's\n"
+  "                                 exp, log, tanh, sin, pow...: within\n"
+  "                                 4 ulp, not glibc's scalar 1 (README)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
@@ -74,7 +79,8 @@ static const struct
 } tg_options[] = { { "blas", false },  { "dump", false },
                    { "dump-c", true },
                    { "header", true }, { "help", false },
-                   { "no-opt", false }, { "parallel", false } };
+                   { "no-opt", false }, { "parallel", false },
+                   { "vector-math", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
@@ -682,7 +688,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
         {
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
                  "check, check-sizes=, check-tol=, dump, dump-c=FILE, "
-                 "header=FILE, help, no-opt, parallel",
+                 "header=FILE, help, no-opt, parallel, vector-math",
                  key);
           ok = false;
           continue;
@@ -719,6 +725,24 @@ parse_options (struct plugin_name_args *info, bool *dump)
         }
       else if (!strcmp (key, "blas"))
         tg_blas = true;
+      else if (!strcmp (key, "vector-math"))
+        {
+          emit_vector_math = true;
+          /* libmvec is glibc's on x86_64 (LP64) only; GCC 12 makes no
+             simd clones of declarations for other targets' ABIs that
+             glibc 2.36 defines in full.  */
+#if defined(__x86_64__)
+          bool lp64 = TARGET_LP64;
+#else
+          bool lp64 = false;
+#endif
+          if (!lp64)
+            {
+              error ("tensorgrad: option %<vector-math%> needs glibc's "
+                     "libmvec, which only x86_64 (LP64) targets have");
+              ok = false;
+            }
+        }
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }
