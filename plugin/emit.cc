@@ -258,6 +258,32 @@ vector_math_decl (te_op op, te_type type, tree scalar)
   return made_vector_math[op][d];
 }
 
+/* Print to F the declarations that give a C file (dump-c's) the calls
+   vector_math_decl makes: each function libmvec has, as glibc's
+   <math.h> declares it under -ffast-math, and const.  */
+void
+emit_vector_math_decls (FILE *f)
+{
+  fputs ("/* -fplugin-arg-tensorgrad-vector-math: GCC may vectorize these "
+         "calls\n   with libmvec's forms (README, Options), as it does in "
+         "the gradients\n   the plugin injects.  */\n#include <math.h>\n",
+         f);
+  for (int op = 0; op < TE_NUM_OPS; op++)
+    for (int d = 0; d < 2 && libmvec_has ((te_op) op); d++)
+      {
+        tree fn = math_decl ((te_op) op, d ? TE_F64 : TE_F32);
+        if (!fn)
+          continue;
+        const char *t = d ? "double" : "float";
+        fprintf (f, "extern %s %s (%s%s%s) __attribute__ ((__simd__ "
+                    "(\"notinbranch\"), __const__, __nothrow__, "
+                    "__leaf__));\n",
+                 t, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)), t,
+                 te_op_arity ((te_op) op) == 2 ? ", " : "",
+                 te_op_arity ((te_op) op) == 2 ? t : "");
+      }
+}
+
 static tree expr (emitter *e, const te_node *n);
 static tree reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
                        const char *name, tree *list);

@@ -283,6 +283,10 @@ write_c (tree fndecl, const te_program *fwd, const te_program *bwd,
   const char **types = param_ctypes (fndecl, &n);
   te_diag diag;
   memset (&diag, 0, sizeof diag);
+  /* The file's first lines: the math functions as the gradients call
+     them.  */
+  if (emit_vector_math && !tg_dump_c_started)
+    emit_vector_math_decls (tg_dump_c);
   if (te_program_emit_c (tg_dump_c, bwd, lw, fwd, types, !tg_dump_c_started,
                          &diag))
     tg_dump_c_started = true;
