@@ -557,6 +557,15 @@ expr (emitter *e, const te_node *n)
       }
     TE_CASE_MATH:
       {
+        if (n->op == TE_SQRT && emit_vector_math
+            && direct_internal_fn_supported_p (IFN_SQRT, type,
+                                               OPTIMIZE_FOR_SPEED))
+          /* The instruction, which sets no errno (nor do libmvec's
+             calls): -fmath-errno's sqrt is a call for a negative
+             argument, a branch in the loop that keeps it scalar (an
+             asin's gradient, 1 / sqrt (1 - x*x)).  */
+          return build_call_expr_internal_loc (e->loc, IFN_SQRT, type, 1,
+                                               expr (e, n->args[0]));
         tree fn = vector_math_decl (n->op, n->type,
                                     math_decl (n->op, n->type));
         if (!fn)
@@ -766,8 +775,48 @@ store (emitter *e, const te_lw_stmt *l)
 
 static location_t stmt_location (emitter *e, te_loc loc);
 
+/* walk_tree callback of vector_math_loop: *TP is a loop (stop:
+   boolean_false_node) or a call of a vector_math_decl
+   (boolean_true_node).  */
+static tree
+find_vector_call (tree *tp, int *, void *)
+{
+  if (TREE_CODE (*tp) == LOOP_EXPR)
+    return boolean_false_node;
+  if (TREE_CODE (*tp) == CALL_EXPR && get_callee_fndecl (*tp))
+    {
+      tree fn = get_callee_fndecl (*tp);
+      for (int op = 0; op < TE_NUM_OPS; op++)
+        if (made_vector_math[op][0] == fn || made_vector_math[op][1] == fn)
+          return boolean_true_node;
+    }
+  return NULL_TREE;
+}
+
+/* Whether BODY, an innermost loop's, calls a function of libmvec
+   (vector_math_decl): a loop GCC is asked to vectorize (at -O2 and up,
+   not -Os), as #pragma GCC vector does, so that -O2 (whose very-cheap
+   cost model vectorizes no loop that needs an epilogue, and whose SLP
+   vectorizer calls no vector clone) vectorizes it too.  Dependences
+   are still analysed: it is no #pragma omp simd.  */
+static bool
+vector_math_loop (tree body)
+{
+  bool found = false;
+  hash_set<tree> seen;
+  for (tree_stmt_iterator i = tsi_start (body); !tsi_end_p (i); tsi_next (&i))
+    {
+      tree r = walk_tree (tsi_stmt_ptr (i), find_vector_call, NULL, &seen);
+      if (r == boolean_false_node)
+        return false;
+      found |= r == boolean_true_node;
+    }
+  return found;
+}
+
 /* LOOP_EXPR { EXIT_EXPR (DONE); BODY; STEP }, DONE annotated as
-   not to be vectorized when the nests built now must not be.  */
+   not to be vectorized when the nests built now must not be, and as to
+   be vectorized when it calls libmvec's functions.  */
 static tree
 plain_loop (emitter *e, tree done, tree body, tree step)
 {
@@ -777,6 +826,12 @@ plain_loop (emitter *e, tree done, tree body, tree step)
     done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
                    build_int_cst (integer_type_node,
                                   annot_expr_no_vector_kind),
+                   integer_zero_node);
+  else if (emit_vector_math && optimize >= 2 && !optimize_size
+           && TREE_CODE (body) == STATEMENT_LIST && vector_math_loop (body))
+    /* #pragma GCC vector: force_vectorize.  */
+    done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
+                   build_int_cst (integer_type_node, annot_expr_vector_kind),
                    integer_zero_node);
   tree lbody = alloc_stmt_list ();
   append_to_statement_list (build1 (EXIT_EXPR, void_type_node, done), &lbody);
