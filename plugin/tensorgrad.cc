@@ -600,6 +600,32 @@ differentiate (function *fun, tree kernel)
     te_ctx_free (ctx);
 }
 
+/* With -fplugin-arg-tensorgrad-vector-math, refuse a target without
+   libmvec, once: glibc has it on x86_64 (LP64), neither for -m32 nor
+   for -mx32, and GCC 12 makes no simd clones that glibc defines in full
+   for other targets.  Not in plugin_init: -m32 is applied to the target
+   flags (TARGET_LP64) after the plugins are initialized.  */
+static void
+vector_math_target (void)
+{
+  static bool checked;
+  if (checked || !emit_vector_math)
+    return;
+  checked = true;
+#if defined(__x86_64__)
+  bool lp64 = TARGET_LP64;
+#else
+  bool lp64 = false;
+#endif
+  if (!lp64)
+    {
+      error_at (UNKNOWN_LOCATION,
+                "tensorgrad: option %<vector-math%> needs glibc's libmvec, "
+                "which only x86_64 (LP64) targets have");
+      emit_vector_math = false;
+    }
+}
+
 /* In OPTGROUP_OTHER, which -fopt-info reports unless it names groups
    (loop, vec, ...): remarks.cc.  */
 static const pass_data tg_pass_data = {
@@ -626,6 +652,7 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
+    vector_math_target ();
     groups_begin (); /* each error with its notes (groups.cc) */
     tree kernel = omp_twin_kernel (fun->decl);
     if (kernel)
@@ -730,23 +757,9 @@ parse_options (struct plugin_name_args *info, bool *dump)
       else if (!strcmp (key, "blas"))
         tg_blas = true;
       else if (!strcmp (key, "vector-math"))
-        {
-          emit_vector_math = true;
-          /* libmvec is glibc's on x86_64 (LP64) only; GCC 12 makes no
-             simd clones of declarations for other targets' ABIs that
-             glibc 2.36 defines in full.  */
-#if defined(__x86_64__)
-          bool lp64 = TARGET_LP64;
-#else
-          bool lp64 = false;
-#endif
-          if (!lp64)
-            {
-              error ("tensorgrad: option %<vector-math%> needs glibc's "
-                     "libmvec, which only x86_64 (LP64) targets have");
-              ok = false;
-            }
-        }
+        /* The target is checked when the options are final
+           (vector_math_target).  */
+        emit_vector_math = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }
