@@ -59,7 +59,7 @@ static struct plugin_info tg_info = {
   "                                 let GCC's vectorizer call glibc's\n"
   "                                 libmvec (x86_64) for the gradient's\n"
   "                                 exp, log, tanh, sin, pow...: within\n"
-  "                                 4 ulp, not glibc's scalar 1 (README)\n"
+  "                                 4 ulp, the scalar ones 2 (README)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
