@@ -726,6 +726,21 @@ located (emitter *e, tree stmts)
 {
   location_t loc = e->loc;
   walk_tree_without_duplicates (&stmts, locate_stmt, &loc);
+  /* A statement frontier before the control too, as the front end puts
+     one before a for statement: the first instruction of the line is a
+     statement (is_stmt).  gdb keeps one entry per run of a line in its
+     line table, the first, and drops the later ones that optimized code
+     gives discriminators; without it a breakpoint on the line was set
+     in the forward only.  */
+  if (MAY_HAVE_DEBUG_MARKER_STMTS && loc != UNKNOWN_LOCATION)
+    {
+      tree mark = build0 (DEBUG_BEGIN_STMT, void_type_node);
+      SET_EXPR_LOCATION (mark, loc);
+      tree list = alloc_stmt_list ();
+      append_to_statement_list (mark, &list);
+      append_to_statement_list (stmts, &list);
+      stmts = list;
+    }
   return stmts;
 }
 
@@ -2042,7 +2057,6 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
         }
     }
   e.novector = false;
-
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)
     if (TREE_CODE (e.local_ptrs[i]) != ADDR_EXPR)
       append_to_statement_list (
