@@ -27,6 +27,7 @@
 #include "header.h"
 #include "remarks.h"
 #include "groups.h"
+#include "cxx.h"
 #include "omp.h"
 
 int plugin_is_GPL_compatible;
@@ -232,7 +233,8 @@ finish_decl (void *gcc_data, void *)
 }
 
 /* The front end is about to genericize FNDECL: its OpenMP directives
-   (omp.cc) and its early exits (lift-exit.cc).  */
+   (omp.cc), the values of std::min and std::max (cxx.cc) and its early
+   exits (lift-exit.cc).  */
 static void
 pre_genericize (void *gcc_data, void *)
 {
@@ -241,7 +243,10 @@ pre_genericize (void *gcc_data, void *)
   if (abi_is_kernel (fndecl))
     omp_pre_genericize (fndecl);
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
-    lift_record_exits (fndecl);
+    {
+      cxx_value_calls (fndecl);
+      lift_record_exits (fndecl);
+    }
   groups_end ();
 }
 
