@@ -517,9 +517,12 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
    to the next: with every loop's inner loops at their last iteration,
    the next value of its counter (inner loops at their first) writes
    above?  (A tape's rows, h[r * (m + 1) + j + 1], are written so, with
-   gaps; te_writes_in_order wants no gap.)  */
+   gaps; te_writes_in_order wants no gap.)  Asked where the loops of S
+   and of the stage READER that reads what S writes run: a seed y[r * n]
+   rises with r where the reader's j < n - 1 runs (n >= 2).  */
 static bool
-writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
+writes_rising (te_ctx *ctx, const te_stage *s, te_node *index,
+               const te_stage *reader)
 {
   for (int k = 0; k < s->nloops; k++)
     {
@@ -538,9 +541,9 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
       /* At the counters' values that make it smallest (a causal row's
          gap T - t - 1 at t = T - 1).  */
       te_node *glo, *ghi;
-      if (!te_non_negative_where_run (ctx, gap, s, s)
+      if (!te_non_negative_where_run (ctx, gap, s, reader)
           && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
-               && te_non_negative_where_run (ctx, glo, s, s)))
+               && te_non_negative_where_run (ctx, glo, s, reader)))
         return false;
     }
   return true;
@@ -768,7 +771,7 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
         return true;
     }
   if (!(te_writes_in_order (ctx, ws, w->index)
-        || writes_rising (ctx, ws, w->index))
+        || writes_rising (ctx, ws, w->index, s))
       || n < 0 || !te_index_monotone (ctx, r, n, loops))
     return false;
   te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
@@ -779,7 +782,7 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
     return true;
   /* Or W writes, in the next iteration of the one loop they share and
      after (W rising), only above what R reads: a tape's next row.  */
-  if (shared != 1 || !writes_rising (ctx, ws, w->index))
+  if (shared != 1 || !writes_rising (ctx, ws, w->index, s))
     return false;
   te_node *v = te_var (ctx, ws->loops[0].var);
   te_node *next = te_canon_int (ctx, te_replace (ctx, w->index, v,
@@ -814,7 +817,7 @@ block_read (te_program *p, int s, const te_stmt *st, const te_node *r,
         || (!te_stage_empty (&p->stages[k])
             && te_shared_loops (rs, &p->stages[k]) < shared))
       return 0;
-  if (!writes_rising (ctx, wst, w->index))
+  if (!writes_rising (ctx, wst, w->index, rs))
     return 0;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, rs, shared, st->value, r, loops);
