@@ -312,5 +312,3 @@ cxx_value_calls (tree fndecl)
   if (clear_fold_cache)
     clear_fold_cache ();
 }
-
-
