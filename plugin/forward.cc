@@ -14,9 +14,9 @@
 
    After:
 
-       dense.blas0 (n, k, m, x, w, b, y);   the nest unreachable, deleted
+       dense.blas.0 (n, k, m, x, w, b, y);  the nest unreachable, deleted
 
-   with dense.blas0 a static function the emitter prints from
+   with dense.blas.0 a static function the emitter prints from
    te_gemm_forward's program: y[...] = b[j] over i, j, then
    cblas_sgemm (CblasRowMajor, ..., n, m, k, 1, x, k, w, m, 1, y, m) when
    the sizes suit the BLAS at run time, else the loops adding the
@@ -134,8 +134,12 @@ make_helper (tree kernel, te_program *q)
 {
   tree type = build_function_type (void_type_node,
                                    TYPE_ARG_TYPES (TREE_TYPE (kernel)));
+  /* <kernel's assembler name>.blas.N: unique in the translation unit,
+     also for C++ overloads of one name.  */
+  tree name = clone_function_name_numbered (kernel, "blas");
   tree decl = build_decl (DECL_SOURCE_LOCATION (kernel), FUNCTION_DECL,
-                          get_identifier (q->name), type);
+                          name, type);
+  SET_DECL_ASSEMBLER_NAME (decl, name);
   TREE_STATIC (decl) = 1;
   TREE_PUBLIC (decl) = 0;
   DECL_EXTERNAL (decl) = 0;

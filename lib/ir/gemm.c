@@ -31,7 +31,14 @@
    destination without unit stride along a counter of B stay loops.  The
    BLAS needs lda, ldb, ldc at least the rows' lengths and the sizes
    within int: the back ends test that at run time and run the loops
-   otherwise.  */
+   otherwise.
+
+   te_gemm_forward reads a forward stage C = sum (p; init; A * B) (one
+   = of a sum over one loop, no guard) as a program of two stages,
+   C = init and C += A * B, the second matched as above; it refuses a
+   stage whose arrays are not the kernel's parameters, with batch
+   loops, or whose destination rows may overlap (the assignments of
+   the source and the additions after the initial values differ there).  */
 
 #include "ir/gemm.h"
 #include "ir/index.h"
