@@ -323,8 +323,13 @@ def build(args, marches):
                                       "-lm"]))
                 for v, extra in opts.items():
                     so = os.path.join(args.out, "%s-%s-%s.so" % (k, march, v))
+                    # blas-forward leaves an OpenMP kernel's nests as
+                    # they are: that variant is built without -fopenmp
+                    # (the BLAS's threads instead of the pragmas').
+                    flags = [f for f in base if v != "blasfwd"
+                             or f != "-fopenmp"]
                     jobs[(march, k, v)] = (so, pool.submit(
-                        run, cc + base + ["-fplugin=" + args.plugin] + extra
+                        run, cc + flags + ["-fplugin=" + args.plugin] + extra
                         + ["-o", so, src] + libs + ["-lm"]))
     built = {}
     for (march, k, v), (so, fut) in jobs.items():
@@ -337,14 +342,22 @@ def build(args, marches):
         else:
             cell[v] = so
     # An option applies where the object calls the CBLAS and differs
-    # from the variant without it.
+    # from the variant without it; blas-forward where a nest of the
+    # kernel became a call (a <kernel>.blas.N function).
     for cell in built.values():
-        for v, prev in (("blas", "loops"), ("blasfwd", "blas")):
-            so = cell.get(v)
-            if so and not so.startswith("unsupported") and (
-                    not calls_cblas(so) or same_file(so, cell.get(prev))):
-                cell[v] = "n/a"
+        so = cell.get("blas")
+        if so and not so.startswith("unsupported") and (
+                not calls_cblas(so) or same_file(so, cell.get("loops"))):
+            cell["blas"] = "n/a"
+        so = cell.get("blasfwd")
+        if so and not so.startswith("unsupported") and not has_blas_helper(so):
+            cell["blasfwd"] = "n/a"
     return built, util
+
+
+def has_blas_helper(so):
+    rc, out = run(["nm", so])
+    return rc == 0 and ".blas." in out
 
 
 def same_file(a, b):

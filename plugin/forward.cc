@@ -24,9 +24,11 @@
 
    1. Only a kernel lifted from its own body (not an OpenMP kernel's
       serial twin: its nests are GCC's outlined regions) whose gradient
-      was made, so its forward program holds every store it does.
-   2. For each stage, te_gemm_forward (lib/ir/gemm.c) reads it as a
-      product over parameters' arrays.
+      was made, so its program holds every store it does.
+   2. For each stage of the program as lifted (a copy made before the
+      passes rewrite it, which holds what the source's nests compute),
+      te_gemm_forward (lib/ir/gemm.c) reads it as a product over
+      parameters' arrays.
    3. The stage's source loops and its sum's are exactly the loops of
       one nest of the kernel (the outermost stage loop and every loop
       inside it), which has one exit and a preheader.  Inside it: no
@@ -277,7 +279,9 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
         why = "a parameter whose address is taken";
       else if (q)
         {
-          root = get_loop (fun, s->loop_ids[0]);
+          root = (unsigned) s->loop_ids[0] < number_of_loops (fun)
+                     ? get_loop (fun, s->loop_ids[0])
+                     : NULL;
           int red = te_program_var_loop (fwd,
                                          s->stmts[0].value->u.red.loops[0].var);
           why = root ? nest_problem (fun, root, s, red)

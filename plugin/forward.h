@@ -7,7 +7,7 @@
 #include "gcc-common.h"
 
 /* Replace each nest of FUN, the body of KERNEL, that computes a stage of
-   FWD (KERNEL's forward program after the pipeline) which
+   FWD (KERNEL's program as lifted, a copy made before the pipeline) which
    te_gemm_forward reads as a matrix product by a call of a function the
    emitter makes, which calls the CBLAS; say in the dump which did and
    why the others did not.  Returns the TODO flags FUN then needs.  */

@@ -429,7 +429,8 @@ lift_custom (function *fun, tree kernel)
    cannot be lifted; *OK whether the passes accepted it.  */
 static te_program *
 lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
-              te_pipeline *pl, te_diag *diag, bool *ok)
+              te_pipeline *pl, te_diag *diag, bool *ok,
+              te_program **lifted = NULL)
 {
   calculate_dominance_info (CDI_DOMINATORS);
   lift_post_dominators ();
@@ -459,6 +460,10 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
       te_walk_stats_dump (dump_file, ctx, "walks in lifting");
       te_walk_stats_reset (ctx);
     }
+  /* The program as lifted, before the passes rewrite it: what the
+     kernel's own nests compute (forward.cc).  */
+  if (lifted)
+    *lifted = fwd && tg_blas_forward ? te_program_copy (fwd) : NULL;
   *ok = fwd && te_pipeline_run (pl, fwd, diag);
   lift_remember (kernel, pl->callee);
   return fwd;
@@ -521,8 +526,9 @@ differentiate (function *fun, tree kernel)
   te_pipeline pl;
   te_diag diag;
   bool ok;
+  te_program *lifted;
   te_program *fwd
-      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok);
+      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok, &lifted);
   te_program *bwd = ok ? pl.bwd : NULL;
   bool keep_ctx = false;
   if (ok && user_grad)
@@ -597,8 +603,10 @@ differentiate (function *fun, tree kernel)
   /* The kernel's own products (forward.cc), once its gradient is made
      from the body as written.  */
   unsigned todo = 0;
-  if (bwd && tg_blas_forward && !seen_error ())
-    todo = forward_blas (fun, kernel, fwd);
+  if (bwd && lifted && !seen_error ())
+    todo = forward_blas (fun, kernel, lifted);
+  if (lifted)
+    te_ctx_free (lifted->ctx);
   if (dump_file)
     te_walk_stats_dump (dump_file, ctx, NULL);
   if (!keep_ctx)
