@@ -10,11 +10,13 @@ the gradient) and the gradient alone:
 
   tensorgrad  K.c with the plugin, loaded with ctypes: the kernel and
               its K_grad.  "loops" is the plugin's default; "blas" adds
-              -fplugin-arg-tensorgrad-blas and "blasfwd" also
-              -fplugin-arg-tensorgrad-blas-forward, each only where it
-              changes the object (it calls the CBLAS) and the plugin
-              accepts the option.  The best of them is the tensorgrad
-              column; the loops are printed beside it.
+              -fplugin-arg-tensorgrad-blas (counted where the object
+              then calls the CBLAS) and "blasfwd" has
+              -fplugin-arg-tensorgrad-blas-forward (counted where a nest
+              of the kernel became a call; built without -fopenmp, as
+              the option leaves an OpenMP kernel's nests alone).  The
+              tensorgrad column is blasfwd, else blas, else loops; the
+              loops are printed beside it.
   hand        the forward without the plugin and bench/K_ref.c, the
               hand-written backward (make bench's gen/hand ratio)
   PyTorch     the same mathematics written with torch ops as a PyTorch
