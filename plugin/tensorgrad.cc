@@ -29,6 +29,7 @@
 #include "groups.h"
 #include "cxx.h"
 #include "omp.h"
+#include "forward.h"
 
 int plugin_is_GPL_compatible;
 
@@ -40,6 +41,11 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-blas   run the gradient's matrix products as\n"
   "                                 calls of cblas_sgemm/cblas_dgemm (link\n"
   "                                 a CBLAS: -lopenblas, -lcblas, -lblas)\n"
+  "  -fplugin-arg-tensorgrad-blas-forward\n"
+  "                                 also run a nest of the kernel itself\n"
+  "                                 that is a matrix product as such a\n"
+  "                                 call (implies blas; the sum is in the\n"
+  "                                 BLAS's order, not the source's)\n"
   "  -fplugin-arg-tensorgrad-dump   write the pass's dump file\n"
   "                                 (<output>.NNNt.tensorgrad): the lifted\n"
   "                                 and the backward TE programs\n"
@@ -72,7 +78,8 @@ static const struct
 {
   const char *name;
   bool has_value;
-} tg_options[] = { { "blas", false },  { "dump", false },
+} tg_options[] = { { "blas", false },  { "blas-forward", false },
+                   { "dump", false },
                    { "dump-c", true },
                    { "header", true }, { "help", false },
                    { "no-opt", false }, { "parallel", false } };
@@ -86,6 +93,9 @@ static bool tg_no_opt;
 static bool tg_parallel;
 /* -fplugin-arg-tensorgrad-blas: matrix products as CBLAS calls.  */
 static bool tg_blas;
+/* -fplugin-arg-tensorgrad-blas-forward: those of the kernels too
+   (forward.cc).  */
+static bool tg_blas_forward;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -424,7 +434,8 @@ lift_custom (function *fun, tree kernel)
    cannot be lifted; *OK whether the passes accepted it.  */
 static te_program *
 lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
-              te_pipeline *pl, te_diag *diag, bool *ok)
+              te_pipeline *pl, te_diag *diag, bool *ok,
+              te_program **lifted = NULL)
 {
   calculate_dominance_info (CDI_DOMINATORS);
   lift_post_dominators ();
@@ -454,6 +465,10 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
       te_walk_stats_dump (dump_file, ctx, "walks in lifting");
       te_walk_stats_reset (ctx);
     }
+  /* The program as lifted, before the passes rewrite it: what the
+     kernel's own nests compute (forward.cc).  */
+  if (lifted)
+    *lifted = fwd && tg_blas_forward ? te_program_copy (fwd) : NULL;
   *ok = fwd && te_pipeline_run (pl, fwd, diag);
   lift_remember (kernel, pl->callee);
   return fwd;
@@ -498,7 +513,7 @@ copy_check_attributes (tree grad, tree kernel)
 
 /* Lift FUN, run the pipeline, emit the gradient of KERNEL: FUN's own
    declaration, or the kernel whose serial twin FUN is (omp.cc).  */
-static void
+static unsigned
 differentiate (function *fun, tree kernel)
 {
   tree decl = abi_grad_decl (kernel);
@@ -506,7 +521,7 @@ differentiate (function *fun, tree kernel)
     {
       remark_refused (kernel, "its signature cannot be differentiated "
                                  "(the error above says why)");
-      return;
+      return 0;
     }
   /* The user wrote <name>_grad: it is used as it is, and checked.  */
   bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
@@ -516,8 +531,9 @@ differentiate (function *fun, tree kernel)
   te_pipeline pl;
   te_diag diag;
   bool ok;
+  te_program *lifted;
   te_program *fwd
-      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok);
+      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok, &lifted);
   te_program *bwd = ok ? pl.bwd : NULL;
   bool keep_ctx = false;
   if (ok && user_grad)
@@ -589,10 +605,18 @@ differentiate (function *fun, tree kernel)
         }
       te_lowered_free (lw);
     }
+  /* The kernel's own products (forward.cc), once its gradient is made
+     from the body as written.  */
+  unsigned todo = 0;
+  if (bwd && lifted && !seen_error ())
+    todo = forward_blas (fun, kernel, lifted);
+  if (lifted)
+    te_ctx_free (lifted->ctx);
   if (dump_file)
     te_walk_stats_dump (dump_file, ctx, NULL);
   if (!keep_ctx)
     te_ctx_free (ctx);
+  return todo;
 }
 
 /* In OPTGROUP_OTHER, which -fopt-info reports unless it names groups
@@ -623,19 +647,20 @@ public:
   {
     groups_begin (); /* each error with its notes (groups.cc) */
     tree kernel = omp_twin_kernel (fun->decl);
+    unsigned todo = 0;
     if (kernel)
       {
-        differentiate (fun, kernel);
+        todo = differentiate (fun, kernel);
         omp_twin_done (fun->decl);
       }
     else if (abi_is_kernel (fun->decl))
-      differentiate (fun, fun->decl);
+      todo = differentiate (fun, fun->decl);
     else if (abi_is_helper (fun->decl))
       lift_helper (fun);
     else
       lift_custom (fun, abi_kernel_of (fun->decl));
     groups_end ();
-    return 0;
+    return todo;
   }
 };
 
@@ -686,7 +711,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
       if (k == ARRAY_SIZE (tg_options))
         {
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
-                 "check, check-sizes=, check-tol=, dump, dump-c=FILE, "
+                 "blas-forward, check, check-sizes=, check-tol=, dump, dump-c=FILE, "
                  "header=FILE, help, no-opt, parallel",
                  key);
           ok = false;
@@ -724,6 +749,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         }
       else if (!strcmp (key, "blas"))
         tg_blas = true;
+      else if (!strcmp (key, "blas-forward"))
+        tg_blas = tg_blas_forward = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }

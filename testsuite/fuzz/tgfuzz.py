@@ -66,6 +66,13 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O2-blas", ["-O2", "-fplugin-arg-tensorgrad-blas"]
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
                 ("O0-blas", ["-O0", "-fplugin-arg-tensorgrad-blas"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                # The kernels' own products too (plugin/forward.cc).
+                ("O2-blas-forward", ["-O2",
+                                     "-fplugin-arg-tensorgrad-blas-forward"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                ("O0-blas-forward", ["-O0",
+                                     "-fplugin-arg-tensorgrad-blas-forward"]
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split())]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
