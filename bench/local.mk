@@ -10,6 +10,11 @@
 ##                     dense, conv2d, layernorm and attention with
 ##                     -fopenmp: forward, generated and hand-written
 ##                     gradients on 1 and 2 threads
+##   make bench-peers  dense, conv2d, MLP, softmax, tanh chain, RNN, layer
+##                     norm and attention against PyTorch (bench/peers.py)
+##                     when python3 can import torch, 1 and 2 threads, at
+##                     -O3 -march=native and -O3: tensorgrad/PyTorch for
+##                     the training step and for the gradient alone
 ##
 ## make bench BENCH_CFLAGS=-march=native \
 ##   BENCH_PLUGIN_FLAGS=-fplugin-arg-tensorgrad-vector-math
@@ -44,8 +49,17 @@ bench-parallel: plugin/tensorgrad.la
 	  $(BENCH_OUT)/parallel $(BENCH_PLUGIN)
 	./$(BENCH_OUT)/parallel/tg-bench-parallel
 
+bench-peers: plugin/tensorgrad.la
+	@if command -v python3 >/dev/null 2>&1; then \
+	  python3 -B $(srcdir)/bench/peers.py --srcdir $(srcdir)/bench \
+	    --out $(BENCH_OUT)/peers --plugin $(BENCH_PLUGIN) --cc='$(CC)' \
+	    --cblas-libs='$(CBLAS_LIBS)'; \
+	else \
+	  echo "bench-peers: skipped: no python3"; \
+	fi
+
 clean-local: clean-bench
 clean-bench:
 	-rm -rf $(BENCH_OUT)
 
-.PHONY: bench bench-check bench-parallel clean-bench
+.PHONY: bench bench-check bench-parallel bench-peers clean-bench

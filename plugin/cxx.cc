@@ -22,8 +22,20 @@
    3. A member function, a lambda or a template is refused at the
       kernel: tensorgrad differentiates functions of namespace scope.
 
+   4. std::min, std::max and std::clamp of an arithmetic type return a
+      reference to one of their arguments, and the lifter takes no
+      reference: before genericization (cxx_value_calls) each such call
+      whose value is read becomes the conditional its definition is,
+      each argument evaluated once:
+        y[i] = std::max (x[i], 0.0);   ->  y[i] = x[i] < 0.0 ? 0.0 : x[i];
+      as the standard defines them: max (a, b) is a < b ? b : a,
+      min (a, b) is b < a ? b : a, clamp (v, lo, hi) is
+      v < lo ? lo : hi < v ? hi : v (ties keep the first argument).
+
    Limits: the plugin declares nothing itself in C++: code that calls
-   <name>_grad declares it (by including the header= file, say).  */
+   <name>_grad declares it (by including the header= file, say).  The
+   forms with a comparison function or an initializer list are left as
+   calls.  */
 
 #define TG_CXX_FRONT_END
 #include "cxx.h"
@@ -33,6 +45,7 @@
 extern tree get_namespace_binding (tree, tree) __attribute__ ((weak));
 extern void retrofit_lang_decl (tree) __attribute__ ((weak));
 extern tree cp_global_trees[] __attribute__ ((weak));
+extern void clear_fold_cache (void) __attribute__ ((weak));
 
 bool
 cxx_p (void)
@@ -149,4 +162,153 @@ cxx_print_namespaces (FILE *f, tree decl)
              DECL_NAME (outer[i]) ? IDENTIFIER_POINTER (DECL_NAME (outer[i]))
                                   : "");
   return outer.length ();
+}
+
+/* Is FN std::NAME (std of the global namespace, whose context is the
+   translation unit by now, or an inline namespace in it)?  */
+static bool
+std_function_p (tree fn, const char *name)
+{
+  if (TREE_CODE (fn) != FUNCTION_DECL || !DECL_NAME (fn)
+      || !id_equal (DECL_NAME (fn), name))
+    return false;
+  tree ns = DECL_CONTEXT (fn);
+  while (ns && TREE_CODE (ns) == NAMESPACE_DECL
+         && DECL_NAMESPACE_INLINE_P (ns))
+    ns = DECL_CONTEXT (ns);
+  return ns && TREE_CODE (ns) == NAMESPACE_DECL && DECL_NAME (ns)
+         && id_equal (DECL_NAME (ns), "std")
+         && (!DECL_CONTEXT (ns) || DECL_CONTEXT (ns) == global_namespace
+             || TREE_CODE (DECL_CONTEXT (ns)) == TRANSLATION_UNIT_DECL);
+}
+
+/* The value argument ARG (a const T &) of a call refers to, evaluated
+   once, or NULL if its shape is not known; a variable it names is pushed
+   to *VARS.  */
+static tree
+referred_value (tree arg, tree type, auto_vec<tree> *vars)
+{
+  tree a = arg;
+  STRIP_NOPS (a);
+  if (TREE_CODE (a) == ADDR_EXPR
+      && TREE_CODE (TREE_OPERAND (a, 0)) == TARGET_EXPR)
+    {
+      /* A temporary: its initial value is the argument's value.  */
+      tree init = TARGET_EXPR_INITIAL (TREE_OPERAND (a, 0));
+      if (!init || VOID_TYPE_P (TREE_TYPE (init)))
+        return NULL_TREE;
+      return save_expr (fold_convert (type, init));
+    }
+  if (!POINTER_TYPE_P (TREE_TYPE (a)) && !TYPE_REF_P (TREE_TYPE (a)))
+    return NULL_TREE;
+  if (TREE_CODE (a) == ADDR_EXPR && VAR_P (TREE_OPERAND (a, 0))
+      && TYPE_MAIN_VARIANT (TREE_TYPE (TREE_OPERAND (a, 0)))
+             == TYPE_MAIN_VARIANT (type))
+    {
+      /* A variable: read it.  Its address may no longer be taken
+         (cxx_value_calls).  */
+      vars->safe_push (TREE_OPERAND (a, 0));
+      return save_expr (TREE_OPERAND (a, 0));
+    }
+  tree ptr = fold_convert (build_pointer_type (type), a);
+  return save_expr (build_fold_indirect_ref (ptr));
+}
+
+/* What cxx_value_calls found: whether it changed anything, and the
+   variables whose address the calls it replaced took.  */
+struct value_walk
+{
+  bool changed;
+  auto_vec<tree> vars;
+  hash_set<tree> taken; /* those whose address is still taken */
+};
+
+/* walk_tree callback of cxx_value_calls: *TP, a read of what std::min,
+   max or clamp returned, becomes their conditional.  */
+static tree
+value_call (tree *tp, int *walk_subtrees, void *data)
+{
+  value_walk *w = (value_walk *) data;
+  tree t = *tp;
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  if (TREE_CODE (t) != INDIRECT_REF)
+    return NULL_TREE;
+  tree call = TREE_OPERAND (t, 0);
+  STRIP_NOPS (call);
+  if (TREE_CODE (call) != CALL_EXPR)
+    return NULL_TREE;
+  tree fn = get_callee_fndecl (call);
+  tree type = TREE_TYPE (t);
+  if (!fn || !(INTEGRAL_TYPE_P (type) || SCALAR_FLOAT_TYPE_P (type)))
+    return NULL_TREE;
+  int nargs = call_expr_nargs (call);
+  bool is_max = std_function_p (fn, "max"), is_min = std_function_p (fn, "min");
+  bool is_clamp = std_function_p (fn, "clamp");
+  if (!((is_max || is_min) && nargs == 2) && !(is_clamp && nargs == 3))
+    return NULL_TREE;
+  tree v[3];
+  for (int k = 0; k < nargs; k++)
+    if (!(v[k] = referred_value (CALL_EXPR_ARG (call, k), type, &w->vars)))
+      return NULL_TREE;
+  location_t loc = EXPR_LOCATION (call);
+  tree r;
+  if (is_max)
+    r = build3_loc (loc, COND_EXPR, type,
+                    build2 (LT_EXPR, boolean_type_node, v[0], v[1]), v[1],
+                    v[0]);
+  else if (is_min)
+    r = build3_loc (loc, COND_EXPR, type,
+                    build2 (LT_EXPR, boolean_type_node, v[1], v[0]), v[1],
+                    v[0]);
+  else
+    r = build3_loc (
+        loc, COND_EXPR, type, build2 (LT_EXPR, boolean_type_node, v[0], v[1]),
+        v[1],
+        build3 (COND_EXPR, type, build2 (LT_EXPR, boolean_type_node, v[2], v[0]),
+                v[2], v[0]));
+  *tp = r;
+  *walk_subtrees = 0;
+  w->changed = true;
+  return NULL_TREE;
+}
+
+/* walk_tree callback: note in DATA's taken each variable whose address
+   is taken.  */
+static tree
+address_taken (tree *tp, int *walk_subtrees, void *data)
+{
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (*tp) == ADDR_EXPR && VAR_P (TREE_OPERAND (*tp, 0)))
+    ((value_walk *) data)->taken.add (TREE_OPERAND (*tp, 0));
+  return NULL_TREE;
+}
+
+void
+cxx_value_calls (tree fndecl)
+{
+  if (!cxx_p () || !DECL_SAVED_TREE (fndecl))
+    return;
+  value_walk w;
+  w.changed = false;
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), value_call, &w);
+  if (!w.changed)
+    return;
+  /* A variable whose address only the replaced calls took is a plain
+     variable again.  */
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), address_taken,
+                                &w);
+  for (unsigned i = 0; i < w.vars.length (); i++)
+    if (!w.taken.contains (w.vars[i]))
+      TREE_ADDRESSABLE (w.vars[i]) = 0;
+  /* The front end folded the function before this callback, and folds
+     again while genericizing, from a cache keyed by the trees that kept
+     their place (the sum around a replaced call would come back as it
+     was).  */
+  if (clear_fold_cache)
+    clear_fold_cache ();
 }

@@ -39,4 +39,9 @@ bool cxx_c_linkage (tree decl);
    their number (that many "}" close them).  */
 int cxx_print_namespaces (FILE *f, tree decl);
 
+/* In FNDECL, a kernel or a helper about to be genericized, each value
+   read from std::min, std::max or std::clamp of an arithmetic type
+   becomes the conditional expression that call computes.  */
+void cxx_value_calls (tree fndecl);
+
 #endif /* TG_CXX_H */

@@ -238,9 +238,10 @@ backward_trampoline (tree kernel, tree grad)
   return decl;
 }
 
-/* Step 2: the extents trampoline; NULL if an extent cannot be told.  */
+/* Step 2: the extents trampoline; NULL if an extent cannot be told,
+   with *UNTOLD the array's name.  */
 static tree
-extents_trampoline (tree kernel, te_program *fwd)
+extents_trampoline (tree kernel, te_program *fwd, const char **untold)
 {
   tree type = build_function_type_list (void_type_node, ptr_type_node,
                                         build_pointer_type (long_integer_type_node),
@@ -271,6 +272,7 @@ extents_trampoline (tree kernel, te_program *fwd)
       if (!x)
         {
           ok = false;
+          *untold = q->tensor->name;
           break;
         }
       /* An array the kernel tests against NULL covers nothing when it
@@ -402,12 +404,14 @@ emit_descriptor (tree kernel, tree grad, te_program *fwd)
                  IDENTIFIER_POINTER (DECL_NAME (kernel)));
       return false;
     }
-  tree ext = extents_trampoline (kernel, fwd);
+  const char *untold = "?";
+  tree ext = extents_trampoline (kernel, fwd, &untold);
   if (!ext)
     {
       if (dump_file)
-        fprintf (dump_file, "  no descriptor: the extents of an array "
-                            "cannot be told\n");
+        fprintf (dump_file, "  no descriptor: the extent of '%s' cannot be "
+                            "told\n",
+                 untold);
       return false;
     }
   tree fwd_fn = forward_trampoline (kernel);

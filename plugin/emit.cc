@@ -875,6 +875,21 @@ located (emitter *e, tree stmts)
 {
   location_t loc = e->loc;
   walk_tree_without_duplicates (&stmts, locate_stmt, &loc);
+  /* A statement frontier before the control too, as the front end puts
+     one before a for statement: the first instruction of the line is a
+     statement (is_stmt).  gdb keeps one entry per run of a line in its
+     line table, the first, and drops the later ones that optimized code
+     gives discriminators; without it a breakpoint on the line was set
+     in the forward only.  */
+  if (MAY_HAVE_DEBUG_MARKER_STMTS && loc != UNKNOWN_LOCATION)
+    {
+      tree mark = build0 (DEBUG_BEGIN_STMT, void_type_node);
+      SET_EXPR_LOCATION (mark, loc);
+      tree list = alloc_stmt_list ();
+      append_to_statement_list (mark, &list);
+      append_to_statement_list (stmts, &list);
+      stmts = list;
+    }
   return stmts;
 }
 
@@ -1424,9 +1439,53 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
     }
   /* The counter before the nest's own locals: the loop runs it, the
      body only reads it.  */
-  tree var = loop_var_decl (e, loops[0].var);
+  /* A loop in lanes (lanes.c; parallel.c lets no sum along it through)
+     runs its blocks of WIDTH on threads, each block's lanes in one
+     thread, and the rest after the region:
+       for (blk = 0; blk < ext / W; blk++)      (on threads)
+         for (lane = 0; lane < W; lane++) { v = blk * W + lane; BODY }
+       for (v = ext / W * W; v < ext; v++) BODY  */
+  bool in_lanes = nloops == 1 && loops[0].lanes > 1 && !e->novector;
+  tree width = in_lanes ? long_cst (loops[0].lanes) : NULL_TREE;
+  tree var = NULL_TREE, ctr, count = ext;
+  if (!in_lanes)
+    ctr = var = loop_var_decl (e, loops[0].var);
+  else
+    {
+      ctr = new_local (e, lt, NULL);
+      count = new_local (e, lt, NULL);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, count,
+                  build2 (TRUNC_DIV_EXPR, lt, ext, width)),
+          &stmts);
+    }
   tree older = e->locals;
-  tree inner = loop_nest (e, nloops - 1, loops + 1, false, fn, arg);
+  tree inner;
+  if (in_lanes)
+    {
+      /* The element's counter is the body's own, as the lane's.  */
+      e->vars[loops[0].var] = NULL_TREE;
+      var = loop_var_decl (e, loops[0].var);
+      tree lane = new_local (e, lt, NULL);
+      tree body = alloc_stmt_list ();
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, var,
+                  build2 (PLUS_EXPR, lt,
+                          build2 (MULT_EXPR, lt, ctr, width), lane)),
+          &body);
+      append_to_statement_list (fn (e, arg), &body);
+      inner = alloc_stmt_list ();
+      append_to_statement_list (build2 (MODIFY_EXPR, lt, lane, long_cst (0)),
+                                &inner);
+      append_to_statement_list (
+          plain_loop (e, build2 (GE_EXPR, boolean_type_node, lane, width),
+                      body,
+                      build2 (MODIFY_EXPR, lt, lane,
+                              build2 (PLUS_EXPR, lt, lane, long_cst (1)))),
+          &inner);
+    }
+  else
+    inner = loop_nest (e, nloops - 1, loops + 1, false, fn, arg);
   e->own_tensors.truncate (mark);
   e->own_ptrs.truncate (mark);
   /* The stage's other nests (a shared stage's slow one, each statement's
@@ -1438,15 +1497,15 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
   TREE_SIDE_EFFECTS (loop) = 1;
   SET_EXPR_LOCATION (loop, loc);
   OMP_FOR_INIT (loop) = make_tree_vec (1);
-  TREE_VEC_ELT (OMP_FOR_INIT (loop), 0) = build2 (MODIFY_EXPR, lt, var,
+  TREE_VEC_ELT (OMP_FOR_INIT (loop), 0) = build2 (MODIFY_EXPR, lt, ctr,
                                                   long_cst (0));
   OMP_FOR_COND (loop) = make_tree_vec (1);
   TREE_VEC_ELT (OMP_FOR_COND (loop), 0)
-      = build2 (LT_EXPR, boolean_type_node, var, ext);
+      = build2 (LT_EXPR, boolean_type_node, ctr, count);
   OMP_FOR_INCR (loop) = make_tree_vec (1);
   TREE_VEC_ELT (OMP_FOR_INCR (loop), 0)
-      = build2 (MODIFY_EXPR, lt, var,
-                build2 (PLUS_EXPR, lt, var, long_cst (1)));
+      = build2 (MODIFY_EXPR, lt, ctr,
+                build2 (PLUS_EXPR, lt, ctr, long_cst (1)));
   OMP_FOR_BODY (loop) = outline_body (e, inner, older);
   tree sched = build_omp_clause (loc, OMP_CLAUSE_SCHEDULE);
   OMP_CLAUSE_SCHEDULE_KIND (sched) = OMP_CLAUSE_SCHEDULE_STATIC;
@@ -1457,7 +1516,7 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
         build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, frees[k]),
         &region);
 
-  tree clauses = region_clauses (e, par, region, var, own);
+  tree clauses = region_clauses (e, par, region, ctr, own);
   if (nth)
     {
       tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
@@ -1519,6 +1578,20 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
       append_to_statement_list (
           build3 (COND_EXPR, void_type_node, nonnull (part[k]), sum,
                   NULL_TREE),
+          &stmts);
+    }
+  if (in_lanes)
+    {
+      /* The rest, on this thread.  */
+      tree v = loop_var_decl (e, loops[0].var);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, v, build2 (MULT_EXPR, lt, count, width)),
+          &stmts);
+      append_to_statement_list (
+          plain_loop (e, build2 (GE_EXPR, boolean_type_node, v, ext),
+                      fn (e, arg),
+                      build2 (MODIFY_EXPR, lt, v,
+                              build2 (PLUS_EXPR, lt, v, long_cst (1)))),
           &stmts);
     }
   return located (e, stmts);
@@ -2133,7 +2206,6 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
         }
     }
   e.novector = false;
-
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)
     if (TREE_CODE (e.local_ptrs[i]) != ADDR_EXPR)
       append_to_statement_list (

@@ -38,6 +38,8 @@
 #include "tree-cfg.h"
 #include "tree-ssa.h"
 #include "ssa.h"
+#include "tree-dfa.h"
+#include "tree-into-ssa.h"
 #include "cgraph.h"
 #include "cfgloop.h"
 #include "tree-ssa-loop.h"

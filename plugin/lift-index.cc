@@ -659,11 +659,23 @@ lift_int_ssa (lifter *l, tree name)
          C's signed no-overflow semantics that SCEV may fold away.  */
       if (loop_var (l, dl) >= 0 && gimple_code (def) == GIMPLE_PHI)
         {
-          tree ev = analyze_scalar_evolution (dl, name);
-          ev = instantiate_scev (nest_entry (l), dl, ev);
+          tree ev0 = analyze_scalar_evolution (dl, name);
+          tree ev = instantiate_scev (nest_entry (l), dl, ev0);
           if (ev != chrec_dont_know && !chrec_contains_undetermined (ev)
               && ev != name)
             r = lift_int (l, ev);
+          /* Or a counter of DL from a start that SCEV cannot express in
+             the outer loops (j = 2 * (n / 2) in a loop over rows: SCEV
+             knows no division), but that DL does not change: the start
+             through its definition, as the source computes it.  */
+          else if (TREE_CODE (ev0) == POLYNOMIAL_CHREC
+                   && CHREC_VARIABLE (ev0) == (unsigned) dl->num
+                   && !tree_contains_chrecs (CHREC_LEFT (ev0), NULL)
+                   && !tree_contains_chrecs (CHREC_RIGHT (ev0), NULL)
+                   && !chrec_contains_undetermined (ev0)
+                   && expr_invariant_in_loop_p (dl, CHREC_LEFT (ev0))
+                   && expr_invariant_in_loop_p (dl, CHREC_RIGHT (ev0)))
+            r = lift_int (l, ev0);
         }
       if (!r && !l->failed)
         {

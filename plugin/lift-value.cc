@@ -1244,6 +1244,15 @@ lift_phi (lifter *l, gphi *phi)
       if (r || l->failed)
         return r;
       tree var = SSA_NAME_VAR (gimple_phi_result (phi));
+      /* Once per scalar, at its first read, not at every statement
+         that reads it.  */
+      if (already_reported (l, var && DECL_NAME (var)
+                                   ? DECL_SOURCE_LOCATION (var)
+                                   : loop_location (bb->loop_father)))
+        {
+          l->failed = true;
+          return NULL;
+        }
       if (var && DECL_NAME (var))
         error_at (l->loc, "loop-carried scalar %qD (a reduction or "
                           "recurrence) is not supported yet",

@@ -27,7 +27,9 @@
 #include "header.h"
 #include "remarks.h"
 #include "groups.h"
+#include "cxx.h"
 #include "omp.h"
+#include "forward.h"
 
 int plugin_is_GPL_compatible;
 
@@ -39,6 +41,11 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-blas   run the gradient's matrix products as\n"
   "                                 calls of cblas_sgemm/cblas_dgemm (link\n"
   "                                 a CBLAS: -lopenblas, -lcblas, -lblas)\n"
+  "  -fplugin-arg-tensorgrad-blas-forward\n"
+  "                                 also run a nest of the kernel itself\n"
+  "                                 that is a matrix product as such a\n"
+  "                                 call (implies blas; the sum is in the\n"
+  "                                 BLAS's order, not the source's)\n"
   "  -fplugin-arg-tensorgrad-dump   write the pass's dump file\n"
   "                                 (<output>.NNNt.tensorgrad): the lifted\n"
   "                                 and the backward TE programs\n"
@@ -76,7 +83,8 @@ static const struct
 {
   const char *name;
   bool has_value;
-} tg_options[] = { { "blas", false },  { "dump", false },
+} tg_options[] = { { "blas", false },  { "blas-forward", false },
+                   { "dump", false },
                    { "dump-c", true },
                    { "header", true }, { "help", false },
                    { "no-opt", false }, { "parallel", false },
@@ -91,6 +99,9 @@ static bool tg_no_opt;
 static bool tg_parallel;
 /* -fplugin-arg-tensorgrad-blas: matrix products as CBLAS calls.  */
 static bool tg_blas;
+/* -fplugin-arg-tensorgrad-blas-forward: those of the kernels too
+   (forward.cc).  */
+static bool tg_blas_forward;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -238,7 +249,8 @@ finish_decl (void *gcc_data, void *)
 }
 
 /* The front end is about to genericize FNDECL: its OpenMP directives
-   (omp.cc) and its early exits (lift-exit.cc).  */
+   (omp.cc), the values of std::min and std::max (cxx.cc) and its early
+   exits (lift-exit.cc).  */
 static void
 pre_genericize (void *gcc_data, void *)
 {
@@ -247,7 +259,10 @@ pre_genericize (void *gcc_data, void *)
   if (abi_is_kernel (fndecl))
     omp_pre_genericize (fndecl);
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
-    lift_record_exits (fndecl);
+    {
+      cxx_value_calls (fndecl);
+      lift_record_exits (fndecl);
+    }
   groups_end ();
 }
 
@@ -429,7 +444,8 @@ lift_custom (function *fun, tree kernel)
    cannot be lifted; *OK whether the passes accepted it.  */
 static te_program *
 lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
-              te_pipeline *pl, te_diag *diag, bool *ok)
+              te_pipeline *pl, te_diag *diag, bool *ok,
+              te_program **lifted = NULL)
 {
   calculate_dominance_info (CDI_DOMINATORS);
   lift_post_dominators ();
@@ -459,6 +475,10 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
       te_walk_stats_dump (dump_file, ctx, "walks in lifting");
       te_walk_stats_reset (ctx);
     }
+  /* The program as lifted, before the passes rewrite it: what the
+     kernel's own nests compute (forward.cc).  */
+  if (lifted)
+    *lifted = fwd && tg_blas_forward ? te_program_copy (fwd) : NULL;
   *ok = fwd && te_pipeline_run (pl, fwd, diag);
   lift_remember (kernel, pl->callee);
   return fwd;
@@ -503,7 +523,7 @@ copy_check_attributes (tree grad, tree kernel)
 
 /* Lift FUN, run the pipeline, emit the gradient of KERNEL: FUN's own
    declaration, or the kernel whose serial twin FUN is (omp.cc).  */
-static void
+static unsigned
 differentiate (function *fun, tree kernel)
 {
   tree decl = abi_grad_decl (kernel);
@@ -511,7 +531,7 @@ differentiate (function *fun, tree kernel)
     {
       remark_refused (kernel, "its signature cannot be differentiated "
                                  "(the error above says why)");
-      return;
+      return 0;
     }
   /* The user wrote <name>_grad: it is used as it is, and checked.  */
   bool user_grad = DECL_INITIAL (decl) && DECL_INITIAL (decl) != error_mark_node;
@@ -521,8 +541,9 @@ differentiate (function *fun, tree kernel)
   te_pipeline pl;
   te_diag diag;
   bool ok;
+  te_program *lifted;
   te_program *fwd
-      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok);
+      = lift_and_run (fun, kernel, ctx, user_grad, &pl, &diag, &ok, &lifted);
   te_program *bwd = ok ? pl.bwd : NULL;
   bool keep_ctx = false;
   if (ok && user_grad)
@@ -594,10 +615,18 @@ differentiate (function *fun, tree kernel)
         }
       te_lowered_free (lw);
     }
+  /* The kernel's own products (forward.cc), once its gradient is made
+     from the body as written.  */
+  unsigned todo = 0;
+  if (bwd && lifted && !seen_error ())
+    todo = forward_blas (fun, kernel, lifted);
+  if (lifted)
+    te_ctx_free (lifted->ctx);
   if (dump_file)
     te_walk_stats_dump (dump_file, ctx, NULL);
   if (!keep_ctx)
     te_ctx_free (ctx);
+  return todo;
 }
 
 /* With -fplugin-arg-tensorgrad-vector-math, refuse a target without
@@ -655,19 +684,20 @@ public:
     vector_math_target ();
     groups_begin (); /* each error with its notes (groups.cc) */
     tree kernel = omp_twin_kernel (fun->decl);
+    unsigned todo = 0;
     if (kernel)
       {
-        differentiate (fun, kernel);
+        todo = differentiate (fun, kernel);
         omp_twin_done (fun->decl);
       }
     else if (abi_is_kernel (fun->decl))
-      differentiate (fun, fun->decl);
+      todo = differentiate (fun, fun->decl);
     else if (abi_is_helper (fun->decl))
       lift_helper (fun);
     else
       lift_custom (fun, abi_kernel_of (fun->decl));
     groups_end ();
-    return 0;
+    return todo;
   }
 };
 
@@ -718,8 +748,9 @@ parse_options (struct plugin_name_args *info, bool *dump)
       if (k == ARRAY_SIZE (tg_options))
         {
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
-                 "check, check-sizes=, check-tol=, dump, dump-c=FILE, "
-                 "header=FILE, help, no-opt, parallel, vector-math",
+                 "blas-forward, check, check-sizes=, check-tol=, dump, "
+                 "dump-c=FILE, header=FILE, help, no-opt, parallel, "
+                 "vector-math",
                  key);
           ok = false;
           continue;
@@ -756,6 +787,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         }
       else if (!strcmp (key, "blas"))
         tg_blas = true;
+      else if (!strcmp (key, "blas-forward"))
+        tg_blas = tg_blas_forward = true;
       else if (!strcmp (key, "vector-math"))
         /* The target is checked when the options are final
            (vector_math_target).  */

@@ -31,7 +31,14 @@
    destination without unit stride along a counter of B stay loops.  The
    BLAS needs lda, ldb, ldc at least the rows' lengths and the sizes
    within int: the back ends test that at run time and run the loops
-   otherwise.  */
+   otherwise.
+
+   te_gemm_forward reads a forward stage C = sum (p; init; A * B) (one
+   = of a sum over one loop, no guard) as a program of two stages,
+   C = init and C += A * B, the second matched as above; it refuses a
+   stage whose arrays are not the kernel's parameters, with batch
+   loops, or whose destination rows may overlap (the assignments of
+   the source and the additions after the initial values differ there).  */
 
 #include "ir/gemm.h"
 #include "ir/index.h"
@@ -268,4 +275,93 @@ te_gemm_text (const te_program *p, const te_gemm *g)
             g->b->name, g->trans_b ? "^T" : "", te_gemm_function (g), m, n,
             k, batch);
   return buf;
+}
+
+/* ---- A product in the forward (te_gemm_forward) ---- */
+
+/* Does V read a tensor of P that a program of the kernel's parameters
+   cannot: a local array (the kernel's own), the return value, or a
+   pointer the kernel tests against NULL?  */
+static bool
+reads_non_param (const te_program *p, const te_node *v)
+{
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      const te_tensor *t = p->tensors[i];
+      if ((t->kind == TE_TK_LOCAL || t->kind == TE_TK_RETURN || t->optional)
+          && te_reads (v, t))
+        return true;
+    }
+  return false;
+}
+
+te_program *
+te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
+{
+  const te_stage *s = &p->stages[si];
+  /* Step 1.  */
+  if (s->call || s->reversed || s->recurrent || s->block_end || s->par
+      || s->nstmts != 1)
+    return *why = "not a stage of one statement", NULL;
+  const te_stmt *st = &s->stmts[0];
+  if (st->op != TE_SET || st->guard || st->ninner)
+    return *why = "not an unconditional = in the stage's loops", NULL;
+  const te_node *v = st->value;
+  if (v->op != TE_REDUCE || v->u.red.kind != TE_RED_SUM
+      || v->u.red.nloops != 1 || v->type != st->dst->type)
+    return *why = "not a sum over one loop", NULL;
+  for (int l = 0; l < s->nloops; l++)
+    if (s->loop_ids[l] <= 0)
+      return *why = "a loop of no source loop", NULL;
+  if (te_program_var_loop (p, v->u.red.loops[0].var) <= 0)
+    return *why = "a loop of no source loop", NULL;
+  /* Step 2.  */
+  te_tensor *dst = st->dst;
+  te_node *init = v->args[0], *body = v->args[1];
+  if (dst->kind != TE_TK_PARAM || dst->optional)
+    return *why = "its destination is no array parameter", NULL;
+  if (te_reads (init, dst) || te_reads (body, dst) || te_reads (st->index, dst))
+    return *why = "reads its destination", NULL;
+  if (reads_non_param (p, v) || reads_non_param (p, st->index))
+    return *why = "reads a local array or an optional pointer", NULL;
+  /* Step 3.  */
+  char name[256];
+  snprintf (name, sizeof name, "%s.blas%d", p->name, si);
+  te_program *q = te_program_new (p->ctx, name);
+  for (int i = 0; i < p->nparams; i++)
+    {
+      const te_param *r = &p->params[i];
+      te_program_add_param (q, r->name, r->kind, r->type, r->loc);
+    }
+  for (int i = 0; i < p->ntensors; i++)
+    {
+      te_tensor *t = p->tensors[i];
+      if (t == dst || te_reads (v, t) || te_reads (st->index, t))
+        te_program_share_tensor (q, t);
+    }
+  for (int i = 0; i < p->nvars; i++)
+    {
+      te_program_new_var (q, p->var_names[i]);
+      te_program_set_var_loop (q, i, te_program_var_loop (p, i));
+    }
+  te_stage *a = te_program_add_stage (q, s->loc);
+  for (int l = 0; l < s->nloops; l++)
+    te_stage_add_loop (a, s->loops[l].var, s->loops[l].extent);
+  te_stage_add_stmt (q, a, dst, st->index, TE_SET, init, NULL, st->loc);
+  te_stage *b = te_program_add_stage (q, s->loc);
+  for (int l = 0; l < s->nloops; l++)
+    te_stage_add_loop (b, s->loops[l].var, s->loops[l].extent);
+  te_stage_add_loop (b, v->u.red.loops[0].var, v->u.red.loops[0].extent);
+  te_stage_add_stmt (q, b, dst, st->index, TE_ADD_TO, body, NULL, st->loc);
+  b->blas = true;
+  /* Step 4.  */
+  if (!te_gemm_match (q, b, 0, g, why))
+    return NULL;
+  if (g->nbatch)
+    return *why = "a loop besides the product's (a batch)", NULL;
+  te_node *gap = te_canon_int (p->ctx, te_binary (p->ctx, TE_SUB, g->ldc,
+                                                  g->n));
+  if (gap->op != TE_CONST || gap->u.i < 0)
+    return *why = "rows of the destination that may overlap", NULL;
+  return q;
 }

@@ -614,6 +614,66 @@ non_negative_below_max (te_ctx *ctx, te_node *n)
   return false;
 }
 
+/* The quotients X / K (K a constant above 1) in an expression, at most 8
+   (te_walk's DATA).  */
+static void
+find_quotient (te_node *n, void *data)
+{
+  max_atoms *m = data;
+  if (n->op != TE_DIV || m->n == 8 || n->args[1]->op != TE_CONST
+      || n->args[1]->u.i < 2)
+    return;
+  for (int i = 0; i < m->n; i++)
+    if (m->items[i] == n)
+      return;
+  m->items[m->n++] = n;
+}
+
+/* Is N >= 0 because it is linear in a quotient Q = X / K that is the
+   extent of a loop of stage A or B (so X >= K where they run, and C's
+   truncating division is the floor), with coefficient C: K Q <= X, and
+   K Q >= X - K + 1, so K N >= K N[Q := 0] + C X (C < 0), or + C (X -
+   K + 1) (C > 0)?  A row of pairs t * d + 2 i, i < d / 2, ends at
+   2 (d / 2) - 1 <= d - 1.  */
+static bool
+non_negative_by_quotient (te_ctx *ctx, te_node *n, const te_stage *a,
+                          const te_stage *b)
+{
+  max_atoms m = { { NULL }, 0 };
+  te_walk (n, find_quotient, &m);
+  const te_stage *st[2] = { a, b };
+  for (int i = 0; i < m.n; i++)
+    {
+      te_node *q = m.items[i];
+      bool extent = false;
+      for (int s = 0; s < 2; s++)
+        for (int k = 0; k < st[s]->nloops; k++)
+          extent |= te_canon_int (ctx, st[s]->loops[k].extent)
+                    == te_canon_int (ctx, q);
+      if (!extent)
+        continue;
+      te_node *at[3];
+      for (int k = 0; k < 3; k++)
+        at[k] = te_canon_int (ctx, te_replace (ctx, n, q, te_int (ctx, k)));
+      te_node *c = te_canon_int (ctx, te_sub (ctx, at[1], at[0]));
+      te_node *bend = te_canon_int (
+          ctx, te_add (ctx, te_sub (ctx, at[2], te_mul (ctx, te_int (ctx, 2),
+                                                         at[1])),
+                       at[0]));
+      if (c->op != TE_CONST || bend->op != TE_CONST || bend->u.i != 0
+          || c->u.i == 0)
+        continue;
+      te_node *x = q->args[0], *kk = q->args[1];
+      te_node *bound = c->u.i < 0
+                           ? x
+                           : te_add (ctx, te_sub (ctx, x, kk), te_int (ctx, 1));
+      if (te_non_negative (ctx, te_add (ctx, te_mul (ctx, kk, at[0]),
+                                         te_mul (ctx, c, bound))))
+        return true;
+    }
+  return false;
+}
+
 bool
 te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                         const te_stage *b)
@@ -641,7 +701,7 @@ te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                                           te_int (ctx, 1))))
           return true;
       }
-  return false;
+  return non_negative_by_quotient (ctx, n, a, b);
 }
 
 te_node *

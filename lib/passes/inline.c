@@ -360,6 +360,9 @@ te_program_copy (const te_program *src)
   inliner in;
   start (&in, dst, src, NULL);
   in.copy = true;
+  /* The same source loops (plugin/forward.cc reads them off a copy).  */
+  for (int v = 0; v < src->nvars; v++)
+    te_program_set_var_loop (dst, in.vars[v], te_program_var_loop (src, v));
   for (int i = 0; i < src->ntensors; i++)
     {
       const te_tensor *t = src->tensors[i];

@@ -21,8 +21,10 @@
       the loops of their reductions).
    2. Such a stage runs its outermost loop on threads when it is no
       call and no CBLAS product (blas.c), runs forwards, is no
-      recurrence, is not one loop in lanes (lanes.c), and every array a
-      statement of it writes is
+      recurrence, does not sum along its loop in lanes when it has one
+      (lanes.c: the emitter runs the blocks of such a loop on threads,
+      each block in one thread, and the rest after them), and every
+      array a statement of it writes is
       a. written and read in rows that distinct iterations of that loop
          do not share (te_rows_apart): each element is written by one
          thread, in the serial order; or
@@ -366,7 +368,7 @@ why_text (serial_why why, const char *who, char *buf, size_t size)
     case WHY_BLAS:
       return "it is a matrix product the CBLAS computes";
     case WHY_LANES:
-      return "its one loop runs in lanes";
+      return "it sums along its one loop in lanes";
     case WHY_TOO_MANY:
       return "it writes too many arrays";
     case WHY_SHARED:
@@ -406,10 +408,12 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
       return NULL;
     }
   if (s->nloops == 1 && s->loops[0].lanes > 1)
-    {
-      *why = WHY_LANES;
-      return NULL;
-    }
+    for (int i = 0; i < s->nstmts; i++)
+      if (s->stmts[i].lanes_sum)
+        {
+          *why = WHY_LANES;
+          return NULL;
+        }
   te_tensor *written[MAX_WRITTEN], *partial[MAX_WRITTEN];
   te_tensor *scratch[MAX_WRITTEN], *values[MAX_WRITTEN];
   te_node *lo[MAX_WRITTEN], *span[MAX_WRITTEN];

@@ -50,7 +50,8 @@ bool te_program_is_value (const te_program *src);
 
 /* inline.c: a copy of SRC, node for node, in a context of its own (which
    te_ctx_free (copy->ctx) frees): the same parameters, tensors (with their
-   roles, without shadows), counters and stages.  */
+   roles, without shadows), counters (with their source loops) and
+   stages.  */
 te_program *te_program_copy (const te_program *src);
 
 /* arms.c: two nests writing the same elements under conditions that

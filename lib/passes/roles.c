@@ -279,6 +279,7 @@ write_access (const te_stage *s, const te_stmt *w)
 typedef struct
 {
   te_node *q, *lo, *hi;
+  te_node *r; /* the column: the index less C * Q */
   int nq;
 } row_part;
 
@@ -288,7 +289,8 @@ typedef struct
    left, its range in [0, C) where the loops of X's stage and OTHER run.
    Sets *LO and *HI, R's extremes; false if X's index is no such sum.
    ROW gets Q, canonical, its counters those of the first ROW->NQ loops
-   of X (false if a later loop's counter is in Q), and ROW->LO, ROW->HI
+   of X (-1 if a later loop's counter is in Q: no ROW->LO, ROW->HI),
+   the column R, and ROW->LO, ROW->HI
    R's extremes in the row Q names: over X's later loops only, in terms
    of the counters of the first ROW->NQ (u <= t in row t).  */
 static bool
@@ -331,12 +333,18 @@ rows_of (te_program *p, const ranged *x, te_node *c, const te_stage *other,
         && te_non_negative_where_run (ctx, top, s, other)))
     return false;
   row->q = te_canon_int (ctx, q);
+  row->r = r;
   row->nq = 0;
   for (int k = 0; k < n; k++)
     if (te_uses_var (row->q, loops[k].var))
       {
         if (row->nq < k)
-          return false;
+          {
+            /* Rows named by an inner counter (the pair i of 2 i and
+               2 i + 1): no rows to compare by, but R's range holds.  */
+            row->nq = -1;
+            return true;
+          }
         row->nq = k + 1;
       }
   return te_index_range (ctx, r, n - row->nq, loops + row->nq, &row->lo,
@@ -354,7 +362,7 @@ same_rows (te_program *p, const ranged *a, const row_part *ra,
 {
   te_ctx *ctx = p->ctx;
   int nq = ra->nq;
-  if (nq == 0 || rb->nq != nq || nq > a->s->nloops || nq > b->s->nloops
+  if (nq <= 0 || rb->nq != nq || nq > a->s->nloops || nq > b->s->nloops
       || te_shared_loops (a->s, b->s) < nq)
     return false;
   rb->q = te_canon_int (ctx, te_rename_counters (ctx, rb->q, nq, b->loops,
@@ -377,8 +385,12 @@ same_rows (te_program *p, const ranged *a, const row_part *ra,
    y[i*m] and a recurrence y[i*m + 1 + j]), or in disjoint ranges within
    each row, A and B in the same loops over the rows (a causal row's
    u <= t and its tail zeroed from t + 1)?  */
+static bool different_columns_in (te_program *p, const ranged *a,
+                                  const ranged *b, int depth);
+
 static bool
-columns_apart (te_program *p, const ranged *a, const ranged *b, te_node *c)
+columns_apart (te_program *p, const ranged *a, const ranged *b, te_node *c,
+               int depth)
 {
   te_ctx *ctx = p->ctx;
   te_node *alo, *ahi, *blo, *bhi;
@@ -389,15 +401,24 @@ columns_apart (te_program *p, const ranged *a, const ranged *b, te_node *c)
   if (positive (te_canon_int (ctx, te_sub (ctx, blo, ahi)))
       || positive (te_canon_int (ctx, te_sub (ctx, alo, bhi))))
     return true;
-  return same_rows (p, a, &ra, b, &rb)
-         && (positive (te_canon_int (ctx, te_sub (ctx, rb.lo, ra.hi)))
-             || positive (te_canon_int (ctx, te_sub (ctx, ra.lo, rb.hi))));
+  if (!same_rows (p, a, &ra, b, &rb))
+    return false;
+  if (positive (te_canon_int (ctx, te_sub (ctx, rb.lo, ra.hi)))
+      || positive (te_canon_int (ctx, te_sub (ctx, ra.lo, rb.hi))))
+    return true;
+  /* Or, within the same row, columns that are apart as columns of
+     columns: the pairs 2 i and 2 i + 1 of a row t * d (rotary
+     embeddings, complex numbers), once.  */
+  ranged ca = { a->s, ra.r, a->nloops, a->loops };
+  ranged cb = { b->s, rb.r, b->nloops, b->loops };
+  return depth == 0 && different_columns_in (p, &ca, &cb, depth + 1);
 }
 
 /* columns_apart for a row length C that is the step of a counter of A
-   or of B.  */
+   or of B (DEPTH: columns_apart's nesting).  */
 static bool
-different_columns (te_program *p, const ranged *a, const ranged *b)
+different_columns_in (te_program *p, const ranged *a, const ranged *b,
+                      int depth)
 {
   for (int side = 0; side < 2; side++)
     {
@@ -405,12 +426,20 @@ different_columns (te_program *p, const ranged *a, const ranged *b)
       for (int k = 0; k < x->nloops; k++)
         {
           te_node *c = te_coefficient (p->ctx, x->index, x->loops[k].var);
-          if (!(c->op == TE_CONST && c->u.i < 2) && columns_apart (p, a, b, c))
+          if (!(c->op == TE_CONST && c->u.i < 2)
+              && columns_apart (p, a, b, c, depth))
             return true;
         }
     }
   return false;
 }
+
+static bool
+different_columns (te_program *p, const ranged *a, const ranged *b)
+{
+  return different_columns_in (p, a, b, 0);
+}
+
 
 /* Do the writes of stage A (earlier) and B touch provably disjoint
    elements, B's all above or all below A's, or different columns?  */
@@ -517,9 +546,12 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
    to the next: with every loop's inner loops at their last iteration,
    the next value of its counter (inner loops at their first) writes
    above?  (A tape's rows, h[r * (m + 1) + j + 1], are written so, with
-   gaps; te_writes_in_order wants no gap.)  */
+   gaps; te_writes_in_order wants no gap.)  Asked where the loops of S
+   and of the stage READER that reads what S writes run: a seed y[r * n]
+   rises with r where the reader's j < n - 1 runs (n >= 2).  */
 static bool
-writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
+writes_rising (te_ctx *ctx, const te_stage *s, te_node *index,
+               const te_stage *reader)
 {
   for (int k = 0; k < s->nloops; k++)
     {
@@ -538,9 +570,9 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
       /* At the counters' values that make it smallest (a causal row's
          gap T - t - 1 at t = T - 1).  */
       te_node *glo, *ghi;
-      if (!te_non_negative_where_run (ctx, gap, s, s)
+      if (!te_non_negative_where_run (ctx, gap, s, reader)
           && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
-               && te_non_negative_where_run (ctx, glo, s, s)))
+               && te_non_negative_where_run (ctx, glo, s, reader)))
         return false;
     }
   return true;
@@ -768,7 +800,7 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
         return true;
     }
   if (!(te_writes_in_order (ctx, ws, w->index)
-        || writes_rising (ctx, ws, w->index))
+        || writes_rising (ctx, ws, w->index, s))
       || n < 0 || !te_index_monotone (ctx, r, n, loops))
     return false;
   te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
@@ -779,7 +811,7 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
     return true;
   /* Or W writes, in the next iteration of the one loop they share and
      after (W rising), only above what R reads: a tape's next row.  */
-  if (shared != 1 || !writes_rising (ctx, ws, w->index))
+  if (shared != 1 || !writes_rising (ctx, ws, w->index, s))
     return false;
   te_node *v = te_var (ctx, ws->loops[0].var);
   te_node *next = te_canon_int (ctx, te_replace (ctx, w->index, v,
@@ -814,7 +846,7 @@ block_read (te_program *p, int s, const te_stmt *st, const te_node *r,
         || (!te_stage_empty (&p->stages[k])
             && te_shared_loops (rs, &p->stages[k]) < shared))
       return 0;
-  if (!writes_rising (ctx, wst, w->index))
+  if (!writes_rising (ctx, wst, w->index, rs))
     return 0;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, rs, shared, st->value, r, loops);

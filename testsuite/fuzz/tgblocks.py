@@ -1056,3 +1056,61 @@ class Blocks:
             self.emit(ind(loop("i", n.text, ["%s[i] = %s[%s - 1 - i] * "
                                              "%s[2*i];" % (y.name, w.name,
                                                            n.text, u.name)])))
+
+    def st_pairs(self):
+        """Rows of pairs, y[r*d + 2*i] and y[r*d + 2*i + 1] for i < d / 2,
+        written by two statements of one loop (a rotation by an angle of
+        the pair, as rotary embeddings do, or a complex product), the
+        tail of an odd row by a loop of its own; or a row's scan seeded
+        by a statement of its own, read one element back by a later loop
+        of the row (an exclusive scan)."""
+        ch = self.ch
+        kind = ch.pick(["rot", "cmul", "scan"])
+        self.tag("pairs-" + kind)
+        R = self.new_dim()
+        d = self.new_dim(minv=2)
+        x = self.get_array([R, d])
+        xn, dt = x.name, d.text
+        m = max(abs(x.lo), abs(x.hi))
+        if kind == "scan":
+            y = self.new_dest([R, d], -m * d.v, m * d.v, allow_tmp=False)
+            z = self.new_dest([R, d], -m * d.v, m * d.v)
+            row = "r*%s" % dt
+            self.emit(ind(loop("r", R.text, [
+                "%s[%s] = %s[%s];" % (y.name, row, xn, row)] +
+                loop("j", dt, ["%s[%s + j] = %s[%s + j - 1] + %s[%s + j];"
+                               % (y.name, row, y.name, row, xn, row)],
+                     start="1") +
+                ["%s[%s] = 0.0$;" % (z.name, row)] +
+                loop("j", dt, ["%s[%s + j] = 0.5$ * %s[%s + j - 1];"
+                               % (z.name, row, y.name, row)], start="1"))))
+            return
+        if kind == "rot":
+            if ch.chance(0.5):
+                th, _, _ = self.scalar_param(-1.5, 1.5)
+                ang = "%s * (i + 1)" % th
+            else:
+                w = self.get_array([self.new_dim(d.v, reuse=False)])
+                ang = "%s[i]" % w.name
+            c, s_ = "%s(%s)" % (self.fn("cos"), ang), \
+                "%s(%s)" % (self.fn("sin"), ang)
+            re_, im = "a * c - b * s", "a * s + b * c"
+            pre = ["$T c = %s, s = %s;" % (c, s_)]
+            bound = 2 * m
+        else:
+            w = self.get_array([d])
+            pre = ["$T c = %s[2*i], s = %s[2*i + 1];" % (w.name, w.name)]
+            re_, im = "a * c - b * s", "a * s + b * c"
+            bound = 2 * m * max(abs(w.lo), abs(w.hi))
+        y = self.new_dest([R, d], -bound, bound, allow_tmp=False)
+        row = "r*%s" % dt
+        body = (["$T a = %s[%s + 2*i], b = %s[%s + 2*i + 1];"
+                 % (xn, row, xn, row)] + pre +
+                ["%s[%s + 2*i] = %s;" % (y.name, row, re_),
+                 "%s[%s + 2*i + 1] = %s;" % (y.name, row, im)])
+        tail = loop("j", dt, ["%s[%s + j] = %s[%s + j];"
+                              % (y.name, row, xn, row)],
+                    start="2*(%s / 2)" % dt)
+        self.emit(ind(loop("r", R.text,
+                           loop("i", "%s / 2" % dt, body) + tail)))
+

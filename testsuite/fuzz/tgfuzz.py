@@ -67,6 +67,13 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
                 ("O0-blas", ["-O0", "-fplugin-arg-tensorgrad-blas"]
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                # The kernels' own products too (plugin/forward.cc).
+                ("O2-blas-forward", ["-O2",
+                                     "-fplugin-arg-tensorgrad-blas-forward"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                ("O0-blas-forward", ["-O0",
+                                     "-fplugin-arg-tensorgrad-blas-forward"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
                 # The gradients' math calls as libmvec's vector functions
                 # (x86_64), within 4 ulp.
                 ("O2-vector-math", ["-O2",

@@ -1030,7 +1030,8 @@ class Gen(Exprs, Blocks, Refused):
                      ("access", 4), ("tape", 2), ("clamp", 2),
                      ("rows", 4), ("optional", 2), ("count", 2),
                      ("tiles", 3), ("carry", 3), ("branches", 2),
-                     ("down", 2), ("arms", 2), ("omp", 2)]
+                     ("down", 2), ("arms", 2), ("omp", 2),
+                     ("pairs", 2)]
     # Kinds drawn only when --stages names them (narrow variations of a
     # kind of STAGE_WEIGHTS, to measure one construct).
     FOCUSED = ["causal-tail"]

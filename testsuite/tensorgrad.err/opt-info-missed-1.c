@@ -8,7 +8,7 @@
 
 __attribute__ ((differentiable))
 void
-twice_written (int n, const double *x, double *y) /* { dg-message "missed: gradient 'twice_written_grad' not synthesized: 'y' is written by more than one loop nest, which may write the same elements; not supported yet" } */
+twice_written (int n, const double *x, double *y) /* { dg-message "missed: gradient 'twice_written_grad' not synthesized: 'y' is written by more than one loop nest; not supported yet" } */
 {
   for (int i = 0; i < n; i++)
     y[i] = x[i];

@@ -1,4 +1,5 @@
 /* { dg-do run } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* Cross-entropy over a row softmax with integer labels, returning the
    mean loss, n = 5 rows of c = 4 classes at run time:
    loss = (1/n) sum_i (mx_i + log sum_j exp (x[i*c+j] - mx_i)
@@ -10,7 +11,7 @@
    every d_x against central differences with d_return = 1.5,
    accumulation into a pre-filled d_x, and that x and label are
    untouched.  Checked by hand: the kernel gets no descriptor (its dump says
-   the extents of an array cannot be told).  */
+   that the extent of x, read through the labels, cannot be told).  */
 
 #include <math.h>
 #include "tg-test.h"
@@ -74,3 +75,5 @@ main (void)
   CHECK_SAME (label, label0, sizeof label0);
   return tg_exit ();
 }
+
+/* { dg-final { scan-tensorgrad-dump "no descriptor: the extent of 'x' cannot be told" } } */

@@ -1,0 +1,315 @@
+/* forward.cc -- a matrix product in the kernel itself as a CBLAS call
+   (-fplugin-arg-tensorgrad-blas-forward).
+
+   Before (the kernel, GIMPLE after "ssa"):
+
+       for (i = 0; i < n; i++)          stage 0: for i < n, j < m:
+         for (j = 0; j < m; j++)          y[j + m*i] = sum (p < k; b[j];
+           {                                 x[p + k*i] * w[j + m*p]);
+             acc = b[j];
+             for (p = 0; p < k; p++)
+               acc += x[i*k + p] * w[p*m + j];
+             y[i*m + j] = acc;
+           }
+
+   After:
+
+       dense.blas.0 (n, k, m, x, w, b, y);  the nest unreachable, deleted
+
+   with dense.blas.0 a static function the emitter prints from
+   te_gemm_forward's program: y[...] = b[j] over i, j, then
+   cblas_sgemm (CblasRowMajor, ..., n, m, k, 1, x, k, w, m, 1, y, m) when
+   the sizes suit the BLAS at run time, else the loops adding the
+   product in the source's order.
+
+   1. Only a kernel lifted from its own body (not an OpenMP kernel's
+      serial twin: its nests are GCC's outlined regions) whose gradient
+      was made, so its program holds every store it does.
+   2. For each stage of the program as lifted (a copy made before the
+      passes rewrite it, which holds what the source's nests compute),
+      te_gemm_forward (lib/ir/gemm.c) reads it as a product over
+      parameters' arrays.
+   3. The stage's source loops and its sum's are exactly the loops of
+      one nest of the kernel (the outermost stage loop and every loop
+      inside it), which has one exit and a preheader.  Inside it: no
+      call, no asm, no volatile access, exactly one store (the stage's
+      statement), and no value used after it but memory.  Every
+      parameter is a register (its value on entry, which the program's
+      indices name, is at hand).
+   4. The helper gets the kernel's parameter list and is emitted like a
+      gradient (emit_gradient, handed to the call graph with them).  The
+      preheader calls it with the parameters' entry values and then
+      jumps to the nest's exit; the nest, unreachable, is deleted, and
+      the virtual operands renamed.
+
+   Each stage gets a dump line "blas-forward: stage S (line L): ..."
+   saying which nest became a call or why it stays loops.
+
+   Limits: the sum of the call is in the BLAS's order, not the source's
+   (documented with the option); the parameters must not overlap (as for
+   the gradient); a product into a local array (the MLP's hidden layer),
+   one behind a condition, one with a scale or an activation around the
+   sum, batches of products and an OpenMP kernel stay loops.  */
+
+#include "gcc-common.h"
+#include "forward.h"
+#include "emit.h"
+#include "ir/gemm.h"
+
+/* Step 3: is ROOT's nest exactly the loops of stage S of P (and its sum
+   over RED_LOOP), with one store and nothing live after it?  NULL or
+   why not.  */
+static const char *
+nest_problem (function *fun, class loop *root, const te_stage *s,
+              int red_loop)
+{
+  auto_vec<int> ids;
+  for (int l = 0; l < s->nloops; l++)
+    ids.safe_push (s->loop_ids[l]);
+  ids.safe_push (red_loop);
+  unsigned inside = 0;
+  for (auto l : loops_list (fun, 0))
+    if (l == root || flow_loop_nested_p (root, l))
+      {
+        if (!ids.contains (l->num))
+          return "the nest has other loops";
+        inside++;
+      }
+  if (inside != ids.length ())
+    return "its loops are not one nest";
+  if (!single_exit (root) || !loop_preheader_edge (root))
+    return "the nest has more than one exit";
+  basic_block *bbs = get_loop_body (root);
+  int stores = 0;
+  const char *why = NULL;
+  for (unsigned b = 0; b < root->num_nodes && !why; b++)
+    {
+      for (gphi_iterator pi = gsi_start_phis (bbs[b]); !gsi_end_p (pi);
+           gsi_next (&pi))
+        {
+          tree res = gimple_phi_result (pi.phi ());
+          if (virtual_operand_p (res))
+            continue;
+          imm_use_iterator it;
+          use_operand_p use;
+          FOR_EACH_IMM_USE_FAST (use, it, res)
+            if (!is_gimple_debug (USE_STMT (use))
+                && !flow_bb_inside_loop_p (root, gimple_bb (USE_STMT (use))))
+              why = "a value of the nest is used after it";
+        }
+      for (gimple_stmt_iterator si = gsi_start_bb (bbs[b]); !gsi_end_p (si);
+           gsi_next (&si))
+        {
+          gimple *g = gsi_stmt (si);
+          if (is_gimple_debug (g))
+            continue;
+          if (is_gimple_call (g) || gimple_code (g) == GIMPLE_ASM)
+            why = "the nest calls a function";
+          else if (gimple_has_volatile_ops (g))
+            why = "the nest has a volatile access";
+          if (gimple_vdef (g))
+            stores++;
+          ssa_op_iter oi;
+          tree def;
+          FOR_EACH_SSA_TREE_OPERAND (def, g, oi, SSA_OP_DEF)
+            {
+              imm_use_iterator it;
+              use_operand_p use;
+              FOR_EACH_IMM_USE_FAST (use, it, def)
+                if (!is_gimple_debug (USE_STMT (use))
+                    && !flow_bb_inside_loop_p (root,
+                                               gimple_bb (USE_STMT (use))))
+                  why = "a value of the nest is used after it";
+            }
+        }
+    }
+  free (bbs);
+  if (!why && stores != 1)
+    why = "the nest stores more than the product";
+  return why;
+}
+
+/* Step 4: a static function of KERNEL's parameters computing program Q
+   (te_gemm_forward's), emitted; NULL if the emitter failed.  */
+static tree
+make_helper (tree kernel, te_program *q)
+{
+  tree type = build_function_type (void_type_node,
+                                   TYPE_ARG_TYPES (TREE_TYPE (kernel)));
+  /* <kernel's assembler name>.blas.N: unique in the translation unit,
+     also for C++ overloads of one name.  */
+  tree name = clone_function_name_numbered (kernel, "blas");
+  tree decl = build_decl (DECL_SOURCE_LOCATION (kernel), FUNCTION_DECL,
+                          name, type);
+  SET_DECL_ASSEMBLER_NAME (decl, name);
+  TREE_STATIC (decl) = 1;
+  TREE_PUBLIC (decl) = 0;
+  DECL_EXTERNAL (decl) = 0;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_IGNORED_P (decl) = 1;
+  TREE_USED (decl) = 1;
+  DECL_CONTEXT (decl) = DECL_CONTEXT (kernel);
+  DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
+      = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel);
+  DECL_FUNCTION_SPECIFIC_TARGET (decl) = DECL_FUNCTION_SPECIFIC_TARGET (kernel);
+  te_lowered *lw = te_lower (q);
+  if (!lw)
+    return NULL_TREE;
+  if (dump_file)
+    te_lowered_dump (dump_file, lw);
+  bool ok = emit_gradient (decl, q, lw);
+  te_lowered_free (lw);
+  return ok ? decl : NULL_TREE;
+}
+
+/* The memory state (a virtual SSA name) on edge E, or NULL.  */
+static tree
+vdef_on_edge (edge e)
+{
+  for (gimple_stmt_iterator si = gsi_last_bb (e->src); !gsi_end_p (si);
+       gsi_prev (&si))
+    if (gimple_vdef (gsi_stmt (si)))
+      return gimple_vdef (gsi_stmt (si));
+  for (gphi_iterator pi = gsi_start_phis (e->src); !gsi_end_p (pi);
+       gsi_next (&pi))
+    if (virtual_operand_p (gimple_phi_result (pi.phi ())))
+      return gimple_phi_result (pi.phi ());
+  return NULL_TREE;
+}
+
+/* The memory state entering ROOT's header from its preheader, or
+   NULL.  */
+static tree
+vuse_entering (class loop *root)
+{
+  edge entry = loop_preheader_edge (root);
+  for (gphi_iterator pi = gsi_start_phis (root->header); !gsi_end_p (pi);
+       gsi_next (&pi))
+    if (virtual_operand_p (gimple_phi_result (pi.phi ())))
+      return PHI_ARG_DEF_FROM_EDGE (pi.phi (), entry);
+  return NULL_TREE;
+}
+
+/* Step 4: call HELPER with KERNEL's parameters' entry values at the end
+   of ROOT's preheader, and go on after the nest: the call's memory state
+   replaces the one the nest left.  False (nothing changed) when the
+   memory states are not at hand.  */
+static bool
+replace_nest (function *fun, tree kernel, class loop *root, tree helper,
+              location_t loc)
+{
+  edge entry = loop_preheader_edge (root), exit = single_exit (root);
+  basic_block after = exit->dest;
+  tree vin = vuse_entering (root), vout = vdef_on_edge (exit);
+  if (!vin || !vout)
+    return false;
+  auto_vec<tree> args;
+  for (tree parm = DECL_ARGUMENTS (kernel); parm; parm = DECL_CHAIN (parm))
+    args.safe_push (get_or_create_ssa_default_def (fun, parm));
+  gcall *call = gimple_build_call_vec (helper, args);
+  gimple_set_location (call, loc);
+  gimple_set_vuse (call, vin);
+  tree vdef = make_ssa_name (gimple_vop (fun), call);
+  gimple_set_vdef (call, vdef);
+  gimple_stmt_iterator gsi = gsi_last_bb (entry->src);
+  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  /* The arguments of AFTER's PHIs on the exit edge, for the new edge: a
+     value defined before the nest (nest_problem), or the memory state.  */
+  auto_vec<tree> phi_args;
+  for (gphi_iterator pi = gsi_start_phis (after); !gsi_end_p (pi);
+       gsi_next (&pi))
+    {
+      tree a = PHI_ARG_DEF_FROM_EDGE (pi.phi (), exit);
+      phi_args.safe_push (a == vout ? vdef : a);
+    }
+  edge e = redirect_edge_and_branch (entry, after);
+  unsigned i = 0;
+  for (gphi_iterator pi = gsi_start_phis (after); !gsi_end_p (pi);
+       gsi_next (&pi), i++)
+    add_phi_arg (pi.phi (), phi_args[i], e, UNKNOWN_LOCATION);
+  /* What read the nest's memory state after it reads the call's.  */
+  imm_use_iterator it;
+  gimple *use_stmt;
+  FOR_EACH_IMM_USE_STMT (use_stmt, it, vout)
+    {
+      if (gimple_code (use_stmt) == GIMPLE_PHI
+          ? gimple_bb (use_stmt) == after
+          : flow_bb_inside_loop_p (root, gimple_bb (use_stmt)))
+        continue;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_ON_STMT (use, it)
+        SET_USE (use, vdef);
+      update_stmt (use_stmt);
+    }
+  return true;
+}
+
+/* Are all of KERNEL's parameters registers, their entry values SSA
+   default definitions?  */
+static bool
+params_are_registers (tree kernel)
+{
+  for (tree parm = DECL_ARGUMENTS (kernel); parm; parm = DECL_CHAIN (parm))
+    if (!is_gimple_reg (parm))
+      return false;
+  return true;
+}
+
+unsigned
+forward_blas (function *fun, tree kernel, te_program *fwd)
+{
+  if (fun->decl != kernel)
+    {
+      if (dump_file)
+        fprintf (dump_file, "blas-forward: an OpenMP kernel: its nests "
+                            "stay loops\n");
+      return 0;
+    }
+  bool params_ok = params_are_registers (kernel);
+  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  int replaced = 0;
+  for (int si = 0; si < fwd->nstages; si++)
+    {
+      const te_stage *s = &fwd->stages[si];
+      te_gemm g;
+      const char *why = NULL;
+      te_program *q = te_gemm_forward (fwd, si, &g, &why);
+      class loop *root = NULL;
+      if (q && !params_ok)
+        why = "a parameter whose address is taken";
+      else if (q)
+        {
+          root = (unsigned) s->loop_ids[0] < number_of_loops (fun)
+                     ? get_loop (fun, s->loop_ids[0])
+                     : NULL;
+          int red = te_program_var_loop (fwd,
+                                         s->stmts[0].value->u.red.loops[0].var);
+          why = root ? nest_problem (fun, root, s, red)
+                     : "its loops are not one nest";
+        }
+      location_t loc = s->nstmts ? (location_t) s->stmts[0].loc
+                                 : (location_t) s->loc;
+      tree helper = q && !why ? make_helper (kernel, q) : NULL_TREE;
+      if (q && !why && !helper)
+        why = "the call could not be emitted";
+      if (dump_file)
+        fprintf (dump_file, "blas-forward: stage %d (line %d): %s%s\n", si,
+                 LOCATION_LINE (loc), why ? "loops, " : "",
+                 why ? why : te_gemm_text (fwd, &g));
+      if (!helper)
+        continue;
+      if (replace_nest (fun, kernel, root, helper, loc))
+        replaced++;
+      else if (dump_file)
+        fprintf (dump_file, "blas-forward: stage %d: loops, no memory "
+                            "state at the nest's ends\n", si);
+    }
+  loop_optimizer_finalize ();
+  if (!replaced)
+    return 0;
+  /* The nests, unreachable, go with the CFG's cleanup, which mends the
+     loop tree.  */
+  free_dominance_info (CDI_DOMINATORS);
+  loops_state_set (LOOPS_NEED_FIXUP);
+  return TODO_cleanup_cfg;
+}
