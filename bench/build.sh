@@ -6,7 +6,11 @@
 # Environment: CC (default gcc), OBJDUMP (objdump), NM (nm),
 # BENCH_LEVELS (default "O2 O3"; the driver expects exactly these two),
 # CBLAS_LIBS (configure's: -lopenblas, -lcblas or -lblas; empty: no
-# blas variant).
+# blas variant), BENCH_CFLAGS (more flags for every kernel, forwards and
+# hand-written backwards too, e.g. -march=native; default none) and
+# BENCH_PLUGIN_FLAGS (more flags for the builds with the plugin only,
+# e.g. -fplugin-arg-tensorgrad-vector-math; default none).  Both are
+# printed in the table's flags line.
 #
 # For each kernel K and level L it compiles, with the same flags:
 #   K-L-fwd.o    K.c without the plugin, the forward renamed K_L
@@ -36,9 +40,11 @@ kernels="dense conv2d softmax layernorm batchnorm tanhchain mlp rnn attention
 # -fplugin-arg-tensorgrad-blas and linked with $CBLAS_LIBS.
 blas_kernels="dense mlp attention"
 CBLAS_LIBS=${CBLAS_LIBS:-}
-# The flags every kernel gets besides -O2/-O3: no -march (reproducible),
-# no -ffast-math, no OpenMP.  Printed in the table.
-common="-std=gnu11"
+# The flags every kernel gets besides -O2/-O3: no -march (reproducible)
+# unless BENCH_CFLAGS says, no -ffast-math, no OpenMP.  Printed in the
+# table.
+common="-std=gnu11${BENCH_CFLAGS:+ $BENCH_CFLAGS}"
+plugin_flags=${BENCH_PLUGIN_FLAGS:-}
 
 mkdir -p "$out" || exit 1
 echo '*' > "$out/.gitignore"	# build outputs only
@@ -111,7 +117,8 @@ rm -f "$probe" "$out/probe.o"
 build_gen () {
   k=$1 l=$2 v=$3 extra=$4
   o=$out/$k-$l-$v.o
-  if $CC -$l $common -fplugin="$plugin" $extra -D$k=${k}_${l}_$v \
+  if $CC -$l $common -fplugin="$plugin" $plugin_flags $extra \
+       -D$k=${k}_${l}_$v \
        -c "$srcdir/$k.c" -o "$o" 2> "$out/$k-$l-$v.log"; then
     if $NM "$o" | grep -q " T ${k}_${l}_${v}_grad\$"; then
       echo ok > "$out/$k-$l-$v.status"
@@ -186,6 +193,10 @@ if ! link 2> "$out/link.log"; then
 fi
 rm -f "$out/link.log"
 
-echo "$CC $($CC -dumpfullversion 2>/dev/null || $CC -dumpversion): -O2 or -O3, $common (no -march, no -ffast-math)" \
+case " $common " in
+  *" -march="*) march= ;;
+  *) march="no -march, " ;;
+esac
+echo "$CC $($CC -dumpfullversion 2>/dev/null || $CC -dumpversion): -O2 or -O3, $common${plugin_flags:+, with the plugin $plugin_flags} (${march}no -ffast-math)" \
   > "$out/flags"
 exit 0

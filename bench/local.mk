@@ -16,6 +16,11 @@
 ##                     -O3 -march=native and -O3: tensorgrad/PyTorch for
 ##                     the training step and for the gradient alone
 ##
+## make bench BENCH_CFLAGS=-march=native \
+##   BENCH_PLUGIN_FLAGS=-fplugin-arg-tensorgrad-vector-math
+##                     the same with more flags for every kernel and
+##                     for the plugin's builds (bench/build.sh)
+##
 ## Both always rebuild the kernels (a few seconds), so the table reflects
 ## the current plugin.  A kernel the plugin rejects is a table row, not a
 ## make failure.  Outputs go to bench-build/ in the build directory (not
@@ -24,6 +29,7 @@
 BENCH_OUT = bench-build
 BENCH_PLUGIN = $(abs_top_builddir)/plugin/.libs/tensorgrad.so
 BENCH_BUILD = CC='$(CC)' CBLAS_LIBS='$(CBLAS_LIBS)' \
+	BENCH_CFLAGS='$(BENCH_CFLAGS)' BENCH_PLUGIN_FLAGS='$(BENCH_PLUGIN_FLAGS)' \
 	$(SHELL) $(srcdir)/bench/build.sh \
 	$(srcdir)/bench $(BENCH_OUT) $(BENCH_PLUGIN)
 

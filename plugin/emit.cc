@@ -16,7 +16,9 @@
       select arms and locals of shared subexpressions it decided, scope by
       scope; this file only builds the trees.
    3. Translate expressions node by node; math functions become calls of
-      GCC's builtin declarations, so GCC folds and vectorizes them.
+      GCC's builtin declarations, so GCC folds and vectorizes them (with
+      -fplugin-arg-tensorgrad-vector-math, those libmvec has become
+      calls GCC may vectorize as libmvec's: vector_math_decl).
    4. Gimplify, and hand the function to the call graph, which runs the
       whole optimization pipeline on it at the user's -O level.  It is
       handed over when the early passes' walk of the call graph ends
@@ -39,6 +41,11 @@ static tree made_stderr;
 static tree max_threads_decl;
 /* cblas_sgemm and cblas_dgemm as emit.cc declared them (cblas_decl).  */
 static tree made_cblas[2];
+/* The math functions with vector forms as emit.cc declared them
+   (vector_math_decl), by operation and precision (double second).  */
+static tree made_vector_math[TE_NUM_OPS][2];
+
+bool emit_vector_math;
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
@@ -49,6 +56,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
     &gt_pch_nx_tree_node },
   { &made_cblas[0], 2, sizeof (made_cblas[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
+  { &made_vector_math[0][0], 2 * TE_NUM_OPS, sizeof (made_vector_math[0][0]),
+    &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
 
@@ -189,6 +198,90 @@ math_decl (te_op op, te_type type)
       return NULL_TREE;
     }
   return builtin_decl_explicit (code);
+}
+
+/* Whether glibc's libmvec has vector forms of OP in both precisions on
+   x86_64 (_ZGV?N?v_NAME, _ZGV?N?vv_NAME for two operands: glibc 2.22
+   for exp, log, sin, cos, pow, 2.35 for the others).  sqrt, fabs,
+   floor, ceil, trunc, round, fmax and fmin are instructions already.  */
+static bool
+libmvec_has (te_op op)
+{
+  switch (op)
+    {
+    case TE_EXP: case TE_EXP2: case TE_EXPM1: case TE_LOG: case TE_LOG2:
+    case TE_LOG10: case TE_LOG1P: case TE_CBRT: case TE_SIN: case TE_COS:
+    case TE_TAN: case TE_ASIN: case TE_ACOS: case TE_ATAN: case TE_SINH:
+    case TE_COSH: case TE_TANH: case TE_ERF: case TE_ERFC: case TE_POW:
+    case TE_ATAN2: case TE_HYPOT:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The function to call for math operation OP in TYPE: SCALAR, GCC's
+   builtin, or with -fplugin-arg-tensorgrad-vector-math and an OP that
+   libmvec has, a declaration of the same symbol (expf) as glibc's
+   <math.h> writes it under -ffast-math: `omp declare simd' notinbranch
+   (the simd attribute), so that GCC's vectorizer calls its vector
+   clones (_ZGVdN8v_expf, in libmvec, which -lm brings in), and const,
+   so that a loop may (a call that may set errno has a memory effect,
+   and the vectorizer gives up on it).  Not the builtin's own decl: the
+   forward calls that one, and keeps glibc's scalar accuracy.  Neither
+   builtin: GCC does not fold these calls or expand them inline (sqrt,
+   fabs... are not among them).  */
+static tree
+vector_math_decl (te_op op, te_type type, tree scalar)
+{
+  if (!emit_vector_math || !scalar || !libmvec_has (op))
+    return scalar;
+  int d = type == TE_F64;
+  if (!made_vector_math[op][d])
+    {
+      /* expf: __builtin_expf's assembler name.  */
+      tree name = DECL_ASSEMBLER_NAME (scalar);
+      tree fn = build_fn_decl (IDENTIFIER_POINTER (name),
+                               TREE_TYPE (scalar));
+      SET_DECL_ASSEMBLER_NAME (fn, name);
+      TREE_READONLY (fn) = 1;
+      TREE_NOTHROW (fn) = 1;
+      tree clause = build_omp_clause (UNKNOWN_LOCATION,
+                                      OMP_CLAUSE_NOTINBRANCH);
+      DECL_ATTRIBUTES (fn)
+          = tree_cons (get_identifier ("omp declare simd"),
+                       build_tree_list (NULL_TREE, clause),
+                       tree_cons (get_identifier ("leaf"), NULL_TREE,
+                                  NULL_TREE));
+      made_vector_math[op][d] = fn;
+    }
+  return made_vector_math[op][d];
+}
+
+/* Print to F the declarations that give a C file (dump-c's) the calls
+   vector_math_decl makes: each function libmvec has, as glibc's
+   <math.h> declares it under -ffast-math, and const.  */
+void
+emit_vector_math_decls (FILE *f)
+{
+  fputs ("/* -fplugin-arg-tensorgrad-vector-math: GCC may vectorize these "
+         "calls\n   with libmvec's forms (README, Options), as it does in "
+         "the gradients\n   the plugin injects.  */\n#include <math.h>\n",
+         f);
+  for (int op = 0; op < TE_NUM_OPS; op++)
+    for (int d = 0; d < 2 && libmvec_has ((te_op) op); d++)
+      {
+        tree fn = math_decl ((te_op) op, d ? TE_F64 : TE_F32);
+        if (!fn)
+          continue;
+        const char *t = d ? "double" : "float";
+        fprintf (f, "extern %s %s (%s%s%s) __attribute__ ((__simd__ "
+                    "(\"notinbranch\"), __const__, __nothrow__, "
+                    "__leaf__));\n",
+                 t, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fn)), t,
+                 te_op_arity ((te_op) op) == 2 ? ", " : "",
+                 te_op_arity ((te_op) op) == 2 ? t : "");
+      }
 }
 
 static tree expr (emitter *e, const te_node *n);
@@ -464,7 +557,17 @@ expr (emitter *e, const te_node *n)
       }
     TE_CASE_MATH:
       {
-        tree fn = math_decl (n->op, n->type);
+        if (n->op == TE_SQRT && emit_vector_math
+            && direct_internal_fn_supported_p (IFN_SQRT, type,
+                                               OPTIMIZE_FOR_SPEED))
+          /* The instruction, which sets no errno (nor do libmvec's
+             calls): -fmath-errno's sqrt is a call for a negative
+             argument, a branch in the loop that keeps it scalar (an
+             asin's gradient, 1 / sqrt (1 - x*x)).  */
+          return build_call_expr_internal_loc (e->loc, IFN_SQRT, type, 1,
+                                               expr (e, n->args[0]));
+        tree fn = vector_math_decl (n->op, n->type,
+                                    math_decl (n->op, n->type));
         if (!fn)
           break;
         if (te_op_arity (n->op) == 1)
@@ -672,8 +775,48 @@ store (emitter *e, const te_lw_stmt *l)
 
 static location_t stmt_location (emitter *e, te_loc loc);
 
+/* walk_tree callback of vector_math_loop: *TP is a loop (stop:
+   boolean_false_node) or a call of a vector_math_decl
+   (boolean_true_node).  */
+static tree
+find_vector_call (tree *tp, int *, void *)
+{
+  if (TREE_CODE (*tp) == LOOP_EXPR)
+    return boolean_false_node;
+  if (TREE_CODE (*tp) == CALL_EXPR && get_callee_fndecl (*tp))
+    {
+      tree fn = get_callee_fndecl (*tp);
+      for (int op = 0; op < TE_NUM_OPS; op++)
+        if (made_vector_math[op][0] == fn || made_vector_math[op][1] == fn)
+          return boolean_true_node;
+    }
+  return NULL_TREE;
+}
+
+/* Whether BODY, an innermost loop's, calls a function of libmvec
+   (vector_math_decl): a loop GCC is asked to vectorize (at -O2 and up,
+   not -Os), as #pragma GCC vector does, so that -O2 (whose very-cheap
+   cost model vectorizes no loop that needs an epilogue, and whose SLP
+   vectorizer calls no vector clone) vectorizes it too.  Dependences
+   are still analysed: it is no #pragma omp simd.  */
+static bool
+vector_math_loop (tree body)
+{
+  bool found = false;
+  hash_set<tree> seen;
+  for (tree_stmt_iterator i = tsi_start (body); !tsi_end_p (i); tsi_next (&i))
+    {
+      tree r = walk_tree (tsi_stmt_ptr (i), find_vector_call, NULL, &seen);
+      if (r == boolean_false_node)
+        return false;
+      found |= r == boolean_true_node;
+    }
+  return found;
+}
+
 /* LOOP_EXPR { EXIT_EXPR (DONE); BODY; STEP }, DONE annotated as
-   not to be vectorized when the nests built now must not be.  */
+   not to be vectorized when the nests built now must not be, and as to
+   be vectorized when it calls libmvec's functions.  */
 static tree
 plain_loop (emitter *e, tree done, tree body, tree step)
 {
@@ -683,6 +826,12 @@ plain_loop (emitter *e, tree done, tree body, tree step)
     done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
                    build_int_cst (integer_type_node,
                                   annot_expr_no_vector_kind),
+                   integer_zero_node);
+  else if (emit_vector_math && optimize >= 2 && !optimize_size
+           && TREE_CODE (body) == STATEMENT_LIST && vector_math_loop (body))
+    /* #pragma GCC vector: force_vectorize.  */
+    done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
+                   build_int_cst (integer_type_node, annot_expr_vector_kind),
                    integer_zero_node);
   tree lbody = alloc_stmt_list ();
   append_to_statement_list (build1 (EXIT_EXPR, void_type_node, done), &lbody);

@@ -16,6 +16,15 @@ bool emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw);
    graph processes its new functions.  */
 void emit_hand_over (void);
 
+/* -fplugin-arg-tensorgrad-vector-math: the gradients call the math
+   functions that glibc's libmvec has through declarations GCC's
+   vectorizer may call in vector form (vector_math_decl).  */
+extern bool emit_vector_math;
+
+/* Print to F the declarations of those functions that let a C file
+   (dump-c's) call them as the gradients do.  */
+void emit_vector_math_decls (FILE *f);
+
 /* GC roots of the gradients waiting for emit_hand_over.  */
 extern const struct ggc_root_tab emit_gc_roots[];
 

@@ -62,6 +62,11 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-parallel\n"
   "                                 run every loop nest of a gradient that\n"
   "                                 can on OpenMP threads (with -fopenmp)\n"
+  "  -fplugin-arg-tensorgrad-vector-math\n"
+  "                                 let GCC's vectorizer call glibc's\n"
+  "                                 libmvec (x86_64) for the gradient's\n"
+  "                                 exp, log, tanh, sin, pow...: within\n"
+  "                                 4 ulp, the scalar ones 2 (README)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
@@ -82,7 +87,8 @@ static const struct
                    { "dump", false },
                    { "dump-c", true },
                    { "header", true }, { "help", false },
-                   { "no-opt", false }, { "parallel", false } };
+                   { "no-opt", false }, { "parallel", false },
+                   { "vector-math", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
@@ -292,6 +298,10 @@ write_c (tree fndecl, const te_program *fwd, const te_program *bwd,
   const char **types = param_ctypes (fndecl, &n);
   te_diag diag;
   memset (&diag, 0, sizeof diag);
+  /* The file's first lines: the math functions as the gradients call
+     them.  */
+  if (emit_vector_math && !tg_dump_c_started)
+    emit_vector_math_decls (tg_dump_c);
   if (te_program_emit_c (tg_dump_c, bwd, lw, fwd, types, !tg_dump_c_started,
                          &diag))
     tg_dump_c_started = true;
@@ -619,6 +629,32 @@ differentiate (function *fun, tree kernel)
   return todo;
 }
 
+/* With -fplugin-arg-tensorgrad-vector-math, refuse a target without
+   libmvec, once: glibc has it on x86_64 (LP64), neither for -m32 nor
+   for -mx32, and GCC 12 makes no simd clones that glibc defines in full
+   for other targets.  Not in plugin_init: -m32 is applied to the target
+   flags (TARGET_LP64) after the plugins are initialized.  */
+static void
+vector_math_target (void)
+{
+  static bool checked;
+  if (checked || !emit_vector_math)
+    return;
+  checked = true;
+#if defined(__x86_64__)
+  bool lp64 = TARGET_LP64;
+#else
+  bool lp64 = false;
+#endif
+  if (!lp64)
+    {
+      error_at (UNKNOWN_LOCATION,
+                "tensorgrad: option %<vector-math%> needs glibc's libmvec, "
+                "which only x86_64 (LP64) targets have");
+      emit_vector_math = false;
+    }
+}
+
 /* In OPTGROUP_OTHER, which -fopt-info reports unless it names groups
    (loop, vec, ...): remarks.cc.  */
 static const pass_data tg_pass_data = {
@@ -645,6 +681,7 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
+    vector_math_target ();
     groups_begin (); /* each error with its notes (groups.cc) */
     tree kernel = omp_twin_kernel (fun->decl);
     unsigned todo = 0;
@@ -711,8 +748,9 @@ parse_options (struct plugin_name_args *info, bool *dump)
       if (k == ARRAY_SIZE (tg_options))
         {
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
-                 "blas-forward, check, check-sizes=, check-tol=, dump, dump-c=FILE, "
-                 "header=FILE, help, no-opt, parallel",
+                 "blas-forward, check, check-sizes=, check-tol=, dump, "
+                 "dump-c=FILE, header=FILE, help, no-opt, parallel, "
+                 "vector-math",
                  key);
           ok = false;
           continue;
@@ -751,6 +789,10 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_blas = true;
       else if (!strcmp (key, "blas-forward"))
         tg_blas = tg_blas_forward = true;
+      else if (!strcmp (key, "vector-math"))
+        /* The target is checked when the options are final
+           (vector_math_target).  */
+        emit_vector_math = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }

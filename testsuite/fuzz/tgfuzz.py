@@ -73,7 +73,14 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
                 ("O0-blas-forward", ["-O0",
                                      "-fplugin-arg-tensorgrad-blas-forward"]
-                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split())]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                # The gradients' math calls as libmvec's vector functions
+                # (x86_64), within 4 ulp.
+                ("O2-vector-math", ["-O2",
+                                    "-fplugin-arg-tensorgrad-vector-math"]),
+                ("O3-native-vector-math",
+                 ["-O3", "-march=native",
+                  "-fplugin-arg-tensorgrad-vector-math"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
