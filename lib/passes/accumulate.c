@@ -42,7 +42,10 @@
    the stage's innermost loop for j, what the first case asks; the
    function of the sum, if any, is applied in a third stage over the
    stage's loops.  The reduction's loops go between the stage's outer
-   loops and j, so no extent of the stage's may read another's counter.
+   loops and j, so no extent of the stage's may read another's counter,
+   and each iteration of the stage must write an element of its own
+   (te_writes_in_order), since the additions of all iterations run
+   after all the initial values.
    Before rows.c: the element then stays an array over j (rows.c cannot
    run the three stages row by row, and shrink.c leaves it), where after
    rows.c the stage would have been one iteration of a fused loop over
@@ -227,6 +230,10 @@ stage_candidate (te_program *p, const te_stage *s)
     for (int b = 0; b < s->nloops; b++)
       if (te_uses_var (s->loops[a].extent, s->loops[b].var))
         return NULL;
+  /* Each iteration its own element: the additions of all iterations
+     then add into it what its own sum would.  */
+  if (!te_writes_in_order (p->ctx, s, x->index))
+    return NULL;
   return strided_sum (p, x, &s->loops[s->nloops - 1], s->nloops);
 }
 
