@@ -26,8 +26,11 @@
    them), and each element gets its terms in the source's order, after
    its initial value: the result is the same to the last bit.
 
-   The pass accumulate-stages (te_program_accumulate_stages, before
-   rows.c) does the same for a sum down the columns of a stage's loop:
+   The pass accumulate-stages (te_program_accumulate_stages) does the
+   same for a sum down the columns of a stage's loop, after blas.c (a
+   product it runs as a CBLAS call keeps its stage, marked blas) and
+   before materialize.c (which then computes once what the additions
+   share, the mean s[j] / n in a variance's) and rows.c:
    Before (a batch norm's statistics, feature by feature):
        stage 0: for j < m:  s[j] = sum (i < n; 0f; x[j + m*i]);
    After:
