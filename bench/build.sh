@@ -48,7 +48,7 @@ plugin_flags=${BENCH_PLUGIN_FLAGS:-}
 
 mkdir -p "$out" || exit 1
 echo '*' > "$out/.gitignore"	# build outputs only
-rm -f "$out"/*.o "$out"/*.status "$out"/*.calls "$out"/*.log \
+rm -f "$out"/*.o "$out"/*.status "$out"/*.calls "$out"/*.log "$out"/*-dbl.c \
       "$out"/tg-bench "$out"/flags
 
 die () { echo "bench/build.sh: $*" >&2; exit 1; }
@@ -136,7 +136,34 @@ build_gen () {
   empty_object "$o"
 }
 
+# The kernel in double, for the float gradients' error (driver.c): a
+# wrapper includes math.h, then makes float double and the float math
+# functions their double forms, then includes the kernel; built at -O2
+# through the plugin, it defines K_dbl and K_dbl_grad.  A kernel it
+# cannot build gets an empty object (the driver's weak references are
+# then null and its error columns say "-").
+build_dbl () {
+  k=$1
+  w=$out/$k-dbl.c
+  src=$(cd "$srcdir" && pwd)/$k.c
+  {
+    echo '#include <math.h>'
+    echo '#define float double'
+    for f in sqrt exp log tanh fmax fmin fabs pow; do
+      echo "#define ${f}f $f"
+    done
+    echo "#define $k ${k}_dbl"
+    echo "#include \"$src\""
+  } > "$w"
+  if ! $CC -O2 $common -fplugin="$plugin" -c "$w" -o "$out/$k-dbl.o" \
+       2> "$out/$k-dbl.log"; then
+    echo "bench/build.sh: warning: no double build of $k.c: $(first_error "$out/$k-dbl.log")" >&2
+    empty_object "$out/$k-dbl.o"
+  fi
+}
+
 for k in $kernels; do
+  build_dbl "$k"
   for l in $levels; do
     $CC -$l $common -Wno-attributes -D$k=${k}_$l \
       -c "$srcdir/$k.c" -o "$out/$k-$l-fwd.o" || die "cannot compile $k.c"
@@ -168,8 +195,8 @@ $CC -O2 $common -Wall -c "$srcdir/driver.c" -o "$out/driver.o" \
 
 link () {
   $CC -o "$out/tg-bench" "$out/driver.o" "$out"/*-fwd.o "$out"/*-ref.o \
-    "$out"/*-gen.o "$out"/*-noopt.o $blas_objs $CBLAS_LIBS -lm -pthread \
-    -Wl,--wrap=calloc
+    "$out"/*-gen.o "$out"/*-noopt.o "$out"/*-dbl.o $blas_objs $CBLAS_LIBS \
+    -lm -pthread -Wl,--wrap=calloc
 }
 
 blas_objs=
@@ -183,7 +210,8 @@ if ! link 2> "$out/link.log"; then
   for o in "$out"/*-gen.o "$out"/*-noopt.o $blas_objs; do
     base=${o%.o}
     if ! $CC -o "$out/link-test" "$out/driver.o" "$out"/*-fwd.o \
-         "$out"/*-ref.o "$o" $CBLAS_LIBS -lm -pthread 2> "$base.log"; then
+         "$out"/*-ref.o "$out"/*-dbl.o "$o" $CBLAS_LIBS -lm -pthread \
+         2> "$base.log"; then
       echo "unsupported: link: $(first_error "$base.log")" > "$base.status"
       empty_object "$o"
     fi

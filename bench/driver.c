@@ -12,14 +12,25 @@
    rejected leaves its symbol null, and its row says why, from the status
    file build.sh wrote.
 
-   tg-bench --dir DIR [--flags TEXT] [--plugin PATH]    the timing table
+   tg-bench --dir DIR [--flags TEXT] [--plugin PATH] [--only KERNEL]
+                                                        the timing table
+                                                        (of one kernel)
    tg-bench --dir DIR --check                           the self-test:
      every hand-written backward (and every generated gradient that was
      built) against central finite differences of the forward at small
-     sizes; exit status 1 if a hand-written one disagrees.  */
+     sizes; exit status 1 if a hand-written one disagrees.
+
+   The float kernels' gradients are also measured against the same
+   kernel in double: build.sh compiles each once more, at -O2 through
+   the plugin, with float as double and the float math functions as
+   their double forms (dense_dbl and dense_dbl_grad); the driver runs
+   that forward and gradient on the benchmark inputs widened to double
+   and gives the error of the hand-written and of the generated float
+   gradient against it.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -86,6 +97,25 @@ typedef void (*fn_t) (void);
 DECL_ALL (O2)
 DECL_ALL (O3)
 
+/* The double builds: float is double there, so the float signatures
+   above do not apply; the callers below pass double arrays through
+   them (a pointer is a pointer), tanhchain's scalars by callers of
+   their own.  */
+#define DECL_DBL(K)						\
+  void K##_dbl (void) __attribute__ ((weak));			\
+  void K##_dbl_grad (void) __attribute__ ((weak));
+
+DECL_DBL (dense)
+DECL_DBL (conv2d)
+DECL_DBL (softmax)
+DECL_DBL (layernorm)
+DECL_DBL (batchnorm)
+DECL_DBL (tanhchain)
+DECL_DBL (mlp)
+DECL_DBL (rnn)
+DECL_DBL (attention)
+DECL_DBL (crossent_padded)
+
 /* ---- A kernel instance: its sizes, arrays, scalars.  ---- */
 
 enum role { IN, OUT };
@@ -111,6 +141,7 @@ struct inst
   int ns;
   const char *sname[MAXS];
   float s[MAXS], ds[MAXS];
+  double s_dbl[MAXS], ds_dbl[MAXS]; /* the scalars of a double run */
   int *idx;			/* mlp's labels, crossent_padded's targets */
   size_t nidx;
   int idxmax;
@@ -258,6 +289,24 @@ tanh_grad (fn_t f, struct inst *s)
 			 &s->ds[0], &s->ds[1], &s->ds[2], G (0), G (1));
 }
 
+/* tanhchain in double: its scalars are doubles there.  */
+#define TANH_DP (int, double, double, double, const float *, float *)
+#define TANH_DG (int, double, double, double, const float *, float *, \
+		 double *, double *, double *, float *, float *)
+static void
+tanh_fwd_dbl (fn_t f, struct inst *s)
+{
+  ((void (*) TANH_DP) f) (D (0), s->s_dbl[0], s->s_dbl[1], s->s_dbl[2],
+			  A (0), A (1));
+}
+static void
+tanh_grad_dbl (fn_t f, struct inst *s)
+{
+  ((void (*) TANH_DG) f) (D (0), s->s_dbl[0], s->s_dbl[1], s->s_dbl[2],
+			  A (0), A (1), &s->ds_dbl[0], &s->ds_dbl[1],
+			  &s->ds_dbl[2], G (0), G (1));
+}
+
 /* mlp */
 static void
 mlp_setup (struct inst *s, int small)
@@ -385,13 +434,17 @@ struct kernel
   void (*fwd) (fn_t, struct inst *);
   void (*grad) (fn_t, struct inst *);
   fn_t fn[NLEVELS][NV];
+  fn_t dbl_fwd, dbl_grad;	/* the double build, or null */
+  void (*fwd_dbl) (fn_t, struct inst *);  /* its callers, or null: */
+  void (*grad_dbl) (fn_t, struct inst *); /* FWD and GRAD */
 };
 
 #define FNS(K, L) { (fn_t) K##_##L, (fn_t) K##_##L##_grad_ref,		\
 		    (fn_t) K##_##L##_gen_grad, (fn_t) K##_##L##_noopt_grad,	\
 		    (fn_t) K##_##L##_blas_grad }
 #define KERNEL(K, SIZE, PFX) \
-  { #K, SIZE, PFX##_setup, PFX##_fwd, PFX##_grad, { FNS (K, O2), FNS (K, O3) } }
+  { #K, SIZE, PFX##_setup, PFX##_fwd, PFX##_grad, { FNS (K, O2), FNS (K, O3) }, \
+    (fn_t) K##_dbl, (fn_t) K##_dbl_grad, NULL, NULL }
 
 static const struct kernel kernels[] = {
   KERNEL (dense, "256x512 . 512x512", dense),
@@ -399,7 +452,10 @@ static const struct kernel kernels[] = {
   KERNEL (softmax, "256x1024", smax),
   KERNEL (layernorm, "256x1024", norm),
   KERNEL (batchnorm, "256x1024", norm),
-  KERNEL (tanhchain, "1<<20", tanh),
+  { "tanhchain", "1<<20", tanh_setup, tanh_fwd, tanh_grad,
+    { FNS (tanhchain, O2), FNS (tanhchain, O3) },
+    (fn_t) tanhchain_dbl, (fn_t) tanhchain_dbl_grad, tanh_fwd_dbl,
+    tanh_grad_dbl },
   KERNEL (mlp, "256x512-256-10", mlp),
   KERNEL (rnn, "T64 H256 D128", rnn),
   KERNEL (attention, "B4 T64 C768 NH12", att),
@@ -598,6 +654,7 @@ time_call (void (*call) (fn_t, struct inst *), fn_t f, struct inst *s,
 /* ---- Status files written by build.sh.  ---- */
 
 static const char *dir = ".";
+static const char *only;	/* --only: the table of this kernel alone */
 
 /* The first line of DIR/KERNEL-LEVEL-WHAT, or DFLT if there is none.  */
 static const char *
@@ -655,6 +712,84 @@ max_rel_diff (const struct inst *s, float *const ref[MAXA],
 	worst_v = rel, *worst = s->sname[i];
     }
   return worst_v;
+}
+
+/* ---- Float error against double.  ---- */
+
+/* The input shadows of K's double build at S's inputs (widened to
+   double), its forward run first for the outputs a gradient reads, into
+   REF (arrays) and REF_S (scalars), which the caller frees; false when
+   there is no double build.  */
+static bool
+double_grad (const struct kernel *k, const struct inst *s,
+	     double *ref[MAXA], double ref_s[MAXS])
+{
+  if (!k->dbl_fwd || !k->dbl_grad)
+    return false;
+  struct inst w = *s;
+  for (int i = 0; i < s->na; i++)
+    {
+      const struct arr *a = &s->a[i];
+      double *v = xmalloc (a->len * sizeof *v);
+      double *d = xmalloc (a->len * sizeof *d);
+      for (size_t e = 0; e < a->len; e++)
+	{
+	  v[e] = a->role == IN ? a->v[e] : 0;
+	  d[e] = a->role == OUT ? a->d[e] : 0;
+	}
+      w.a[i].v = (float *) v;
+      w.a[i].d = (float *) d;
+    }
+  for (int i = 0; i < s->ns; i++)
+    {
+      w.s_dbl[i] = s->s[i];
+      w.ds_dbl[i] = 0;
+    }
+  (k->fwd_dbl ? k->fwd_dbl : k->fwd) (k->dbl_fwd, &w);
+  (k->grad_dbl ? k->grad_dbl : k->grad) (k->dbl_grad, &w);
+  for (int i = 0; i < s->na; i++)
+    {
+      free (w.a[i].v);
+      ref[i] = (double *) w.a[i].d;
+    }
+  for (int i = 0; i < s->ns; i++)
+    ref_s[i] = w.ds_dbl[i];
+  return true;
+}
+
+/* The error of the input shadows now in S against the double REF, as
+   max_rel_diff measures a difference: per array max |g - r| / max |r|,
+   the largest over the shadows.  */
+static double
+max_rel_err (const struct inst *s, double *const ref[MAXA],
+	     const double ref_s[MAXS])
+{
+  double worst = 0;
+  for (int i = 0; i < s->na; i++)
+    {
+      if (s->a[i].role != IN)
+	continue;
+      double dmax = 0, rmax = 0;
+      for (size_t e = 0; e < s->a[i].len; e++)
+	{
+	  double dd = fabs (s->a[i].d[e] - ref[i][e]);
+	  if (!(dd <= dmax))
+	    dmax = dd;
+	  if (fabs (ref[i][e]) > rmax)
+	    rmax = fabs (ref[i][e]);
+	}
+      double rel = dmax / (rmax > 0 ? rmax : 1);
+      if (!(rel <= worst))
+	worst = rel;
+    }
+  for (int i = 0; i < s->ns; i++)
+    {
+      double r = fabs (ref_s[i]);
+      double rel = fabs (s->ds[i] - ref_s[i]) / (r > 0 ? r : 1);
+      if (!(rel <= worst))
+	worst = rel;
+    }
+  return worst;
 }
 
 /* Generated against hand-written on the benchmark inputs: float
@@ -799,18 +934,25 @@ run_table (const char *flags, const char *plugin)
 	  "benchmark inputs, max over shadows of\n"
 	  "         max|gen - hand| / max|hand|; above %.0e the row says "
 	  "WRONG and gets no time\n", TOL_BENCH);
+  printf ("gen err, hand err: the generated and the hand-written float "
+	  "gradient against the kernel's gradient\n"
+	  "         evaluated in double (the kernel built with float as "
+	  "double, through the plugin at -O2),\n"
+	  "         max over shadows of max|float - double| / max|double|\n");
   print_load ("before");
   printf ("\n");
 
   print_rule ();
-  printf ("%-15s %-3s %9s %9s %9s %8s %8s %9s %8s\n", "kernel", "-O",
-	  "fwd ms", "hand ms", "gen ms", "gen/hand", "gen/fwd", "no-opt ms",
-	  "reldiff");
+  printf ("%-15s %-3s %9s %9s %9s %8s %8s %9s %8s %8s %8s\n", "kernel",
+	  "-O", "fwd ms", "hand ms", "gen ms", "gen/hand", "gen/fwd",
+	  "no-opt ms", "reldiff", "gen err", "hand err");
   print_rule ();
   for (size_t ki = 0; ki < NK; ki++)
     for (int l = 0; l < NLEVELS; l++)
       {
 	const struct kernel *k = &kernels[ki];
+	if (only && strcmp (k->name, only) != 0)
+	  continue;
 	struct inst s;
 	inst_new (&s, k, 0, 1000 + (unsigned) ki);
 	fwd_bytes[ki] = 0;
@@ -832,6 +974,9 @@ run_table (const char *flags, const char *plugin)
 	    memcpy (ref[i], s.a[i].d, s.a[i].len * sizeof (float));
 	  }
 	memcpy (ref_s, s.ds, sizeof ref_s);
+	double *dref[MAXA] = { 0 }, dref_s[MAXS];
+	bool have_dbl = double_grad (k, &s, dref, dref_s);
+	double herr = have_dbl ? max_rel_err (&s, dref, dref_s) : -1;
 	double th = time_call (k->grad, k->fn[l][V_REF], &s, -1, &oh);
 
 	char gcell[600], ncell[600];
@@ -840,6 +985,16 @@ run_table (const char *flags, const char *plugin)
 			       sizeof gcell, &rd, &og);
 	double tn = grad_cell (k, l, V_NOOPT, &s, ref, ref_s, ncell,
 			       sizeof ncell, &rdn, &on);
+	double gerr = -1;
+	if (have_dbl && tg >= 0)
+	  {
+	    fill_in_shadows (&s, 0.0f);
+	    k->grad (k->fn[l][V_GEN], &s);
+	    gerr = max_rel_err (&s, dref, dref_s);
+	  }
+	char ge[32], he[32];
+	snprintf (ge, sizeof ge, gerr >= 0 ? "%.1e" : "-", gerr);
+	snprintf (he, sizeof he, herr >= 0 ? "%.1e" : "-", herr);
 
 	char a[32], b[32], c[32], d[32];
 	fmt_ms (a, sizeof a, tf, of);
@@ -853,10 +1008,11 @@ run_table (const char *flags, const char *plugin)
 	    else
 	      snprintf (d, sizeof d, "%s",
 			strcmp (ncell, "n/a") == 0 ? "n/a" : "(below)");
-	    printf ("%9s %8.2f %8.2f %9s %8.1e\n", c, tg / th, tg / tf, d, rd);
+	    printf ("%9s %8.2f %8.2f %9s %8.1e %8s %8s\n", c, tg / th,
+		    tg / tf, d, rd, ge, he);
 	  }
 	else
-	  printf ("%s\n", gcell);
+	  printf ("%s (hand err %s)\n", gcell, he);
 	if (tn < 0 && strcmp (ncell, "n/a") != 0
 	    && !(tg < 0 && strcmp (ncell, gcell) == 0))
 	  printf ("%-15s %-3s %19s no-opt: %s\n", "", "", "", ncell);
@@ -885,7 +1041,10 @@ run_table (const char *flags, const char *plugin)
 	  printf ("%-15s %-3s %19s blas: %s\n", "", "", "", bcell);
 	fflush (stdout);
 	for (int i = 0; i < s.na; i++)
-	  free (ref[i]);
+	  {
+	    free (ref[i]);
+	    free (dref[i]);
+	  }
 	inst_free (&s);
       }
   print_rule ();
@@ -1133,10 +1292,12 @@ main (int argc, char **argv)
 	a.flags = argv[++i];
       else if (!strcmp (argv[i], "--plugin") && i + 1 < argc)
 	a.plugin = argv[++i];
+      else if (!strcmp (argv[i], "--only") && i + 1 < argc)
+	only = argv[++i];
       else
 	{
 	  fprintf (stderr, "usage: %s --dir DIR [--check] [--flags TEXT] "
-		   "[--plugin PATH]\n", argv[0]);
+		   "[--plugin PATH] [--only KERNEL]\n", argv[0]);
 	  return 2;
 	}
     }

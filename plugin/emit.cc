@@ -82,6 +82,7 @@ struct emitter
   tree locals;       /* chain of VAR_DECLs for the BIND_EXPR */
   location_t loc;
   bool novector;     /* the loops built now must not be vectorized */
+  bool rolled;       /* the loop built now must not be unrolled */
   bool failed;
   const te_stage *par_stage; /* the stage being built, when its outermost
                                 loop runs on threads (te_stage.par) */
@@ -815,11 +816,19 @@ vector_math_loop (tree body)
 }
 
 /* LOOP_EXPR { EXIT_EXPR (DONE); BODY; STEP }, DONE annotated as
-   not to be vectorized when the nests built now must not be, and as to
-   be vectorized when it calls libmvec's functions.  */
+   not to be vectorized when the nests built now must not be, as to be
+   vectorized when it calls libmvec's functions, and as not to be
+   unrolled when E->rolled.  */
 static tree
 plain_loop (emitter *e, tree done, tree body, tree step)
 {
+  if (e->rolled)
+    /* #pragma GCC unroll 1: the loop gets unroll = 1 (GCC 12's
+       replace_loop_annotate), which keeps cunrolli from peeling it.  */
+    done = build3 (ANNOTATE_EXPR, boolean_type_node, done,
+                   build_int_cst (integer_type_node,
+                                  annot_expr_unroll_kind),
+                   build_int_cst (integer_type_node, 1));
   if (e->novector)
     /* What the C front end makes of #pragma GCC novector (GCC 14): the
        loop gets dont_vectorize (replace_loop_annotate).  */
@@ -898,7 +907,12 @@ located (emitter *e, tree stmts)
      for (; blk + W <= ext; blk += W)
        for (lane = 0; lane < W; lane++) { v = blk + lane; BODY }
      for (lane = 0; blk + lane < ext; lane++) { v = blk + lane; BODY }
-   with the sums kept in lanes zeroed before and added up after.  */
+   with the sums kept in lanes zeroed before and added up after.  When
+   GCC vectorizes loops with a rest itself (te_program.vect_rest, -O3),
+   the loop over the lanes is not to be unrolled (#pragma GCC unroll 1):
+   -O3's cunrolli peeled it before the vectorizer ran, which then left
+   the 8 partial sums scalar (a layer norm's gradient took 1.9 times as
+   long as with the loop vectorized).  */
 static tree
 lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
 {
@@ -934,11 +948,13 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
       append_to_statement_list (build2 (MODIFY_EXPR, lt, lane,
                                         build_int_cst (lt, 0)),
                                 &loops[part]);
+      e->rolled = part == 0 && e->p->vect_rest;
       append_to_statement_list (
           plain_loop (e, done, body,
                       build2 (MODIFY_EXPR, lt, lane,
                               build2 (PLUS_EXPR, lt, lane, one))),
           &loops[part]);
+      e->rolled = false;
     }
   tree stmts = alloc_stmt_list ();
   append_to_statement_list (

@@ -467,6 +467,11 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   pl->dump = dump_file;
   if (fwd && tg_parallel)
     fwd->parallel_all = true;
+  if (fwd)
+    fwd->vect_rest
+        = opt_for_fn (kernel, flag_tree_loop_vectorize)
+          && opt_for_fn (kernel, flag_vect_cost_model)
+                 != VECT_COST_MODEL_VERY_CHEAP;
   if (fwd && dump_file)
     {
       /* Lifting walks GCC's statements (as many as the source has

@@ -1884,6 +1884,7 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
   for (int i = 0; i < fwd->nparallel; i++)
     te_program_set_parallel_loop (b, fwd->parallel_loops[i]);
   b->parallel_all = fwd->parallel_all;
+  b->vect_rest = fwd->vect_rest;
   if (!temporaries (fwd, b, diag))
     return NULL;
   if (opt)

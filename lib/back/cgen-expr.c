@@ -482,6 +482,9 @@ lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
       g->bound[v] = false;
       cg_scope_leave (g);
       sbuf head = { 0 };
+      if (part == 0 && g->p->vect_rest)
+        /* As emit.cc annotates it: GCC's vectorizer, not cunrolli.  */
+        blk_stmt (&loops[part], "#pragma GCC unroll 1");
       if (part == 0)
         sb_printf (&head, "for (long %s = 0; %s < %d; %s++)", lane, lane, w,
                    lane);

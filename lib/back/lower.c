@@ -821,7 +821,22 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
    they came in the loop's order (seen with d_w[0] += x[2*i+1] * d_y[2*i+1];
    d_w[0] += x[2*i] * d_y[2*i]; at -O2, the adjoint of a weight shared by
    the two stores of a hand-unrolled loop, whose adjoints the reverse
-   sweep orders backwards).  */
+   sweep orders backwards).  Statements with loops of their own share
+   an innermost loop only when they run as one nest (a run of L's, step
+   5): two sums into one element from nests of their own are no chain,
+   and keeping the whole stage from being vectorized for them made a
+   layer norm's gradient scalar.  */
+static bool
+one_innermost (const te_lw_stage *l, int a, int b)
+{
+  if (!l->stage->stmts[a].ninner || l->shape != TE_LW_ONE)
+    return true;
+  for (int r = 0; r < l->nruns; r++)
+    if (l->runs[r].first <= a && a < l->runs[r].first + l->runs[r].n)
+      return b < l->runs[r].first + l->runs[r].n;
+  return false;
+}
+
 static void
 find_chain (te_lw_stage *l)
 {
@@ -838,7 +853,7 @@ find_chain (te_lw_stage *l)
           continue;
         const te_loop *in = x->ninner ? &x->inner[x->ninner - 1]
                                       : &s->loops[s->nloops - 1];
-        if (te_uses_var (x->index, in->var))
+        if (te_uses_var (x->index, in->var) || !one_innermost (l, a, b))
           continue;
         l->chain[0] = a;
         l->chain[1] = b;

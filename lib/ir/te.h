@@ -439,6 +439,10 @@ typedef struct te_program
                              threads (te_program_set_parallel_loop) */
   bool parallel_all;      /* run every loop of the gradient that can on
                              OpenMP threads (the option parallel) */
+  bool vect_rest;         /* the compiler vectorizes a loop whose trip
+                             count leaves a scalar rest (GCC at -O3, a
+                             cost model other than very-cheap): lanes.c
+                             runs in lanes only loops that sum in them */
   int ntimed;
   te_timed_read *timed;   /* the lifter's (te_program_add_timed_read) */
   int nnotes;

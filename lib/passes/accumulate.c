@@ -24,7 +24,35 @@
    extent of the reduction's loops reads j.  Nothing the three
    statements compute reads the element (so no one sees it between
    them), and each element gets its terms in the source's order, after
-   its initial value: the result is the same to the last bit.  */
+   its initial value: the result is the same to the last bit.
+
+   The pass accumulate-stages (te_program_accumulate_stages) does the
+   same for a sum down the columns of a stage's loop, after blas.c (a
+   product it runs as a CBLAS call keeps its stage, marked blas) and
+   before materialize.c (which then computes once what the additions
+   share, the mean s[j] / n in a variance's) and rows.c:
+   Before (a batch norm's statistics, feature by feature):
+       stage 0: for j < m:  s[j] = sum (i < n; 0f; x[j + m*i]);
+   After:
+       stage 0: for j < m:  s[j] = 0f;
+       stage 1: for i < n, j < m:  s[j] += x[j + m*i];
+   The forward walks x with stride m along i, one column per feature,
+   and the sum is a chain of dependent scalar additions; the additions
+   walk it row by row, j innermost with unit stride (lanes.c runs them
+   in lanes).  It takes a stage of one statement (schedule.c made it
+   so), not fused, not a recurrence, running forwards, that sets a
+   temporary with no guard and no loops of its own, and asks of it, with
+   the stage's innermost loop for j, what the first case asks; the
+   function of the sum, if any, is applied in a third stage over the
+   stage's loops.  The reduction's loops go between the stage's outer
+   loops and j, so no extent of the stage's may read another's counter,
+   and each iteration of the stage must write an element of its own
+   (te_writes_in_order), since the additions of all iterations run
+   after all the initial values.
+   Before rows.c: the element then stays an array over j (rows.c cannot
+   run the three stages row by row, and shrink.c leaves it), where after
+   rows.c the stage would have been one iteration of a fused loop over
+   j, its sum a scalar no loop order can make unit-stride.  */
 
 #include "passes/passes.h"
 #include "ir/index.h"
@@ -74,6 +102,9 @@ steps_along (te_ctx *ctx, te_node *n, int var)
   return a;
 }
 
+static te_node *strided_sum (te_program *p, const te_stmt *x,
+                             const te_loop *j, int nouter);
+
 /* The reduction of statement X of stage S to accumulate, or NULL.  */
 static te_node *
 candidate (te_program *p, const te_stage *s, const te_stmt *x)
@@ -81,7 +112,17 @@ candidate (te_program *p, const te_stage *s, const te_stmt *x)
   if (x->op != TE_SET || x->guard || !x->ninner
       || x->dst->role != TE_ROLE_TEMP || te_reads (x->value, x->dst))
     return NULL;
-  const te_loop *j = &x->inner[x->ninner - 1];
+  return strided_sum (p, x, &x->inner[x->ninner - 1],
+                      s->nloops + x->ninner);
+}
+
+/* The one floating-point sum reduction of X's value, which strides along
+   its innermost loop and steps 0 or 1 along loop J (at least one load
+   1), when X's element steps 1 along J, J is long and the sum's loops,
+   added to the NOUTER loops around it, fit in a nest; else NULL.  */
+static te_node *
+strided_sum (te_program *p, const te_stmt *x, const te_loop *j, int nouter)
+{
   if (!te_lanes_long_loop (j)
       || te_index_step (p->ctx, x->index, j->var) != 1)
     return NULL;
@@ -92,8 +133,7 @@ candidate (te_program *p, const te_stage *s, const te_stmt *x)
   te_node *red = r.red;
   int nl = red->u.red.nloops;
   if (red->u.red.kind != TE_RED_SUM || !te_type_is_float (red->type)
-      || red->type != x->dst->type || !nl
-      || s->nloops + x->ninner + nl > TE_MAX_LOOPS)
+      || red->type != x->dst->type || !nl || nouter + nl > TE_MAX_LOOPS)
     return NULL;
   for (int k = 0; k < nl; k++)
     if (te_uses_var (red->u.red.loops[k].extent, j->var))
@@ -171,6 +211,98 @@ te_program_accumulate (te_program *p, te_diag *diag)
           if (red)
             k += accumulate (p, s, k, red);
         }
+    }
+  return true;
+}
+
+/* ---- accumulate-stages: a sum down the columns of a stage's loop ---- */
+
+/* The reduction of stage S's one statement to accumulate with S's
+   innermost loop innermost, or NULL.  */
+static te_node *
+stage_candidate (te_program *p, const te_stage *s)
+{
+  if (s->fused || s->call || s->blas || s->reversed || s->recurrent
+      || s->par || s->nstmts != 1 || !s->nloops)
+    return NULL;
+  const te_stmt *x = &s->stmts[0];
+  if (x->op != TE_SET || x->guard || x->ninner
+      || x->dst->role != TE_ROLE_TEMP || te_reads (x->value, x->dst))
+    return NULL;
+  for (int a = 0; a < s->nloops; a++)
+    for (int b = 0; b < s->nloops; b++)
+      if (te_uses_var (s->loops[a].extent, s->loops[b].var))
+        return NULL;
+  /* Each iteration its own element: the additions of all iterations
+     then add into it what its own sum would.  */
+  if (!te_writes_in_order (p->ctx, s, x->index))
+    return NULL;
+  return strided_sum (p, x, &s->loops[s->nloops - 1], s->nloops);
+}
+
+/* A copy of stage S with the statement DST[INDEX] OP VALUE over the
+   loops LOOPS[0..N) (source loop ids IDS), appended to P.  */
+static void
+add_stage (te_program *p, const te_stage *s, const te_stmt *x, te_store op,
+           te_node *value, const te_loop *loops, const int *ids, int n)
+{
+  te_stage *ns = te_program_add_stage (p, s->loc);
+  *ns = *s;
+  ns->nstmts = 0;
+  ns->stmts = NULL;
+  ns->nloops = n;
+  memcpy (ns->loops, loops, n * sizeof *loops);
+  memcpy (ns->loop_ids, ids, n * sizeof *ids);
+  te_stmt *c = te_stage_add_stmt (p, ns, x->dst, x->index, op, value, NULL,
+                                  x->loc);
+  c->split = 0;
+}
+
+/* Stage S, whose statement's reduction is RED, as its two or three
+   stages, appended to P.  */
+static void
+accumulate_stage (te_program *p, const te_stage *s, te_node *red)
+{
+  const te_stmt *x = &s->stmts[0];
+  int n = s->nloops, nl = red->u.red.nloops;
+  te_loop loops[TE_MAX_LOOPS];
+  int ids[TE_MAX_LOOPS];
+  add_stage (p, s, x, TE_SET, red->args[0], s->loops, s->loop_ids, n);
+  memcpy (loops, s->loops, (n - 1) * sizeof *loops);
+  memcpy (ids, s->loop_ids, (n - 1) * sizeof *ids);
+  memcpy (loops + n - 1, red->u.red.loops, nl * sizeof *loops);
+  memset (ids + n - 1, 0, nl * sizeof *ids);
+  loops[n - 1 + nl] = s->loops[n - 1];
+  ids[n - 1 + nl] = s->loop_ids[n - 1];
+  add_stage (p, s, x, TE_ADD_TO, red->args[1], loops, ids, n + nl);
+  if (x->value != red)
+    add_stage (p, s, x, TE_SET,
+               te_replace (p->ctx, x->value, red,
+                           te_load (p->ctx, x->dst, x->index)),
+               s->loops, s->loop_ids, n);
+  te_program_note (p, "accumulate-stages: the sum over %s into %s, by "
+                   "additions with %s innermost",
+                   te_program_var_name (p, red->u.red.loops[nl - 1].var),
+                   x->dst->name,
+                   te_program_var_name (p, s->loops[n - 1].var));
+}
+
+bool
+te_program_accumulate_stages (te_program *p, te_diag *diag)
+{
+  (void) diag;
+  int n = p->nstages;
+  te_stage *old = te_alloc (p->ctx, n * sizeof *old);
+  memcpy (old, p->stages, n * sizeof *old);
+  p->nstages = 0;
+  p->stages = NULL;
+  for (int s = 0; s < n; s++)
+    {
+      te_node *red = stage_candidate (p, &old[s]);
+      if (red)
+        accumulate_stage (p, &old[s], red);
+      else
+        *te_program_add_stage (p, old[s].loc) = old[s];
     }
   return true;
 }

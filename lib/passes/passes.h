@@ -131,6 +131,12 @@ bool te_program_parallel (te_program *p, te_diag *diag);
    its element in a loop order with that loop innermost.  */
 bool te_program_accumulate (te_program *p, te_diag *diag);
 
+/* accumulate.c: the same for the one statement of a stage whose sum
+   strides along its loop and steps by one along the stage's innermost
+   loop: its initial value, the additions with that loop innermost, the
+   function of the sum, as stages of their own.  */
+bool te_program_accumulate_stages (te_program *p, te_diag *diag);
+
 /* Does loop L run long enough for lanes (its extent is no constant
    below 16)?  */
 bool te_lanes_long_loop (const te_loop *l);

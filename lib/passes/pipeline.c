@@ -88,11 +88,15 @@ const te_pass te_passes[] = {
   { "onehot", TE_PASS_BACKWARD, true, te_program_onehot,
     "a term at one element of a loop's counter (j == t ? a : 0) is added "
     "outside that loop" },
-  { "materialize", TE_PASS_BACKWARD, true, te_program_materialize,
-    "subexpressions of fewer counters are computed once into temporaries" },
   { "blas", TE_PASS_BACKWARD, false, te_program_blas,
     "each matrix product in a stage of its own, which the back ends run "
     "as a CBLAS call (only with -fplugin-arg-tensorgrad-blas)", true },
+  { "accumulate-stages", TE_PASS_BACKWARD, true,
+    te_program_accumulate_stages,
+    "a sum down the columns of a stage's loop is added into its elements "
+    "row by row, that loop innermost" },
+  { "materialize", TE_PASS_BACKWARD, true, te_program_materialize,
+    "subexpressions of fewer counters are computed once into temporaries" },
   { "schedule", TE_PASS_BACKWARD, true, te_program_schedule,
     "each adjoint statement gets its own loop nest, unit stride inside" },
   { "rows", TE_PASS_BACKWARD, true, te_program_rows,
