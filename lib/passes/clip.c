@@ -55,18 +55,18 @@
 enum { MAX_TERMS = 16 };
 
 /* The comparisons of guard G, L < R as the difference D = L - R < 0,
-   canonical, into DS; their number.  Only comparisons of integers.  */
+   canonical, into DS; their number.  (A comparison of data is no
+   polynomial, bound_on's first test.)  */
 static int
 guard_terms (te_ctx *ctx, te_node *g, te_node **ds)
 {
   if (!g)
     return 0;
   te_node *ls[MAX_TERMS], *rs[MAX_TERMS];
-  int n = te_conjunct_less (ctx, g, false, ls, rs, MAX_TERMS, NULL), m = 0;
+  int n = te_conjunct_less (ctx, g, false, ls, rs, MAX_TERMS, NULL);
   for (int i = 0; i < n; i++)
-    if (!te_type_is_float (ls[i]->type) && !te_type_is_float (rs[i]->type))
-      ds[m++] = te_canon_int (ctx, te_sub (ctx, ls[i], rs[i]));
-  return m;
+    ds[i] = te_canon_int (ctx, te_sub (ctx, ls[i], rs[i]));
+  return n;
 }
 
 /* Is D (D < 0) a bound on counter VAR, c VAR + Q with c = 1 or -1 and Q
@@ -144,8 +144,7 @@ strip (te_ctx *ctx, te_node *c, bool neg, te_node *const *ds, int n)
       return !a ? b : !b ? a : te_binary (ctx, TE_AND, a, b);
     }
   te_node *l, *r;
-  if (te_as_less (ctx, c, neg, &l, &r) && !te_type_is_float (l->type)
-      && !te_type_is_float (r->type)
+  if (te_as_less (ctx, c, neg, &l, &r)
       && has_term (ds, n, te_canon_int (ctx, te_sub (ctx, l, r))))
     return NULL;
   return neg ? te_not (ctx, c) : c;
