@@ -903,7 +903,7 @@ located (emitter *e, tree stmts)
 }
 
 /* Loop LP in lanes (te_loop.lanes), as lib/back/cgen-expr.c prints it:
-     blk = 0;
+     blk = 0;   (or LP's start, te_loop.start)
      for (; blk + W <= ext; blk += W)
        for (lane = 0; lane < W; lane++) { v = blk + lane; BODY }
      for (lane = 0; blk + lane < ext; lane++) { v = blk + lane; BODY }
@@ -970,9 +970,11 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
                     build_zero_cst (elt)),
             &stmts);
     }
-  append_to_statement_list (build2 (MODIFY_EXPR, lt, blk,
-                                    build_int_cst (lt, 0)),
-                            &stmts);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, blk,
+              lp->start ? fold_convert (lt, expr (e, lp->start))
+                        : build_int_cst (lt, 0)),
+      &stmts);
   tree done = build2 (GT_EXPR, boolean_type_node,
                       build2 (PLUS_EXPR, lt, blk, width), ext);
   append_to_statement_list (
@@ -1031,9 +1033,13 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
               fold_convert (long_integer_type_node,
                             expr (e, loops[0].extent))),
       &stmts);
+  gcc_assert (!reversed || !loops[0].start);
   tree first = reversed ? fold_build2 (MINUS_EXPR, long_integer_type_node,
                                        ext, build_int_cst (long_integer_type_node, 1))
-                        : build_int_cst (long_integer_type_node, 0);
+               : loops[0].start
+                   ? fold_convert (long_integer_type_node,
+                                   expr (e, loops[0].start))
+                   : build_int_cst (long_integer_type_node, 0);
   append_to_statement_list (
       build2 (MODIFY_EXPR, long_integer_type_node, var, first), &stmts);
   tree done = reversed

@@ -497,7 +497,14 @@ lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
   for (int i = 0; i < ln.nsums; i++)
     blk_stmt (out, "%s %s[%d] = { 0 };", ln.sums[i].ctype, ln.sums[i].name,
               w);
-  blk_stmt (out, "long %s = 0;", blk);
+  if (lp->start)
+    {
+      cx st = cg_render (g, out, lp->start);
+      blk_stmt (out, "long %s = %s;", blk, st.s);
+      free (st.s);
+    }
+  else
+    blk_stmt (out, "long %s = 0;", blk);
   sbuf head = { 0 };
   sb_printf (&head, "for (; %s + %d <= %s; %s += %d)", blk, w, ext.s, blk, w);
   blk_compound (out, head.s, &loops[0]);
@@ -555,6 +562,9 @@ cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
   if (!cg_widens (ext.ctype, TE_I64))
     cx_conform (&ext, TE_I64, false);
   cx_paren (&ext, P_ADD);
+  cx first = { 0 };
+  if (loops[0].start)
+    first = cg_render (g, out, loops[0].start);
   const char *name = cg_var_name (g, v);
   block body = { { 0 }, 0 };
   cg_scope_enter (g);
@@ -567,12 +577,16 @@ cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
   if (reversed)
     sb_printf (&head, "for (long %s = %s - 1; %s >= 0; %s--)", name, ext.s,
                name, name);
+  else if (loops[0].start)
+    sb_printf (&head, "for (long %s = %s; %s < %s; %s++)", name, first.s,
+               name, ext.s, name);
   else
     sb_printf (&head, "for (long %s = 0; %s < %s; %s++)", name, name, ext.s,
                name);
   blk_compound (out, head.s, &body);
   free (head.s);
   free (ext.s);
+  free (first.s);
 }
 
 typedef struct red_arg

@@ -263,6 +263,8 @@ ip_run_alloc (run *r, const te_program *p)
       for (int k = 0; k < st->nloops; k++)
         {
           te_walk (st->loops[k].extent, extent_fn, &q);
+          if (st->loops[k].start)
+            te_walk (st->loops[k].start, extent_fn, &q);
           if (st->loops[k].var > q.max_var)
             q.max_var = st->loops[k].var;
         }
@@ -271,6 +273,8 @@ ip_run_alloc (run *r, const te_program *p)
           for (int l = 0; l < st->stmts[k].ninner; l++)
             {
               te_walk (st->stmts[k].inner[l].extent, extent_fn, &q);
+              if (st->stmts[k].inner[l].start)
+                te_walk (st->stmts[k].inner[l].start, extent_fn, &q);
               if (st->stmts[k].inner[l].var > q.max_var)
                 q.max_var = st->stmts[k].inner[l].var;
             }

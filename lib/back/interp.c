@@ -805,12 +805,23 @@ run_loops (run *r, int nloops, const te_loop *loops, int k, bool reversed,
     return body (r, data);
   const te_loop *l = &loops[k];
   r->scope[0] = ++r->tick;
-  int64_t extent;
+  int64_t extent, start = 0;
   if (!loop_extent (r, l, "loop", &extent))
     return false;
+  if (l->start)
+    {
+      /* clip.c's first iteration (never on a reversed loop).  */
+      if (reversed)
+        return ip_fail (r, TE_DIAG_INTERNAL, "a reversed loop with a start");
+      if (!eval (r, l->start))
+        return false;
+      if (r->probe && !r->slots[l->start->id].known)
+        return ip_probe_stop (r, MP_PROBE_FLOAT_EXTENT);
+      start = I (l->start);
+    }
   bool ok = true;
   r->bound[l->var] = true;
-  for (int64_t i = 0; ok && i < extent; i++)
+  for (int64_t i = start; ok && i < extent; i++)
     {
       r->var[l->var] = reversed ? extent - 1 - i : i;
       r->tick++; /* a probe's slots are stale */

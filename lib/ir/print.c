@@ -127,6 +127,11 @@ print_loops (FILE *f, const te_program *p, int nloops, const te_loop *loops)
   for (int i = 0; i < nloops; i++)
     {
       fprintf (f, "%s", i ? ", " : "");
+      if (loops[i].start)
+        {
+          print_node (f, p, loops[i].start);
+          fprintf (f, " <= ");
+        }
       print_var (f, p, loops[i].var);
       fprintf (f, " < ");
       print_node (f, p, loops[i].extent);

@@ -1614,7 +1614,8 @@ bool
 te_loops_equal (const te_loop *a, const te_loop *b, int n)
 {
   for (int i = 0; i < n; i++)
-    if (a[i].var != b[i].var || a[i].extent != b[i].extent)
+    if (a[i].var != b[i].var || a[i].extent != b[i].extent
+        || a[i].start != b[i].start)
       return false;
   return true;
 }

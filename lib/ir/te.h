@@ -165,6 +165,12 @@ typedef struct te_loop
                       of LANES iterations, each an inner loop of LANES
                       (which GCC unrolls and vectorizes), then the rest;
                       a sum reduction over it keeps LANES partial sums */
+  te_node *start;  /* NULL: the loop runs from 0; else (clip.c, in a
+                      backward program's last pass) its first iteration,
+                      an integer of sizes and outer counters: it runs
+                      START <= var < EXTENT, none when START >= EXTENT;
+                      never on a reversed or parallel loop nor in a
+                      reduction */
 } te_loop;
 
 /* The loops of a reduction, owned by the context.  */

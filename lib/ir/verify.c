@@ -285,6 +285,11 @@ check_loops (verifier *v, int nloops, const te_loop *loops,
       if (!is_int (l->extent->type))
         return fail (v, 0, "%s has a loop extent of type %s", what,
                      te_type_name (l->extent->type));
+      if (l->start && !check_node (v, l->start))
+        return false;
+      if (l->start && !is_int (l->start->type))
+        return fail (v, 0, "%s has a loop start of type %s", what,
+                     te_type_name (l->start->type));
     }
   return true;
 }
@@ -644,6 +649,17 @@ check_stmt (verifier *v, const te_stage *s, const te_stmt *st)
                        "rebinds a counter of its stage", st->dst->name,
                        NULL);
         }
+      const uint64_t *fs = st->inner[k].start
+                               ? free_vars (v, st->inner[k].start)
+                               : NULL;
+      for (int var = 0; fs && var < v->p->nvars; var++)
+        if (set_has (fs, var) && !set_has (bound, var))
+          {
+            free (bound);
+            return fail (v, st->loc, "an inner loop of the store to '%s' "
+                         "starts at a counter no outer loop binds",
+                         st->dst->name, NULL);
+          }
       set_add (bound, st->inner[k].var);
     }
   const te_node *parts[3] = { st->index, st->value, st->guard };
@@ -791,9 +807,12 @@ check_stages (verifier *v)
       for (int k = 0; k < s->nloops; k++)
         {
           const uint64_t *fv = free_vars (v, s->loops[k].extent);
+          const uint64_t *fs = s->loops[k].start
+                                   ? free_vars (v, s->loops[k].start)
+                                   : NULL;
           for (int var = 0; var < p->nvars; var++)
             {
-              if (!set_has (fv, var))
+              if (!set_has (fv, var) && !(fs && set_has (fs, var)))
                 continue;
               bool outer = false;
               for (int j = 0; j < k; j++)

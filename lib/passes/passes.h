@@ -120,6 +120,12 @@ bool te_program_lanes (te_program *p, te_diag *diag);
    is touched with zero).  */
 bool te_program_guard (te_program *p, te_diag *diag);
 
+/* clip.c: a loop whose statements all run only between bounds on its
+   counter (V + Q < 0, -V + Q < 0 in their guards: a padding's bounds
+   test) runs between them (te_loop.start, te_loop.extent), and the
+   statements test them no more.  */
+bool te_program_clip (te_program *p, te_diag *diag);
+
 /* parallel.c: where the forward ran a loop on OpenMP threads (or the
    program asks for all), a stage whose outermost loop's iterations write
    apart, or add to arrays that can be summed per thread, runs that loop

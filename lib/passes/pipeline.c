@@ -117,6 +117,9 @@ const te_pass te_passes[] = {
     "the outermost loop of a nest whose iterations write apart, or add to "
     "arrays summed per thread, runs on OpenMP threads where the forward "
     "ran a loop so (or the option parallel asks)" },
+  { "clip", TE_PASS_BACKWARD, true, te_program_clip,
+    "a loop whose statements all run between bounds on its counter (a "
+    "padding's bounds test) runs between them, untested" },
 };
 
 const int te_npasses = sizeof te_passes / sizeof te_passes[0];

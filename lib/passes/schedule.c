@@ -28,8 +28,13 @@
       write, so each iteration may run them all.  (Two that add to one
       element at different iterations then add in another order.)
 
-   Limits: a loop with a bound that depends on another (a triangular
-   domain) keeps the forward's order.  */
+   A loop whose counter bounds a loop inside it (t in u < t + 1, a
+   triangular domain) is no candidate: moving it innermost would leave
+   u's bound undefined; any other loop may go innermost, the loops its
+   own bound uses staying outside it (the others keep their order).
+   A causal attention's adjoint of its scores, e_att[u] += v[u][i] *
+   d1[i] over u < t + 1, i < hs, so gets i innermost, a dot product,
+   instead of the forward's u innermost, a stride of a row of qkv.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -71,13 +76,16 @@ count_loads (te_node *n, void *data)
 static void
 order_loops (te_ctx *ctx, const te_stmt *st, int nloops, te_loop *loops)
 {
-  for (int k = 0; k < nloops; k++)
-    for (int j = 0; j < nloops; j++)
-      if (te_uses_var (loops[k].extent, loops[j].var))
-        return;
   int best = nloops - 1, best_score = -1;
   for (int k = 0; k < nloops; k++)
     {
+      /* Loop K may go innermost when no loop inside it bounds its
+         counter (u < t + 1 inside t < T keeps t outside u).  */
+      bool bounds_inner = false;
+      for (int j = k + 1; j < nloops; j++)
+        bounds_inner |= te_uses_var (loops[j].extent, loops[k].var);
+      if (bounds_inner)
+        continue;
       stride_count c = { ctx, loops[k].var, 0 };
       te_walk (st->value, count_loads, &c);
       int score = c.n;

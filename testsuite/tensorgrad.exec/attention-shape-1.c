@@ -15,6 +15,11 @@
    loop nest over the rows (b, t, h), no other, and every temporary one
    row long (T or hs elements: no size is a product).  */
 /* { dg-final { scan-tensorgrad-backward "stage 1: for \\(fused\\) b < B, t < T, h < NH:" } } */
+/* Each row's adjoint of the weights is a dot product with a value row
+   (head dimension innermost, schedule.c), as the expert's is, though
+   the positions u <= t are a triangle.  */
+/* { dg-final { scan-tensorgrad-backward "for u < 1 \\+ t, i < C / NH: e_p\\\[u\\\] \\+= qkv\\\[" } } */
+/* { dg-final { scan-tensorgrad-backward "for u < 1 \\+ t, i < hs: e_p\\\[u\\\] \\+= v\\\[" } } */
 /* { dg-final { scan-tensorgrad-backward-not "\n  stage 2:" } } */
 /* { dg-final { scan-tensorgrad-backward-not "temporary, size \[^\n\]*\\*" } } */
 /* The causal kernels' gradients (attention, in llm.c's form with

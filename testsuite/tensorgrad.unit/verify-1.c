@@ -7,7 +7,9 @@
    Then one invariant at a time is broken in a fresh copy and the
    verifier must fail with an internal error whose message names it:
    a non-affine index, a counter no loop binds, a stale tensor, a value
-   of the wrong type, a loop extent using its own counter, a reduction
+   of the wrong type, a loop extent or start using its own counter, a
+   floating loop start, an inner loop starting at a counter bound
+   inside it, a reduction
    rebinding a stage counter, and three breaks of the gradient ABI (the
    gradient writing an input, the adjoint of an output, and setting an
    input's adjoint instead of adding to it), and a load of an optional
@@ -180,6 +182,28 @@ main (void)
   p = kernel ();
   p->stages[0].loops[0].extent = te_var (ctx, vi);
   expect_fail ("extent i", p, NULL, false, "which no outer loop binds");
+  te_ctx_free (ctx);
+
+  /* A loop start (clip.c's te_loop.start): of sizes it passes; one that
+     uses its own counter, or a floating one, fails; so does an inner
+     loop's start using a counter no loop outside it binds.  */
+  p = kernel ();
+  p->stages[0].loops[0].start = te_sub (ctx, te_param_ref (ctx, TE_I64, pn),
+                                        te_int (ctx, 1));
+  expect_ok ("start n - 1", p, NULL, false);
+  p->stages[0].loops[0].start = te_var (ctx, vi);
+  expect_fail ("start i", p, NULL, false, "which no outer loop binds");
+  p->stages[0].loops[0].start = te_param_ref (ctx, TE_F64, pa);
+  expect_fail ("start a", p, NULL, false, "a loop start of type");
+  p->stages[0].loops[0].start = NULL;
+  te_loop in = { vj, te_param_ref (ctx, TE_I64, pn) };
+  in.start = te_var (ctx, vj);
+  stmt0 (p)->ninner = 1;
+  stmt0 (p)->inner = &in;
+  expect_fail ("inner start j", p, NULL, false,
+               "starts at a counter no outer loop binds");
+  in.start = te_var (ctx, vi);
+  expect_ok ("inner start i", p, NULL, false);
   te_ctx_free (ctx);
 
   /* A reduction over the stage's own counter.  */
