@@ -1854,6 +1854,7 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
     return NULL;
   snprintf (name, sizeof name, "%s_grad", fwd->name);
   te_program *b = te_program_new (ctx, name);
+  b->forward = fwd;
   for (int i = 0; i < fwd->nparams; i++)
     {
       te_param *q = &fwd->params[i];

@@ -449,6 +449,8 @@ typedef struct te_program
                              count leaves a scalar rest (GCC at -O3, a
                              cost model other than very-cheap): lanes.c
                              runs in lanes only loops that sum in them */
+  const struct te_program *forward; /* a backward program's forward
+                             (ad.c), whose tensors it shares; else NULL */
   int ntimed;
   te_timed_read *timed;   /* the lifter's (te_program_add_timed_read) */
   int nnotes;

@@ -109,6 +109,8 @@ bool te_program_fold (te_program *p, te_diag *diag);
    counter of one of its loops, is added at j = e by a statement of its
    own outside that loop.  */
 bool te_program_onehot (te_program *p, te_diag *diag);
+/* center.c: a sum of deviations from their own mean is zero.  */
+bool te_program_center (te_program *p, te_diag *diag);
 
 /* lanes.c: innermost loops of plain arithmetic run in lanes of 8 (an
    inner loop GCC unrolls and vectorizes at -O2); a floating-point sum

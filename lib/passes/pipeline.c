@@ -73,6 +73,9 @@ const te_pass te_passes[] = {
     "the forward program is copied for the kernel's callers" },
   { "ad", TE_PASS_REVERSE, false, NULL,
     "the reverse sweep: the backward program" },
+  { "center", TE_PASS_BACKWARD, true, te_program_center,
+    "a sum of deviations from their own mean (batch norm's variance "
+    "through its mean) adds nothing: its statement is dropped" },
   { "points", TE_PASS_BACKWARD, true, te_program_points,
     "an adjoint scattered to one element of each row (a gathered loss's) "
     "is a select where it is read" },

@@ -44,6 +44,10 @@
       a fused stage that get loops so share a tag (te_stmt.split): the
       lowering runs them as one nest of those loops again (lower.c).
 
+   A stage between two of a group that touches nothing of the group
+   before it, and writes nothing it touches, runs before the group (a
+   value without loops, or a nest of other loops).
+
    Limits: the P loops must be outermost in every stage of the group and
    have extents free of the inner counters; accesses must grow with the
    counters inside the P loops (te_index_monotone) for the row test.  */
@@ -441,13 +445,14 @@ merge (te_program *p, int first, int last, int np)
   p->nstages -= gone;
 }
 
-/* Is stage S of P one without loops that touches nothing stages FIRST..
-   S - 1 write or read, so that it may run before them?  */
+/* Does stage S of P touch nothing stages FIRST.. S - 1 write, and write
+   nothing they touch (nor their loops' extents read), so that it may run
+   before them?  */
 static bool
-independent_scalar (const te_program *p, int first, int s)
+independent (const te_program *p, int first, int s)
 {
   const te_stage *x = &p->stages[s];
-  if (x->call || x->nloops || !x->nstmts)
+  if (x->call || !x->nstmts)
     return false;
   for (int g = first; g < s; g++)
     {
@@ -455,8 +460,13 @@ independent_scalar (const te_program *p, int first, int s)
       if (y->call)
         return false;
       for (int b = 0; b < y->nstmts; b++)
-        if (te_stage_accesses (x, y->stmts[b].dst))
-          return false;
+        {
+          if (te_stage_accesses (x, y->stmts[b].dst))
+            return false;
+          for (int k = 0; k < x->nloops; k++)
+            if (te_reads (x->loops[k].extent, y->stmts[b].dst))
+              return false;
+        }
       for (int a = 0; a < x->nstmts; a++)
         {
           const te_tensor *t = x->stmts[a].dst;
@@ -487,10 +497,15 @@ te_program_rows (te_program *p, te_diag *diag)
       for (int s = first + 1; s < p->nstages; s++)
         {
           const te_stage *b = &p->stages[s];
-          if (independent_scalar (p, first, s))
+          int k = groupable (b) ? shared_prefix (p->ctx, a, np, b) : 0;
+          bool joins = k > 0 && group_ok (p, first, s, k);
+          if ((!b->nloops || !joins) && independent (p, first, s))
             {
-              /* Computed before the group instead (1 / sqrt (hs) between
-                 two nests over the heads).  */
+              /* Computed before the group instead: a value without
+                 loops (1 / sqrt (hs) between two nests over the heads),
+                 or a nest that does not join it (batch norm's d3[j] from
+                 its d_s[j] between two nests over (i, j) adding to
+                 d_x).  */
               te_stage x = p->stages[s];
               memmove (&p->stages[first + 1], &p->stages[first],
                        (s - first) * sizeof *p->stages);
@@ -500,10 +515,7 @@ te_program_rows (te_program *p, te_diag *diag)
               a = &p->stages[first];
               continue;
             }
-          if (!groupable (b))
-            break;
-          int k = shared_prefix (p->ctx, a, np, b);
-          if (k == 0 || !group_ok (p, first, s, k))
+          if (!joins)
             break;
           np = k;
           last = s;
