@@ -594,7 +594,9 @@ class Blocks:
     def tile_loop(self, i, T, n):
         """A loop over tiles of T from 0 whose counter I (declared at the
         top level, so a remainder loop continues from it) stops where the
-        last whole tile ends: (declaration, for line)."""
+        last whole tile ends, or, bounded by a variable holding the
+        rounded size, a remainder loop of its own from that variable:
+        (declaration, for line, the remainder's for line)."""
         ch = self.ch
         forms = ["i + T <= n", "i + T-1 < n", "i < n - n % T",
                  "i < n / T * T", "i <= n - T"]
@@ -609,9 +611,19 @@ class Blocks:
                 .replace("i", "@").replace("n", n)
         cond = cond.replace("@", i)
         self.tag("tile-bound-" + form.replace(" ", ""))
+        rest = "for (; %s < %s; %s++)" % (i, n, i)
+        if cond.startswith(i + " < ") and ch.chance(0.3):
+            # int Mt = M - M % 8; ... for (i = Mt; i < M; i++)
+            mt = self.fresh("mt")
+            self.tag("tile-bound-var")
+            return (["int %s = %s;" % (mt, cond[len(i) + 3:]), "int %s;" % i],
+                    "for (%s = 0; %s < %s; %s += %d)" % (i, i, mt, i, T),
+                    "for (%s = %s; %s < %s; %s++)" % (i, mt, i, n, i))
         if ch.chance(0.5):
-            return ["int %s = 0;" % i], "for (; %s; %s += %d)" % (cond, i, T)
-        return ["int %s;" % i], "for (%s = 0; %s; %s += %d)" % (i, cond, i, T)
+            return (["int %s = 0;" % i], "for (; %s; %s += %d)" % (cond, i, T),
+                    rest)
+        return (["int %s;" % i], "for (%s = 0; %s; %s += %d)" % (i, cond, i, T),
+                rest)
 
     def tile_dim(self):
         v = TILE_EXTENTS[self.ch.draw(len(TILE_EXTENTS))]
@@ -661,14 +673,13 @@ class Blocks:
             return
         if kind == "sum4":
             s, t = self.fresh("s"), self.fresh("t")
-            decl, head = self.tile_loop(i, 4, n.text)
+            decl, head, rhead = self.tile_loop(i, 4, n.text)
             terms = " + ".join(at("%s + %d" % (i, q) if q else i)
                                for q in range(4))
             self.emit(["  $T %s = 0.0$;" % s] + ind(decl) +
                       ind(block(head, ["%s += %s;" % (s, terms)])) +
                       ["  $T %s = 0.0$;" % t] +
-                      ind(block("for (; %s < %s; %s++)" % (i, n.text, i),
-                                ["%s += %s;" % (t, at(i))])))
+                      ind(block(rhead, ["%s += %s;" % (t, at(i))])))
             r = self.fresh("d")
             self.emit(["  $T %s = %s + %s;" % (r, s, t)])
             self.finish_scalar(r, min(n.v * e[1], 0), max(n.v * e[2], 0))
@@ -678,7 +689,7 @@ class Blocks:
                                                             ch.draw(2)), 3)
         m = 2 * max(abs(e[1]), abs(e[2]), abs(e2[1]), abs(e2[2]))
         y = self.new_dest([n], -m, m)
-        decl, head = self.tile_loop(i, T, n.text)
+        decl, head, rhead = self.tile_loop(i, T, n.text)
         ir = i + " + r"
         if kind == "elem":
             tile = loop("r", str(T), ["%s[%s] = %s;" % (y.name, ir, at(ir))])
@@ -691,7 +702,7 @@ class Blocks:
                                                             t)])
         rest = ["%s[%s] = %s;" % (y.name, i, at(i, e2))]
         self.emit(ind(decl) + ind(block(head, tile)) +
-                  ind(block("for (; %s < %s; %s++)" % (i, n.text, i), rest)))
+                  ind(block(rhead, rest)))
 
     def tiles_matmul(self, T, i):
         """Rows in tiles of T with a per-tile scratch acc[T], then the
@@ -708,7 +719,7 @@ class Blocks:
         def f(v):
             return "%s(%s)" % (self.fn("tanh"), v) if act else v
         acc, s = self.fresh("acc"), self.fresh("s")
-        decl, head = self.tile_loop(i, T, M.text)
+        decl, head, rhead = self.tile_loop(i, T, M.text)
         tile = loop("j", N.text,
                     ["$T %s[%d];" % (acc, T)] +
                     loop("r", str(T), ["%s[r] = %s;" % (acc, init)]) +
@@ -724,7 +735,7 @@ class Blocks:
                                         N.text)]) +
                     ["%s[%s*%s + j] = %s;" % (c.name, i, N.text, f(s))])
         self.emit(ind(decl) + ind(block(head, tile)) +
-                  ind(block("for (; %s < %s; %s++)" % (i, M.text, i), rest)))
+                  ind(block(rhead, rest)))
 
     # -- state arrays a time loop carries --------------------------------
     def st_carry(self):
