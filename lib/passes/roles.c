@@ -517,9 +517,12 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
    to the next: with every loop's inner loops at their last iteration,
    the next value of its counter (inner loops at their first) writes
    above?  (A tape's rows, h[r * (m + 1) + j + 1], are written so, with
-   gaps; te_writes_in_order wants no gap.)  */
+   gaps; te_writes_in_order wants no gap.)  Where stage OTHER runs too
+   (its loops' extents at least one: a seed c[n * t] of rows of n that a
+   loop over j < n reads).  */
 static bool
-writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
+writes_rising (te_ctx *ctx, const te_stage *s, te_node *index,
+               const te_stage *other)
 {
   for (int k = 0; k < s->nloops; k++)
     {
@@ -538,9 +541,38 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index)
       /* At the counters' values that make it smallest (a causal row's
          gap T - t - 1 at t = T - 1).  */
       te_node *glo, *ghi;
-      if (!te_non_negative_where_run (ctx, gap, s, s)
+      if (!te_non_negative_where_run (ctx, gap, s, other)
           && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
-               && te_non_negative_where_run (ctx, glo, s, s)))
+               && te_non_negative_where_run (ctx, glo, s, other)))
+        return false;
+    }
+  return true;
+}
+
+/* Does INDEX, written by stage S, write in each iteration of its first
+   SHARED loops only above what the earlier iterations wrote, in any
+   order within the iteration (a suffix recurrence c[r + n - 2 - j] in
+   row r), where stage OTHER runs too?  */
+static bool
+rows_rising (te_ctx *ctx, const te_stage *s, te_node *index, int shared,
+             const te_stage *other)
+{
+  for (int k = 0; k < shared; k++)
+    {
+      int ninner = s->nloops - 1 - k;
+      const te_loop *inner = s->loops + k + 1;
+      te_node *v = te_var (ctx, s->loops[k].var);
+      te_node *next = te_canon_int (
+          ctx, te_replace (ctx, index, v, te_add (ctx, v, te_int (ctx, 1))));
+      te_node *lo, *hi, *nlo, *nhi, *glo, *ghi;
+      if (!te_index_range (ctx, index, ninner, inner, &lo, &hi)
+          || !te_index_range (ctx, next, ninner, inner, &nlo, &nhi))
+        return false;
+      te_node *gap = te_canon_int (
+          ctx, te_sub (ctx, te_sub (ctx, nlo, hi), te_int (ctx, 1)));
+      if (!te_non_negative_where_run (ctx, gap, s, other)
+          && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
+               && te_non_negative_where_run (ctx, glo, s, other)))
         return false;
     }
   return true;
@@ -767,26 +799,37 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
           && written_once_per_row (p, ws, w, shared))
         return true;
     }
-  if (!(te_writes_in_order (ctx, ws, w->index)
-        || writes_rising (ctx, ws, w->index))
-      || n < 0 || !te_index_monotone (ctx, r, n, loops))
+  /* R's largest element, also where it falls with a counter (a suffix
+     recurrence c[j] = a c[j + 1] + g[j] counting down).  */
+  te_node *rmin, *rmax, *wmin, *wmax;
+  bool ordered = te_writes_in_order (ctx, ws, w->index)
+                 || writes_rising (ctx, ws, w->index, s);
+  if (!(ordered || rows_rising (ctx, ws, w->index, shared, s)) || n < 0
+      || !te_index_range (ctx, (te_node *) r, n, loops, &rmin, &rmax))
     return false;
-  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
-  te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
-                                    ws->loops + shared, true);
+  if (ordered)
+    wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
+                             ws->loops + shared, true);
+  else if (!te_index_range (ctx, w->index, ws->nloops - shared,
+                            ws->loops + shared, &wmin, &wmax))
+    return false;
   rmax = te_rename_counters (ctx, rmax, shared, s->loops, ws->loops);
   if (te_non_negative (ctx, te_sub (ctx, wmax, rmax)))
     return true;
   /* Or W writes, in the next iteration of the one loop they share and
      after (W rising), only above what R reads: a tape's next row.  */
-  if (shared != 1 || !writes_rising (ctx, ws, w->index))
+  if (shared != 1
+      || !(writes_rising (ctx, ws, w->index, s)
+           || rows_rising (ctx, ws, w->index, 1, s)))
     return false;
   te_node *v = te_var (ctx, ws->loops[0].var);
   te_node *next = te_canon_int (ctx, te_replace (ctx, w->index, v,
                                                  te_add (ctx, v,
                                                          te_int (ctx, 1))));
-  te_node *wnext = te_index_extreme (ctx, next, ws->nloops - 1, ws->loops + 1,
-                                     false);
+  te_node *wnext, *wtop;
+  if (!te_index_range (ctx, next, ws->nloops - 1, ws->loops + 1, &wnext,
+                       &wtop))
+    return false;
   te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, wnext, rmax),
                                             te_int (ctx, 1)));
   return te_non_negative_where_run (ctx, gap, ws, s);
@@ -814,7 +857,7 @@ block_read (te_program *p, int s, const te_stmt *st, const te_node *r,
         || (!te_stage_empty (&p->stages[k])
             && te_shared_loops (rs, &p->stages[k]) < shared))
       return 0;
-  if (!writes_rising (ctx, wst, w->index))
+  if (!writes_rising (ctx, wst, w->index, wst))
     return 0;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, rs, shared, st->value, r, loops);
