@@ -1197,6 +1197,88 @@ run_non_negative (te_ctx *ctx, te_node *n, const te_stage *s)
   return te_non_negative (ctx, te_canon_int (ctx, n));
 }
 
+/* Is a load of T in N behind a condition (UNDER: N is): in an arm of a
+   select, or the second operand of && or ||?  */
+static bool
+conditional_load (const te_node *n, const te_tensor *t, bool under)
+{
+  if (!n)
+    return false;
+  if (n->op == TE_LOAD && n->u.tensor == t)
+    return under;
+  for (int i = 0; i < te_op_arity (n->op); i++)
+    if (conditional_load (n->args[i], t,
+                          under
+                              || (n->op == TE_SELECT && i > 0)
+                              || ((n->op == TE_AND || n->op == TE_OR)
+                                  && i > 0)))
+      return true;
+  return false;
+}
+
+/* Does the read R of an output reach, in a row that W writes, past
+   the part of it W writes: both rows of C (a counter's coefficient in
+   W's index) named by the same outer counters over loops of the same
+   extents, each row written by one iteration of them, and R's columns
+   in the row not within W's (a causal row p[t*T + u] written for
+   u <= t, read for u < T)?  Then the elements past are never written:
+   the read sees the caller's values.  False when that cannot be told.  */
+static bool
+row_read_beyond (te_program *p, const ranged *w, const ranged *r,
+                 const te_stmt *reader, const te_tensor *t)
+{
+  te_ctx *ctx = p->ctx;
+  /* A read behind a condition (u <= t ? p[t*T + u] : 0) may stay in
+     what was written: not told here.  */
+  if (reader->guard || conditional_load (reader->value, t, false))
+    return false;
+  for (int k = 0; k < w->nloops; k++)
+    {
+      te_node *c = te_coefficient (ctx, w->index, w->loops[k].var);
+      te_node *lo, *hi;
+      row_part rw, rr;
+      if ((c->op == TE_CONST && c->u.i < 2)
+          || !rows_of (p, w, c, r->s, &lo, &hi, &rw)
+          || !rows_of (p, r, c, w->s, &lo, &hi, &rr))
+        continue;
+      int nq = rw.nq;
+      if (nq == 0 || rr.nq != nq || nq > w->nloops || nq > r->nloops)
+        continue;
+      bool alike = true;
+      for (int j = 0; j < nq && alike; j++)
+        alike = te_canon_int (ctx, te_rename_counters (
+                                       ctx, r->loops[j].extent, nq, r->loops,
+                                       w->loops))
+                == te_canon_int (ctx, w->loops[j].extent);
+      te_node *q = rw.q;
+      int none = 0;
+      const te_loop *no_loops = NULL;
+      if (!alike
+          || te_canon_int (ctx, te_rename_counters (ctx, rr.q, nq, r->loops,
+                                                    w->loops))
+                 != q
+          || !te_rows_apart (ctx, nq, w->loops, 1, &q, &none, &no_loops,
+                             w->s, NULL, NULL))
+        continue;
+      te_node *rlo = te_rename_counters (ctx, rr.lo, nq, r->loops, w->loops);
+      te_node *rhi = te_rename_counters (ctx, rr.hi, nq, r->loops, w->loops);
+      te_node *d[2] = { te_canon_int (ctx, te_sub (ctx, rlo, rw.lo)),
+                        te_canon_int (ctx, te_sub (ctx, rw.hi, rhi)) };
+      for (int i = 0; i < 2; i++)
+        {
+          /* At the rows' counters that make it smallest too (T - 1 - t
+             with t < T).  */
+          te_node *dlo, *dhi;
+          if (!run_non_negative (ctx, d[i], w->s)
+              && !(te_index_range (ctx, d[i], nq, w->loops, &dlo, &dhi)
+                   && run_non_negative (ctx, dlo, w->s)))
+            return true;
+        }
+      return false;
+    }
+  return false;
+}
+
 /* An output T that one statement writes, in a stage before the read A
    (its caller's entry values are not the kernel's): does A read only
    elements it wrote?  False with DIAG when A may read past them (y
@@ -1244,16 +1326,23 @@ read_covered (te_program *p, const te_tensor *t, const access *a,
   te_node *wlo, *whi, *rlo, *rhi;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_access_loops (p->nvars, as, 0, ast, a->index, false, loops);
-  if (!te_writes_in_order (ctx, ws, w->index)
-      || !te_index_range (ctx, w->index, ws->nloops, ws->loops, &wlo, &whi)
-      || n < 0
-      || !te_read_range (ctx, ast->value, ast->guard, t, a->index, n, loops,
-                         &rlo, &rhi))
-    return true; /* not told: left as before */
-  te_node *below = te_canon_int (ctx, te_sub (ctx, rlo, wlo));
-  te_node *above = te_canon_int (ctx, te_sub (ctx, whi, rhi));
-  if (run_non_negative (ctx, below, as) && run_non_negative (ctx, above, as))
-    return true;
+  ranged xw = write_access (ws, w), xr = { as, (te_node *) a->index, n,
+                                           loops };
+  if (n < 0 || !row_read_beyond (p, &xw, &xr, ast, t))
+    {
+      if (!te_writes_in_order (ctx, ws, w->index)
+          || !te_index_range (ctx, w->index, ws->nloops, ws->loops, &wlo,
+                              &whi)
+          || n < 0
+          || !te_read_range (ctx, ast->value, ast->guard, t, a->index, n,
+                             loops, &rlo, &rhi))
+        return true; /* not told: left as before */
+      te_node *below = te_canon_int (ctx, te_sub (ctx, rlo, wlo));
+      te_node *above = te_canon_int (ctx, te_sub (ctx, whi, rhi));
+      if (run_non_negative (ctx, below, as)
+          && run_non_negative (ctx, above, as))
+        return true;
+    }
   /* Refuse only what is sure to reach past: bounds that differ in the
      sizes (m and n) cannot be told apart.  */
   te_diag_set (diag, TE_DIAG_USER, ast->loc,
