@@ -1656,7 +1656,17 @@ own_loop_down (sweep *w, te_stage *main, int first, int nstages,
         x->guard = te_canon_loads (ctx, te_replace (ctx, x->guard, v, down));
       if (x->dst == d)
         {
-          /* To the front, keeping the others' order.  */
+          /* To the front, keeping the others' order, unless it reads
+             what one of them writes (a temporary of the adjoint).  */
+          for (int j = first + nself; j < k; j++)
+            if (te_reads (x->value, main->stmts[j].dst)
+                || (x->guard && te_reads (x->guard, main->stmts[j].dst)))
+              return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                                  "'%s' is updated in an inner loop from "
+                                  "its values of that loop's earlier "
+                                  "iterations, and carried by the loop "
+                                  "around it; not supported yet",
+                                  st->dst->name);
           te_stmt self = *x;
           memmove (&main->stmts[first + nself + 1],
                    &main->stmts[first + nself],

@@ -14,7 +14,10 @@
            in an inner loop, s += x[j][i] s, y[j] = s: d_s = d_s (1 +
            x[j][i]), d_x[j][i] = d_s s_before, the inner loop backwards;
    rsuf:   double, no block: a suffix recurrence in every row of a
-           matrix over a row of its own, y[r] = c through a pointer.
+           matrix over a row of its own, y[r] = c through a pointer;
+   chain:  float, a nonlinear recurrence seeded by a dot product,
+           c[0] = w . h, c[j] = tanh (c[j-1] + h[j]):
+           d_c[j-1] += d_c[j] (1 - c[j]^2), d_h[j] += the same.
    Sizes T = 4, 1 and n = 5, 1, 2.  */
 
 #include <math.h>
@@ -107,6 +110,28 @@ rsuf (int R, int n, double a, const double *x, double *y)
     }
 }
 
+__attribute__ ((differentiable))
+void
+chain (int T, int n, const float *x, const float *w, float *y)
+{
+  float h[n], c[n];
+  for (int j = 0; j < n; j++)
+    h[j] = x[j];
+  for (int t = 0; t < T; t++)
+    {
+      float m = 0;
+      for (int j = 0; j < n; j++)
+        m += w[j] * h[j];
+      c[0] = m;
+      for (int j = 1; j < n; j++)
+        c[j] = tanhf (c[j - 1] + h[j]);
+      for (int j = 0; j < n; j++)
+        h[j] = c[j];
+    }
+  for (int j = 0; j < n; j++)
+    y[j] = h[j];
+}
+
 int
 main (void)
 {
@@ -120,6 +145,7 @@ main (void)
       tg_fill_f (W, n * n, 1 + q, -0.8, 0.8);
       tg_fill_f (xf, n, 11 + q, -1, 1);
       TG_GRADCHECK (sseed, &T, &n, W, xf, out);
+      TG_GRADCHECK (chain, &T, &n, xf, W, out);
 
       double *U = tg_alloc (n * n), *h0 = tg_alloc (n), *b = tg_alloc (n);
       double *hT = tg_alloc (n);
