@@ -741,7 +741,7 @@ class Blocks:
     def st_carry(self):
         ch = self.ch
         kind = ch.pick(["rnn", "decay", "euler", "out-state", "gru",
-                        "stencil", "interior"])
+                        "stencil", "interior", "scan"])
         self.tag("carry-" + kind)
         if kind == "euler":
             self.carry_euler()
@@ -784,6 +784,29 @@ class Blocks:
                                    % (s2, V.name, H.text, r, h)]) +
                 ["%s[j] = 0.5$ * %s[j] + 0.5$ * %s(%s);" %
                  (hn, h, self.fn("tanh"), s2)])
+        elif kind == "scan":
+            # A scratch row seeded and recurred in every step, after a
+            # loop that reads all of the state (a block whose statement
+            # recurs over its own loop, blocks.c), up or down the row.
+            U = self.get_array([H, H], (-1, 1))
+            r, s = self.fresh("r"), self.fresh("s")
+            self.k.decls.append("  " + self.scratch_decl(r, H))
+            step = loop("j", H.text, [
+                "$T %s = %s[t*%s + j];" % (s, x.name, H.text)] +
+                loop("k", H.text, ["%s += 0.5$ * %s[j*%s + k] * %s[k];" %
+                                   (s, U.name, H.text, h)]) +
+                ["%s[j] = %s(%s);" % (r, self.fn("tanh"), s)])
+            if ch.chance(0.5):
+                self.tag("carry-scan-down")
+                step += (["%s[%s - 1] = %s[%s - 1];" % (hn, H.text, r, H.text)]
+                         + block("for (int j = %s - 2; j >= 0; j--)" % H.text,
+                                 ["%s[j] = 0.5$ * %s[j + 1] + 0.5$ * %s[j];"
+                                  % (hn, hn, r)]))
+            else:
+                step += (["%s[0] = %s[0];" % (hn, r)]
+                         + block("for (int j = 1; j < %s; j++)" % H.text,
+                                 ["%s[j] = 0.5$ * %s[j - 1] + 0.5$ * %s[j];"
+                                  % (hn, hn, r)]))
         elif kind in ("stencil", "interior"):
             # Neighbours behind conditions on the index, or only the
             # interior updated and the boundary kept (carry.c).
