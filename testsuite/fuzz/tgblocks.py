@@ -237,7 +237,8 @@ class Blocks:
         then a loop over the whole row dividing the first t + 1 and
         zeroing the rest, or the row normalized over u <= t and its tail
         zeroed from t + 1 by a loop or memset, before or after (or a
-        third loop over u <= t).  TAIL: only the forms with the tail."""
+        third loop over u <= t), or the tail zeroed and then the whole
+        row divided.  TAIL: only the forms with the tail."""
         ch = self.ch
         T = self.new_dim()
         s = self.get_array([T, T], (-3, 3))
@@ -261,8 +262,19 @@ class Blocks:
                 if ch.chance(0.5) else \
                 block(head, ["%s = %s;" % (pat % "u", ex),
                              "%s += %s;" % (z, pat % "u")])
-            form = 1 + ch.draw(2) if tail else ch.draw(3)
-            if form == 0:
+            form = 1 + ch.draw(3) if tail else ch.draw(4)
+            if form == 3:
+                # the tail zeroed after the exponentials, then the whole
+                # row normalized in place (version.c joins the two)
+                self.tag("causal-tail-whole-norm")
+                if ch.chance(0.3):
+                    body += ["memset (&%s, 0, (%s - t - 1) * sizeof ($T));" %
+                             (pat % "t + 1", T.text)]
+                else:
+                    body += loop("u", T.text, ["%s = 0.0$;" % (pat % "u")],
+                                 start="t + 1")
+                body += loop("u", T.text, ["%s /= %s;" % (pat % "u", z)])
+            elif form == 0:
                 c = ch.pick(["u <= t", "t >= u", "u < t + 1"])
                 body += loop("u", T.text, ["%s = %s ? %s / %s : 0.0$;" %
                                            (pat % "u", c, pat % "u", z)])
