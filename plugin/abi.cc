@@ -138,6 +138,19 @@ check_signature (tree fndecl)
                 "differentiable function %qD must return void, float or "
                 "double",
                 fndecl);
+      /* An integer helper of the indices (imax, a clamp: integers in,
+         an integer out): marking it does not make a kernel take its
+         calls.  */
+      bool ints = INTEGRAL_TYPE_P (rt);
+      for (tree a = DECL_ARGUMENTS (fndecl); a && ints; a = DECL_CHAIN (a))
+        ints = INTEGRAL_TYPE_P (TREE_TYPE (a));
+      if (ints)
+        inform (DECL_SOURCE_LOCATION (fndecl),
+                "%qD returns %qT: an integer function is not "
+                "differentiated, and a kernel does not take a call of one "
+                "in an index either; drop the attribute and write its value "
+                "where it is used (a macro or a conditional expression)",
+                fndecl, rt);
       ok = false;
     }
   if (stdarg_p (TREE_TYPE (fndecl)))

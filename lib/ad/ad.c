@@ -1620,6 +1620,67 @@ temporaries (te_program *fwd, te_program *b, te_diag *diag)
   return true;
 }
 
+/* Statement ST of a block carries a recurrence over its one loop of its
+   own (te_stmt.own_recurrent: c[j + 1] = c[j] / 2 + g[j + 1]): its
+   adjoint statements, from FIRST on in the block's stage MAIN, run that
+   loop from its last iteration down, counter J as E - 1 - J, and the one
+   that adds to the destination's own adjoint (d_c[j] += d_c[j + 1] / 2)
+   first, so that every other reads each element's adjoint complete
+   (the later iterations and statements having added to it).  NSTAGES:
+   the backward's stages before ST's, which must have made none.  */
+static bool
+own_loop_down (sweep *w, te_stage *main, int first, int nstages,
+               const te_stmt *st)
+{
+  te_ctx *ctx = w->ctx;
+  te_tensor *d = st->dst->shadow;
+  if (!main || w->b->nstages != nstages || st->ninner != 1)
+    return te_diag_set (w->diag, TE_DIAG_INTERNAL, st->loc,
+                        "the adjoints of a recurrence over a loop of its "
+                        "own left its block's stage");
+  const te_loop *own = &st->inner[0];
+  te_node *v = te_var (ctx, own->var);
+  te_node *down = te_canon_int (
+      ctx, te_sub (ctx, te_sub (ctx, own->extent, te_int (ctx, 1)), v));
+  int nself = 0;
+  for (int k = first; k < main->nstmts; k++)
+    {
+      te_stmt *x = &main->stmts[k];
+      if (x->ninner != 1 || x->inner[0].var != own->var)
+        return te_diag_set (w->diag, TE_DIAG_INTERNAL, st->loc,
+                            "an adjoint of a recurrence over a loop of its "
+                            "own outside that loop");
+      x->index = te_canon_int (ctx, te_replace (ctx, x->index, v, down));
+      x->value = te_canon_loads (ctx, te_replace (ctx, x->value, v, down));
+      if (x->guard)
+        x->guard = te_canon_loads (ctx, te_replace (ctx, x->guard, v, down));
+      if (x->dst == d)
+        {
+          /* To the front, keeping the others' order, unless it reads
+             what one of them writes (a temporary of the adjoint).  */
+          for (int j = first + nself; j < k; j++)
+            if (te_reads (x->value, main->stmts[j].dst)
+                || (x->guard && te_reads (x->guard, main->stmts[j].dst)))
+              return te_diag_set (w->diag, TE_DIAG_USER, st->loc,
+                                  "'%s' is updated in an inner loop from "
+                                  "its values of that loop's earlier "
+                                  "iterations, and carried by the loop "
+                                  "around it; not supported yet",
+                                  st->dst->name);
+          te_stmt self = *x;
+          memmove (&main->stmts[first + nself + 1],
+                   &main->stmts[first + nself],
+                   (k - first - nself) * sizeof *x);
+          main->stmts[first + nself++] = self;
+        }
+    }
+  if (nself > 1)
+    return te_diag_set (w->diag, TE_DIAG_INTERNAL, st->loc,
+                        "a recurrence over a loop of its own adds to its "
+                        "own adjoint twice");
+  return true;
+}
+
 /* Steps 2-6 for statement ST of forward stage FS.  */
 static bool
 reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
@@ -1713,12 +1774,16 @@ reverse_stmt (sweep *w, const te_stage *fs, const te_stmt *st)
     g = te_add (ctx, g, te_load (ctx, t->accum, st->index));
   if (!main)
     new_stage (w, fs->nloops, fs->loops, 0, NULL);
+  int first_stmt = main ? main->nstmts : 0, nstages = w->b->nstages;
   if (!contribute (w, st->value, g, true, st->guard))
     return false;
   /* Outermost reductions first: their terms feed the inner ones.  */
   for (int i = w->nreds - 1; i >= 0; i--)
     if (!cancelled_red (w, w->reds[i].r) && !reverse_reduction (w, &w->reds[i]))
       return false;
+  if (st->own_recurrent
+      && !own_loop_down (w, main, first_stmt, nstages, st))
+    return false;
   if (t->role == TE_ROLE_INOUT)
     {
       if (w->self && needs_entry (w, w->self_raw, w->self, t))

@@ -14,6 +14,11 @@
       parameters, loads (gathers) and any node that is not +, -, * or a
       widening cast, itself canonicalized inside.
    2. Merge equal monomials, drop zero terms, sort the terms.
+      A remainder by a constant whose dividend the sum holds, X - X % C
+      (a tile loop's bound M - M % 8, (M - M % 8) * K in an address),
+      is C * (X / C), C's identity (X / C) * C + X % C == X, so that
+      the bound and the tiles' 8 * (M / 8) are one polynomial
+      (contract_remainders).
    3. Rebuild.  Arithmetic wraps modulo 2^64, as the emitted code's.
 
    Limits: beyond MAX_TERMS terms or MAX_ATOMS atoms a term, the
@@ -94,6 +99,7 @@ mul_terms (const term *a, const term *b, term *out)
 }
 
 static te_node *canon (te_ctx *ctx, te_node *n);
+static bool contract_remainders (te_ctx *ctx, poly *p);
 
 /* Step 1: expand N into P.  */
 static bool
@@ -266,10 +272,79 @@ canon (te_ctx *ctx, te_node *n)
       one.coef = t.coef;
       ok = ok && add_term (q, &one);
     }
+  for (int guard = 0; ok && guard < 8 && contract_remainders (ctx, q);
+       guard++)
+    ;
   te_node *r = ok ? rebuild (ctx, q) : n;
   free (p);
   free (q);
   return r;
+}
+
+/* The term in P with the atoms of T, or NULL.  */
+static term *
+find_term (poly *p, const term *t)
+{
+  for (int i = 0; i < p->n; i++)
+    if (cmp_atoms (&p->t[i], t) == 0)
+      return &p->t[i];
+  return NULL;
+}
+
+/* Step 2's contraction in P (canonical atoms): a term -A * R * (X % C),
+   C a positive constant, whose A * R * X the sum holds term by term,
+   becomes A * C * R * (X / C).  False if P is not changed.  */
+static bool
+contract_remainders (te_ctx *ctx, poly *p)
+{
+  for (int i = 0; i < p->n; i++)
+    for (int j = 0; j < p->t[i].natoms; j++)
+      {
+        te_node *m = p->t[i].atoms[j];
+        if (m->op != TE_MOD || m->type != TE_I64
+            || m->args[1]->op != TE_CONST || m->args[1]->u.i <= 0
+            || p->t[i].coef == 0)
+          continue;
+        int64_t c = m->args[1]->u.i;
+        term rest = p->t[i];
+        rest.coef = (int64_t) (0 - (uint64_t) rest.coef);
+        rest.natoms = 0;
+        for (int k = 0; k < p->t[i].natoms; k++)
+          if (k != j)
+            rest.atoms[rest.natoms++] = p->t[i].atoms[k];
+        poly *x = malloc (sizeof *x);
+        if (!x)
+          return false;
+        /* X's terms, each times A * R, all in P with that coefficient;
+           X not a multiple of C (then X / C is no atom: canon folds
+           it).  */
+        bool ok = expand (ctx, m->args[0], x) && x->n > 0;
+        bool multiple = true;
+        term want[MAX_TERMS];
+        for (int k = 0; ok && k < x->n; k++)
+          {
+            term *have;
+            multiple &= x->t[k].coef % c == 0;
+            ok = mul_terms (&rest, &x->t[k], &want[k])
+                 && (have = find_term (p, &want[k])) != NULL
+                 && have->coef == want[k].coef;
+          }
+        term q = { (int64_t) ((uint64_t) rest.coef * (uint64_t) c), 1,
+                   { te_div (ctx, m->args[0], m->args[1]) } }, qr;
+        ok = ok && !multiple && mul_terms (&rest, &q, &qr);
+        if (ok)
+          {
+            qr.coef = q.coef;
+            for (int k = 0; k < x->n; k++)
+              find_term (p, &want[k])->coef = 0;
+            p->t[i].coef = 0;
+            ok = add_term (p, &qr);
+          }
+        free (x);
+        if (ok)
+          return true;
+      }
+  return false;
 }
 
 te_node *

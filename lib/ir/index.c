@@ -674,6 +674,21 @@ non_negative_by_quotient (te_ctx *ctx, te_node *n, const te_stage *a,
   return false;
 }
 
+/* A of a loop count E, canonical, that is (C * A + K) / C with C a
+   positive constant and 0 <= K < C; NULL if E is no such count.  */
+static te_node *
+tile_count (te_ctx *ctx, te_node *e)
+{
+  if (e->op != TE_DIV || e->args[1]->op != TE_CONST || e->args[1]->u.i <= 1)
+    return NULL;
+  te_node *c = e->args[1], *rest = NULL;
+  te_node *a = te_canon_divide (ctx, e->args[0], c, &rest);
+  if (!a || !rest || rest->op != TE_CONST || rest->u.i < 0
+      || rest->u.i >= c->u.i)
+    return NULL;
+  return a;
+}
+
 bool
 te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
                         const te_stage *b)
@@ -691,6 +706,23 @@ te_non_negative_where_run (te_ctx *ctx, te_node *n, const te_stage *a,
         n = te_replace (ctx, n, m, e);
       }
   if (te_non_negative (ctx, n))
+    return true;
+  /* There a tile loop's count (C * A + K) / C, 0 <= K < C, is A: it is
+     one or more, so C * A + K >= C, A >= 1, and the division exact but
+     for K.  */
+  bool tiles = false;
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < st[i]->nloops; k++)
+      {
+        te_node *e = te_canon_int (ctx, st[i]->loops[k].extent);
+        te_node *a = tile_count (ctx, e);
+        if (a)
+          {
+            n = te_canon_int (ctx, te_replace (ctx, n, e, a));
+            tiles = true;
+          }
+      }
+  if (tiles && te_non_negative (ctx, n))
     return true;
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < st[i]->nloops; k++)

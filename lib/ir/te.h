@@ -297,6 +297,12 @@ typedef struct te_stmt
   te_node *guard; /* executed only where true; NULL: always */
   int ninner;     /* loops of its own inside the stage's */
   te_loop *inner;
+  bool own_recurrent; /* blocks.c: in a block, its one loop of its own
+                     carries a recurrence (it reads an element of its
+                     destination an earlier iteration of that loop
+                     wrote: a seeded scratch row c[j + 1] = c[j] / 2 +
+                     g[j + 1]); ad.c runs its adjoints from that loop's
+                     last iteration down */
   te_loc loc;
   unsigned pos;   /* the lifter's program order of the store (GIMPLE
                      uids in an order where a loop's body comes before

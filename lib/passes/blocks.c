@@ -24,12 +24,22 @@
    them.  ad.c runs its gradient backwards in one stage (a recurrence).
    Each block is noted.
 
-   Limit: a statement whose own loops carry a recurrence (a scalar
+   A statement whose one loop of its own carries a recurrence (a scalar
    carried by the outer loop and updated in an inner one, `for j { for i
-   s += x[j*n + i] * s; y[j] = s; }', gives a statement that reads, in
-   one iteration of the P loops, what its other iterations of its own
-   loops write) is refused: the gradient runs the P loops backwards but
-   each statement's own loops forwards.  */
+   s += x[j*n + i] * s; y[j] = s; }', a scratch row seeded and recurred
+   in every step, c[0] = g[0]; c[j] = c[j-1] / 2 + g[j]) reads, in one
+   iteration of the P loops, what its earlier iterations of its own loop
+   wrote: when it reads its destination once, unguarded, outside any
+   sum, the element at a constant distance behind the one it writes
+   (own_recurrence), it is marked (te_stmt.own_recurrent) and ad.c runs
+   its adjoints down that loop.  The statements of one inner loop, which
+   the block runs one after the other over all its iterations, must not
+   read what another of them writes in other iterations (cross_read_ok:
+   two scalars updated from each other, s += x * u; u = u / 2 + s).
+
+   Limits: refused are other recurrences over a statement's own loops
+   (two loops of its own, two reads of its destination) and recurrences
+   through several statements of one inner loop.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -73,6 +83,7 @@ make_block (te_program *p, int first, int last, int np)
               x->loc);
           y->ninner = n;
           y->inner = inner;
+          y->own_recurrent = x->own_recurrent;
           y->pos = x->pos;
           y->pos_first = x->pos_first;
         }
@@ -154,6 +165,97 @@ inner_recurrence (te_program *p, const te_stage *s, const te_stmt *x, int np)
   return false;
 }
 
+static bool
+has_reduce (te_node *n)
+{
+  if (!n)
+    return false;
+  if (n->op == TE_REDUCE)
+    return true;
+  for (int i = 0; i < 3; i++)
+    if (has_reduce (n->args[i]))
+      return true;
+  return false;
+}
+
+/* Is statement X of stage S, in a block over S's P outermost loops, one
+   whose adjoints ad.c can run backwards over its own loop: one loop of
+   its own (S's loops from the P-th on and X's), an unguarded store that
+   reads its destination once, outside any sum, at an element below
+   (above) the one it writes, which rises (falls) with the loop's
+   counter: so it reads what the loop's earlier iterations wrote, or
+   what the block's earlier statements did (roles.c checked those), and
+   each iteration's adjoint is complete when the later ones have run.  */
+static bool
+own_recurrence (te_program *p, const te_stage *s, const te_stmt *x, int np)
+{
+  te_ctx *ctx = p->ctx;
+  te_loop wl[2 * TE_MAX_LOOPS];
+  int nw = te_access_loops (p->nvars, s, np, x, x->index, true, wl);
+  if (nw != 1 || x->guard || x->op != TE_SET || has_reduce (x->value))
+    return false;
+  self_reads r;
+  r.t = x->dst;
+  r.n = 0;
+  te_walk (x->value, collect_read, &r);
+  if (r.n != 1)
+    return false;
+  te_node *c = te_coefficient (ctx, x->index, wl[0].var);
+  te_node *d = te_canon_int (ctx, te_sub (ctx, x->index, r.index[0]));
+  if (c->op != TE_CONST || d->op != TE_CONST)
+    return false;
+  /* A rising write reads below it, within the steps already made.  */
+  return (c->u.i == 1 && d->u.i > 0) || (c->u.i == -1 && d->u.i < 0);
+}
+
+/* Statements X and Y of stage S (X reads what Y writes), in a block
+   over S's P outermost loops, where each will run its own loops to
+   their end before the next statement: does X see what it sees in the
+   source, where the two alternate in every iteration of those loops?
+   So when X reads only the element Y writes in the same iteration (Y
+   before X, the loops the same), or, in one iteration of the P loops,
+   only elements Y does not write in it (a tape's earlier row).  */
+static bool
+cross_read_ok (te_program *p, const te_stage *s, const te_stmt *x,
+               const te_stmt *y, int np)
+{
+  te_ctx *ctx = p->ctx;
+  self_reads r;
+  r.t = y->dst;
+  r.n = 0;
+  te_walk (x->value, collect_read, &r);
+  if (x->guard)
+    te_walk (x->guard, collect_read, &r);
+  if (r.n == 16)
+    return false;
+  if (r.n == 0)
+    return true;
+  te_loop wl[2 * TE_MAX_LOOPS], rl[2 * TE_MAX_LOOPS];
+  te_node *wlo, *whi;
+  int nw = te_access_loops (p->nvars, s, np, y, y->index, true, wl);
+  if (nw < 0 || !te_index_range (ctx, y->index, nw, wl, &wlo, &whi))
+    return false;
+  for (int i = 0; i < r.n; i++)
+    {
+      if (y < x && !x->ninner && !y->ninner
+          && te_canon_int (ctx, r.index[i]) == te_canon_int (ctx, y->index))
+        continue;
+      int nr = te_access_loops (p->nvars, s, np, x, r.index[i], false, rl);
+      te_node *rlo, *rhi;
+      if (nr < 0
+          || !te_read_range (ctx, x->value, x->guard, y->dst, r.index[i], nr,
+                             rl, &rlo, &rhi))
+        return false;
+      te_node *below = te_canon_int (
+          ctx, te_sub (ctx, te_sub (ctx, wlo, rhi), te_int (ctx, 1)));
+      te_node *above = te_canon_int (
+          ctx, te_sub (ctx, te_sub (ctx, rlo, whi), te_int (ctx, 1)));
+      if (!te_non_negative (ctx, below) && !te_non_negative (ctx, above))
+        return false;
+    }
+  return true;
+}
+
 bool
 te_program_blocks (te_program *p, te_diag *diag)
 {
@@ -177,10 +279,37 @@ te_program_blocks (te_program *p, te_diag *diag)
       te_assert (np > 0 && np < TE_MAX_LOOPS);
       for (int k = s; k <= last; k++)
         for (int j = 0; j < p->stages[k].nstmts; j++)
+          for (int i = 0; i < p->stages[k].nstmts; i++)
+            {
+              const te_stage *st = &p->stages[k];
+              const te_stmt *x = &st->stmts[j], *y = &st->stmts[i];
+              if (i == j || (st->nloops == np && !x->ninner && !y->ninner)
+                  || cross_read_ok (p, st, x, y, np))
+                continue;
+              te_diag_set (diag, TE_DIAG_USER, x->loc,
+                           "'%s' is updated in an inner loop from '%s', "
+                           "which another statement of that loop updates "
+                           "in other iterations; not supported yet",
+                           x->dst->name, y->dst->name);
+              te_diag_note (diag, "the gradient runs each statement of "
+                                  "this loop through all its iterations "
+                                  "before the next statement; a "
+                                  "recurrence through several statements "
+                                  "of an inner loop of a step is not "
+                                  "supported yet");
+              return false;
+            }
+      for (int k = s; k <= last; k++)
+        for (int j = 0; j < p->stages[k].nstmts; j++)
           {
-            const te_stmt *x = &p->stages[k].stmts[j];
+            te_stmt *x = &p->stages[k].stmts[j];
             if (!inner_recurrence (p, &p->stages[k], x, np))
               continue;
+            if (own_recurrence (p, &p->stages[k], x, np))
+              {
+                x->own_recurrent = true;
+                continue;
+              }
             te_diag_set (diag, TE_DIAG_USER, x->loc,
                          "'%s' is updated in an inner loop from its values "
                          "of that loop's earlier iterations, and carried "

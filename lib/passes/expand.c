@@ -29,6 +29,14 @@
       inside a sum that hoist computed apart, exp (z[v] - z[y[n]])):
       within the array's bounds it is in the row.  So each
       iteration reads only what the same iteration wrote.
+   2b. A later stage of the same loops may extend the row: one unguarded
+      statement over a dense range just above or just below it, which
+      may read the row (a seed c[0] = g[0], then the recurrence
+      c[1 + j] = c[j] / 2 + g[1 + j]; or c[n - 1], then c[n - 2 - j]
+      counting down); the reads of each stage are checked against the
+      row so far, its own part included (roles.c checks that a
+      recurrence reads earlier iterations).  A later writer that
+      rewrites the row (w[u] = exp (w[u] - mx)) is left to version.c.
    3. Every access T[x] in a stage whose shared counters are b1..bn
       becomes T[lin (b) * R + x], lin the row-major number of the shared
       iteration and R one more than the last element the first stage
@@ -64,6 +72,7 @@
 #include "ir/index.h"
 #include "passes/passes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_LOADS 16
@@ -216,10 +225,11 @@ one_loop (te_program *p, te_stage *s, te_tensor *t, te_node *hi)
 }
 
 /* Step 2: is the write of T in FIRST (stage index F) one unguarded
-   statement over a dense range, [*LO, *HI], that does not read T?  */
+   statement over a dense range, [*LO, *HI], that does not read T (that
+   may, when EXTEND: a later writer of step 2b)?  */
 static const te_stmt *
 dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
-              te_node **lo, te_node **hi)
+              bool extend, te_node **lo, te_node **hi)
 {
   const te_stmt *w = NULL;
   int nw = 0;
@@ -230,8 +240,9 @@ dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
         nw++;
       }
   if (nw > 1)
-    return constant_writers (p, fs, t, n, lo, hi);
-  if (!w || w->guard || w->op != TE_SET || te_reads (w->value, t))
+    return extend ? NULL : constant_writers (p, fs, t, n, lo, hi);
+  if (!w || w->guard || w->op != TE_SET
+      || (!extend && te_reads (w->value, t)))
     return NULL;
   /* Dense: the index less its first element numbers the iterations of
      the loops inside the shared ones, row-major.  */
@@ -250,7 +261,10 @@ dense_writer (te_program *p, const te_stage *fs, const te_tensor *t, int n,
   lin = te_canon_int (ctx, lin);
   if (!te_index_range (ctx, w->index, fs->nloops - n, fs->loops + n, lo, hi))
     return NULL;
-  if (te_canon_int (ctx, te_sub (ctx, w->index, *lo)) != lin)
+  /* A later writer may run down (a suffix c[n - 2 - j] after its seed
+     c[n - 1]).  */
+  if (te_canon_int (ctx, te_sub (ctx, w->index, *lo)) != lin
+      && !(extend && te_canon_int (ctx, te_sub (ctx, *hi, w->index)) == lin))
     return NULL;
   return w;
 }
@@ -591,24 +605,55 @@ expand_1 (te_program *p, te_tensor *t)
                                 : n))
       return false;
   te_node *lo, *hi;
-  if (!dense_writer (p, fs, t, n, &lo, &hi))
+  if (!dense_writer (p, fs, t, n, false, &lo, &hi))
     return false;
   one_loop (p, &p->stages[first], t, hi);
+  /* Step 2b: the row so far, [LOS[S], HIS[S]], at each later stage S.  */
+  te_node **his = calloc (2 * p->nstages, sizeof *his);
+  if (!his)
+    return false;
+  te_node **los = his + p->nstages;
+  for (int s = first + 1; s < p->nstages; s++)
+    {
+      te_stage *st = &p->stages[s];
+      his[s] = hi;
+      los[s] = lo;
+      if (!te_stage_writes (st, t))
+        continue;
+      /* A later writer that rewrites the row (w[u] = exp (w[u] - mx))
+         stays for version.c.  */
+      te_node *wlo, *whi;
+      if (te_shared_loops (fs, st) < n
+          || !dense_writer (p, st, t, n, true, &wlo, &whi))
+        continue;
+      wlo = te_canon_int (ctx, te_rename_counters (ctx, wlo, n, st->loops,
+                                                   fs->loops));
+      whi = te_canon_int (ctx, te_rename_counters (ctx, whi, n, st->loops,
+                                                   fs->loops));
+      if (wlo == te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1))))
+        hi = his[s] = whi;
+      else if (lo == te_canon_int (ctx, te_add (ctx, whi, te_int (ctx, 1))))
+        lo = los[s] = wlo;
+    }
   te_node *size = te_canon_int (ctx, te_add (ctx, hi, te_int (ctx, 1)));
   bool whole = lo == te_int (ctx, 0) && size == te_canon_int (ctx, t->size);
-  /* Step 4's reads need the whole array.  */
-  if (late && !whole)
-    return false;
-  for (int s = first + 1; s < p->nstages; s++)
+  for (int s = first + 1; s < p->nstages && !(late && !whole); s++)
     {
       te_stage *st = &p->stages[s];
       int m = te_shared_loops (fs, st);
       if (!te_stage_accesses (st, t))
         continue;
       if (m < n ? !late_reads (p, st, t, fs, m, n, lin, size, false)
-                : !reads_inside (p, st, t, n, fs, lo, hi, whole))
-        return false;
+                : !reads_inside (p, st, t, n, fs, los[s], his[s], whole))
+        {
+          free (his);
+          return false;
+        }
     }
+  free (his);
+  /* Step 4's reads need the whole array.  */
+  if (late && !whole)
+    return false;
 
   /* Step 3: rows of the elements up to the last one written, HI + 1
      (no more than the array's size in a kernel within its bounds).  */

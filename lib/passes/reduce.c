@@ -166,6 +166,28 @@ te_match_update (te_ctx *ctx, te_node *v, te_node *acc, te_red_kind *kind,
             return true;
           }
     }
+  /* A float accumulator fed through a wider type ((float) ((double) acc
+     + exp ((double) h[j])) for float se; se += exp (h[j]);): the sum (or
+     product) of the terms converted to ACC's type, which the gradient
+     goes through; the forward rounds each term before adding it, not
+     after, a difference of the last bit.  */
+  if (v->op == TE_CAST && v->type == acc->type && te_type_is_float (v->type)
+      && (v->args[0]->op == TE_ADD || v->args[0]->op == TE_SUB
+          || v->args[0]->op == TE_MUL))
+    {
+      te_node *m = v->args[0];
+      for (int k = 0; k < 2; k++)
+        if (m->args[k]->op == TE_CAST && m->args[k]->args[0] == acc
+            && te_type_is_float (m->type)
+            && !te_contains (m->args[1 - k], acc)
+            && (m->op != TE_SUB || k == 0))
+          {
+            te_node *t = te_cast (ctx, acc->type, m->args[1 - k]);
+            *kind = m->op == TE_MUL ? TE_RED_PROD : TE_RED_SUM;
+            *body = m->op == TE_SUB ? te_neg (ctx, t) : t;
+            return true;
+          }
+    }
   switch (v->op)
     {
     case TE_ADD:

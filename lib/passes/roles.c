@@ -546,12 +546,12 @@ read_apart (te_program *p, const te_stage *s, const te_stmt *st,
    to the next: with every loop's inner loops at their last iteration,
    the next value of its counter (inner loops at their first) writes
    above?  (A tape's rows, h[r * (m + 1) + j + 1], are written so, with
-   gaps; te_writes_in_order wants no gap.)  Asked where the loops of S
-   and of the stage READER that reads what S writes run: a seed y[r * n]
-   rises with r where the reader's j < n - 1 runs (n >= 2).  */
+   gaps; te_writes_in_order wants no gap.)  Where stage OTHER runs too
+   (its loops' extents at least one: a seed c[n * t] of rows of n that a
+   loop over j < n reads).  */
 static bool
 writes_rising (te_ctx *ctx, const te_stage *s, te_node *index,
-               const te_stage *reader)
+               const te_stage *other)
 {
   for (int k = 0; k < s->nloops; k++)
     {
@@ -570,9 +570,38 @@ writes_rising (te_ctx *ctx, const te_stage *s, te_node *index,
       /* At the counters' values that make it smallest (a causal row's
          gap T - t - 1 at t = T - 1).  */
       te_node *glo, *ghi;
-      if (!te_non_negative_where_run (ctx, gap, s, reader)
+      if (!te_non_negative_where_run (ctx, gap, s, other)
           && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
-               && te_non_negative_where_run (ctx, glo, s, reader)))
+               && te_non_negative_where_run (ctx, glo, s, other)))
+        return false;
+    }
+  return true;
+}
+
+/* Does INDEX, written by stage S, write in each iteration of its first
+   SHARED loops only above what the earlier iterations wrote, in any
+   order within the iteration (a suffix recurrence c[r + n - 2 - j] in
+   row r), where stage OTHER runs too?  */
+static bool
+rows_rising (te_ctx *ctx, const te_stage *s, te_node *index, int shared,
+             const te_stage *other)
+{
+  for (int k = 0; k < shared; k++)
+    {
+      int ninner = s->nloops - 1 - k;
+      const te_loop *inner = s->loops + k + 1;
+      te_node *v = te_var (ctx, s->loops[k].var);
+      te_node *next = te_canon_int (
+          ctx, te_replace (ctx, index, v, te_add (ctx, v, te_int (ctx, 1))));
+      te_node *lo, *hi, *nlo, *nhi, *glo, *ghi;
+      if (!te_index_range (ctx, index, ninner, inner, &lo, &hi)
+          || !te_index_range (ctx, next, ninner, inner, &nlo, &nhi))
+        return false;
+      te_node *gap = te_canon_int (
+          ctx, te_sub (ctx, te_sub (ctx, nlo, hi), te_int (ctx, 1)));
+      if (!te_non_negative_where_run (ctx, gap, s, other)
+          && !(te_index_range (ctx, gap, k + 1, s->loops, &glo, &ghi)
+               && te_non_negative_where_run (ctx, glo, s, other)))
         return false;
     }
   return true;
@@ -799,26 +828,37 @@ read_written_before (te_program *p, const te_stage *s, const te_stmt *st,
           && written_once_per_row (p, ws, w, shared))
         return true;
     }
-  if (!(te_writes_in_order (ctx, ws, w->index)
-        || writes_rising (ctx, ws, w->index, s))
-      || n < 0 || !te_index_monotone (ctx, r, n, loops))
+  /* R's largest element, also where it falls with a counter (a suffix
+     recurrence c[j] = a c[j + 1] + g[j] counting down).  */
+  te_node *rmin, *rmax, *wmin, *wmax;
+  bool ordered = te_writes_in_order (ctx, ws, w->index)
+                 || writes_rising (ctx, ws, w->index, s);
+  if (!(ordered || rows_rising (ctx, ws, w->index, shared, s)) || n < 0
+      || !te_index_range (ctx, (te_node *) r, n, loops, &rmin, &rmax))
     return false;
-  te_node *rmax = te_index_extreme (ctx, (te_node *) r, n, loops, true);
-  te_node *wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
-                                    ws->loops + shared, true);
+  if (ordered)
+    wmax = te_index_extreme (ctx, w->index, ws->nloops - shared,
+                             ws->loops + shared, true);
+  else if (!te_index_range (ctx, w->index, ws->nloops - shared,
+                            ws->loops + shared, &wmin, &wmax))
+    return false;
   rmax = te_rename_counters (ctx, rmax, shared, s->loops, ws->loops);
   if (te_non_negative (ctx, te_sub (ctx, wmax, rmax)))
     return true;
   /* Or W writes, in the next iteration of the one loop they share and
      after (W rising), only above what R reads: a tape's next row.  */
-  if (shared != 1 || !writes_rising (ctx, ws, w->index, s))
+  if (shared != 1
+      || !(writes_rising (ctx, ws, w->index, s)
+           || rows_rising (ctx, ws, w->index, 1, s)))
     return false;
   te_node *v = te_var (ctx, ws->loops[0].var);
   te_node *next = te_canon_int (ctx, te_replace (ctx, w->index, v,
                                                  te_add (ctx, v,
                                                          te_int (ctx, 1))));
-  te_node *wnext = te_index_extreme (ctx, next, ws->nloops - 1, ws->loops + 1,
-                                     false);
+  te_node *wnext, *wtop;
+  if (!te_index_range (ctx, next, ws->nloops - 1, ws->loops + 1, &wnext,
+                       &wtop))
+    return false;
   te_node *gap = te_canon_int (ctx, te_sub (ctx, te_sub (ctx, wnext, rmax),
                                             te_int (ctx, 1)));
   return te_non_negative_where_run (ctx, gap, ws, s);
@@ -846,7 +886,7 @@ block_read (te_program *p, int s, const te_stmt *st, const te_node *r,
         || (!te_stage_empty (&p->stages[k])
             && te_shared_loops (rs, &p->stages[k]) < shared))
       return 0;
-  if (!writes_rising (ctx, wst, w->index, rs))
+  if (!writes_rising (ctx, wst, w->index, wst))
     return 0;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_read_loops (p->nvars, rs, shared, st->value, r, loops);
@@ -1186,6 +1226,88 @@ run_non_negative (te_ctx *ctx, te_node *n, const te_stage *s)
   return te_non_negative (ctx, te_canon_int (ctx, n));
 }
 
+/* Is a load of T in N behind a condition (UNDER: N is): in an arm of a
+   select, or the second operand of && or ||?  */
+static bool
+conditional_load (const te_node *n, const te_tensor *t, bool under)
+{
+  if (!n)
+    return false;
+  if (n->op == TE_LOAD && n->u.tensor == t)
+    return under;
+  for (int i = 0; i < te_op_arity (n->op); i++)
+    if (conditional_load (n->args[i], t,
+                          under
+                              || (n->op == TE_SELECT && i > 0)
+                              || ((n->op == TE_AND || n->op == TE_OR)
+                                  && i > 0)))
+      return true;
+  return false;
+}
+
+/* Does the read R of an output reach, in a row that W writes, past
+   the part of it W writes: both rows of C (a counter's coefficient in
+   W's index) named by the same outer counters over loops of the same
+   extents, each row written by one iteration of them, and R's columns
+   in the row not within W's (a causal row p[t*T + u] written for
+   u <= t, read for u < T)?  Then the elements past are never written:
+   the read sees the caller's values.  False when that cannot be told.  */
+static bool
+row_read_beyond (te_program *p, const ranged *w, const ranged *r,
+                 const te_stmt *reader, const te_tensor *t)
+{
+  te_ctx *ctx = p->ctx;
+  /* A read behind a condition (u <= t ? p[t*T + u] : 0) may stay in
+     what was written: not told here.  */
+  if (reader->guard || conditional_load (reader->value, t, false))
+    return false;
+  for (int k = 0; k < w->nloops; k++)
+    {
+      te_node *c = te_coefficient (ctx, w->index, w->loops[k].var);
+      te_node *lo, *hi;
+      row_part rw, rr;
+      if ((c->op == TE_CONST && c->u.i < 2)
+          || !rows_of (p, w, c, r->s, &lo, &hi, &rw)
+          || !rows_of (p, r, c, w->s, &lo, &hi, &rr))
+        continue;
+      int nq = rw.nq;
+      if (nq == 0 || rr.nq != nq || nq > w->nloops || nq > r->nloops)
+        continue;
+      bool alike = true;
+      for (int j = 0; j < nq && alike; j++)
+        alike = te_canon_int (ctx, te_rename_counters (
+                                       ctx, r->loops[j].extent, nq, r->loops,
+                                       w->loops))
+                == te_canon_int (ctx, w->loops[j].extent);
+      te_node *q = rw.q;
+      int none = 0;
+      const te_loop *no_loops = NULL;
+      if (!alike
+          || te_canon_int (ctx, te_rename_counters (ctx, rr.q, nq, r->loops,
+                                                    w->loops))
+                 != q
+          || !te_rows_apart (ctx, nq, w->loops, 1, &q, &none, &no_loops,
+                             w->s, NULL, NULL))
+        continue;
+      te_node *rlo = te_rename_counters (ctx, rr.lo, nq, r->loops, w->loops);
+      te_node *rhi = te_rename_counters (ctx, rr.hi, nq, r->loops, w->loops);
+      te_node *d[2] = { te_canon_int (ctx, te_sub (ctx, rlo, rw.lo)),
+                        te_canon_int (ctx, te_sub (ctx, rw.hi, rhi)) };
+      for (int i = 0; i < 2; i++)
+        {
+          /* At the rows' counters that make it smallest too (T - 1 - t
+             with t < T).  */
+          te_node *dlo, *dhi;
+          if (!run_non_negative (ctx, d[i], w->s)
+              && !(te_index_range (ctx, d[i], nq, w->loops, &dlo, &dhi)
+                   && run_non_negative (ctx, dlo, w->s)))
+            return true;
+        }
+      return false;
+    }
+  return false;
+}
+
 /* An output T that one statement writes, in a stage before the read A
    (its caller's entry values are not the kernel's): does A read only
    elements it wrote?  False with DIAG when A may read past them (y
@@ -1233,16 +1355,23 @@ read_covered (te_program *p, const te_tensor *t, const access *a,
   te_node *wlo, *whi, *rlo, *rhi;
   te_loop loops[2 * TE_MAX_LOOPS];
   int n = te_access_loops (p->nvars, as, 0, ast, a->index, false, loops);
-  if (!te_writes_in_order (ctx, ws, w->index)
-      || !te_index_range (ctx, w->index, ws->nloops, ws->loops, &wlo, &whi)
-      || n < 0
-      || !te_read_range (ctx, ast->value, ast->guard, t, a->index, n, loops,
-                         &rlo, &rhi))
-    return true; /* not told: left as before */
-  te_node *below = te_canon_int (ctx, te_sub (ctx, rlo, wlo));
-  te_node *above = te_canon_int (ctx, te_sub (ctx, whi, rhi));
-  if (run_non_negative (ctx, below, as) && run_non_negative (ctx, above, as))
-    return true;
+  ranged xw = write_access (ws, w), xr = { as, (te_node *) a->index, n,
+                                           loops };
+  if (n < 0 || !row_read_beyond (p, &xw, &xr, ast, t))
+    {
+      if (!te_writes_in_order (ctx, ws, w->index)
+          || !te_index_range (ctx, w->index, ws->nloops, ws->loops, &wlo,
+                              &whi)
+          || n < 0
+          || !te_read_range (ctx, ast->value, ast->guard, t, a->index, n,
+                             loops, &rlo, &rhi))
+        return true; /* not told: left as before */
+      te_node *below = te_canon_int (ctx, te_sub (ctx, rlo, wlo));
+      te_node *above = te_canon_int (ctx, te_sub (ctx, whi, rhi));
+      if (run_non_negative (ctx, below, as)
+          && run_non_negative (ctx, above, as))
+        return true;
+    }
   /* Refuse only what is sure to reach past: bounds that differ in the
      sizes (m and n) cannot be told apart.  */
   te_diag_set (diag, TE_DIAG_USER, ast->loc,

@@ -24,8 +24,13 @@
    reads T only if it is a local array.  Reads between S0 and S1 read the
    new array too.  An output's version gets as many elements as S0's
    writes reach.  Repeated, an array written by k nests gets k - 1
-   versions.  Anything else (a partial overwrite, a guarded one) is left
-   to roles.c, which refuses it with a note.  */
+   versions.  Two pieces one after the other along a row that a later
+   loop rewrites together (a causal row's exponentials for u <= t and
+   its tail zeroed, in either order, then the whole row divided by z)
+   are first made one statement over the row, u < t + 1 ? e : 0
+   (join_pieces), when one of them reads no array.  Anything else (a
+   partial overwrite, a guarded one) is left to roles.c, which refuses
+   it with a note.  */
 
 #include "ir/te.h"
 #include "ir/index.h"
@@ -692,6 +697,93 @@ unwiden (te_program *p, int s1, const widened *saved)
     b->stmts[j] = saved->stmts[j];
 }
 
+/* Does stage S access T (or call with it)?  */
+static bool
+touches (const te_stage *s, const te_tensor *t)
+{
+  return te_stage_accesses (s, t) || te_call_passes (s, t, true)
+         || te_call_passes (s, t, false);
+}
+
+/* Pieces A and B of T (A's stage earlier), each the one statement of
+   its stage, over loops alike but the last, which B continues where A's
+   ends (a causal row's entries p[t*T + u] for u < t + 1, then its tail
+   p[t*T + t + 1 + u] zeroed for u < T - 1 - t): A becomes one statement
+   over both, T[w] = u < E_A ? a : b (b's counter as u - E_A), over
+   u < E_A + E_B, and B's stage empty, so that a later loop rewriting the
+   whole row (p[u] /= z over u < T) rewrites one piece.  The value of one
+   of them reads no array (the zeros of a tail), neither reads T, and no
+   stage between touches T.  False, and nothing changed, if that is not so.  */
+static bool
+join_pieces (te_program *p, te_tensor *t, piece *a, const piece *b)
+{
+  te_ctx *ctx = p->ctx;
+  te_stage *sa = &p->stages[a->s], *sb = &p->stages[b->s];
+  const te_stmt *wa = a->w, *wb = b->w;
+  int n = sa->nloops;
+  if (a->s >= b->s || sa->nstmts != 1 || sb->nstmts != 1 || sa->call
+      || sb->call || n == 0 || sb->nloops != n || wa->guard || wb->guard
+      || wa->op != TE_SET || wb->op != TE_SET || wa->ninner || wb->ninner
+      || te_reads (wa->value, t) || te_reads (wb->value, t)
+      || (te_reads (wa->value, NULL) && te_reads (wb->value, NULL))
+      || reads_elsewhere (sa, t) || reads_elsewhere (sb, t))
+    return false;
+  for (int s = a->s + 1; s < b->s; s++)
+    if (touches (&p->stages[s], t))
+      return false;
+  /* B in A's counters.  */
+  te_node *ib = te_canon_int (ctx, te_rename_counters (ctx, wb->index, n,
+                                                       sb->loops, sa->loops));
+  for (int k = 0; k < n - 1; k++)
+    if (te_canon_int (ctx, te_rename_counters (ctx, sb->loops[k].extent, n,
+                                               sb->loops, sa->loops))
+        != te_canon_int (ctx, sa->loops[k].extent))
+      return false;
+  const te_loop *u = &sa->loops[n - 1];
+  te_node *ea = te_canon_int (ctx, u->extent);
+  te_node *eb = te_canon_int (ctx, te_rename_counters (
+                                       ctx, sb->loops[n - 1].extent, n,
+                                       sb->loops, sa->loops));
+  te_node *v = te_var (ctx, u->var);
+  te_node *ca = te_coefficient (ctx, wa->index, u->var);
+  te_node *lo, *hi;
+  /* Both extents at least 0 where the outer loops run, at the same
+     step, B's first element one step past A's last (or A's one past
+     B's: the tail zeroed first).  */
+  if (ca->op != TE_CONST || ca->u.i == 0
+      || te_coefficient (ctx, ib, u->var) != ca
+      || !te_index_range (ctx, ea, n - 1, sa->loops, &lo, &hi)
+      || !te_non_negative (ctx, lo)
+      || !te_index_range (ctx, eb, n - 1, sa->loops, &lo, &hi)
+      || !te_non_negative (ctx, lo))
+    return false;
+  te_node *va = wa->value;
+  te_node *vb = te_rename_counters (ctx, wb->value, n, sb->loops, sa->loops);
+  te_stmt *x = &sa->stmts[0];
+  if (te_canon_int (ctx, te_replace (ctx, ib, v, te_int (ctx, 0)))
+      == te_canon_int (ctx, te_replace (ctx, wa->index, v, ea)))
+    x->value = te_select (
+        ctx, te_binary (ctx, TE_LT, v, ea), va,
+        te_canon_loads (ctx, te_replace (ctx, vb, v, te_sub (ctx, v, ea))));
+  else if (te_canon_int (ctx, te_replace (ctx, wa->index, v, te_int (ctx, 0)))
+           == te_canon_int (ctx, te_replace (ctx, ib, v, eb)))
+    {
+      x->value = te_select (
+          ctx, te_binary (ctx, TE_LT, v, eb), vb,
+          te_canon_loads (ctx, te_replace (ctx, va, v, te_sub (ctx, v, eb))));
+      x->index = ib;
+    }
+  else
+    return false;
+  sa->loops[n - 1].extent = te_canon_int (ctx, te_add (ctx, ea, eb));
+  sb->nstmts = 0;
+  te_program_note (p, "version: the two loops writing %s one after the "
+                      "other along a row are one, which a later loop "
+                      "rewrites",
+                   t->name);
+  return true;
+}
+
 /* The writes of T in stage order: each either meets none of the writes
    that T holds so far (a piece of a piecewise definition: a causal row's
    entries u <= t and its tail zeroed from t + 1, in any order) or
@@ -722,6 +814,22 @@ version_tensor (te_program *p, te_tensor *t)
             {
               live[nlive++] = (piece) { s, st };
               continue;
+            }
+          /* A rewrite of two pieces that make one row.  */
+          if (nmeet == 2)
+            {
+              int m0 = -1;
+              for (int i = 0; i < nlive && m0 < 0; i++)
+                if (!te_writes_apart (p, &p->stages[live[i].s], live[i].w,
+                                      sg, st))
+                  m0 = i;
+              if (live[m0].s < live[meet].s
+                  && join_pieces (p, t, &live[m0], &live[meet]))
+                {
+                  live[meet] = live[--nlive];
+                  meet = m0;
+                  nmeet = 1;
+                }
             }
           if (nmeet != 1 || live[meet].s == s)
             return;

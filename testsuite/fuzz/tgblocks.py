@@ -237,7 +237,8 @@ class Blocks:
         then a loop over the whole row dividing the first t + 1 and
         zeroing the rest, or the row normalized over u <= t and its tail
         zeroed from t + 1 by a loop or memset, before or after (or a
-        third loop over u <= t).  TAIL: only the forms with the tail."""
+        third loop over u <= t), or the tail zeroed and then the whole
+        row divided.  TAIL: only the forms with the tail."""
         ch = self.ch
         T = self.new_dim()
         s = self.get_array([T, T], (-3, 3))
@@ -261,8 +262,19 @@ class Blocks:
                 if ch.chance(0.5) else \
                 block(head, ["%s = %s;" % (pat % "u", ex),
                              "%s += %s;" % (z, pat % "u")])
-            form = 1 + ch.draw(2) if tail else ch.draw(3)
-            if form == 0:
+            form = 1 + ch.draw(3) if tail else ch.draw(4)
+            if form == 3:
+                # the tail zeroed after the exponentials, then the whole
+                # row normalized in place (version.c joins the two)
+                self.tag("causal-tail-whole-norm")
+                if ch.chance(0.3):
+                    body += ["memset (&%s, 0, (%s - t - 1) * sizeof ($T));" %
+                             (pat % "t + 1", T.text)]
+                else:
+                    body += loop("u", T.text, ["%s = 0.0$;" % (pat % "u")],
+                                 start="t + 1")
+                body += loop("u", T.text, ["%s /= %s;" % (pat % "u", z)])
+            elif form == 0:
                 c = ch.pick(["u <= t", "t >= u", "u < t + 1"])
                 body += loop("u", T.text, ["%s = %s ? %s / %s : 0.0$;" %
                                            (pat % "u", c, pat % "u", z)])
@@ -594,7 +606,9 @@ class Blocks:
     def tile_loop(self, i, T, n):
         """A loop over tiles of T from 0 whose counter I (declared at the
         top level, so a remainder loop continues from it) stops where the
-        last whole tile ends: (declaration, for line)."""
+        last whole tile ends, or, bounded by a variable holding the
+        rounded size, a remainder loop of its own from that variable:
+        (declaration, for line, the remainder's for line)."""
         ch = self.ch
         forms = ["i + T <= n", "i + T-1 < n", "i < n - n % T",
                  "i < n / T * T", "i <= n - T"]
@@ -609,9 +623,19 @@ class Blocks:
                 .replace("i", "@").replace("n", n)
         cond = cond.replace("@", i)
         self.tag("tile-bound-" + form.replace(" ", ""))
+        rest = "for (; %s < %s; %s++)" % (i, n, i)
+        if cond.startswith(i + " < ") and ch.chance(0.3):
+            # int Mt = M - M % 8; ... for (i = Mt; i < M; i++)
+            mt = self.fresh("mt")
+            self.tag("tile-bound-var")
+            return (["int %s = %s;" % (mt, cond[len(i) + 3:]), "int %s;" % i],
+                    "for (%s = 0; %s < %s; %s += %d)" % (i, i, mt, i, T),
+                    "for (%s = %s; %s < %s; %s++)" % (i, mt, i, n, i))
         if ch.chance(0.5):
-            return ["int %s = 0;" % i], "for (; %s; %s += %d)" % (cond, i, T)
-        return ["int %s;" % i], "for (%s = 0; %s; %s += %d)" % (i, cond, i, T)
+            return (["int %s = 0;" % i], "for (; %s; %s += %d)" % (cond, i, T),
+                    rest)
+        return (["int %s;" % i], "for (%s = 0; %s; %s += %d)" % (i, cond, i, T),
+                rest)
 
     def tile_dim(self):
         v = TILE_EXTENTS[self.ch.draw(len(TILE_EXTENTS))]
@@ -661,14 +685,13 @@ class Blocks:
             return
         if kind == "sum4":
             s, t = self.fresh("s"), self.fresh("t")
-            decl, head = self.tile_loop(i, 4, n.text)
+            decl, head, rhead = self.tile_loop(i, 4, n.text)
             terms = " + ".join(at("%s + %d" % (i, q) if q else i)
                                for q in range(4))
             self.emit(["  $T %s = 0.0$;" % s] + ind(decl) +
                       ind(block(head, ["%s += %s;" % (s, terms)])) +
                       ["  $T %s = 0.0$;" % t] +
-                      ind(block("for (; %s < %s; %s++)" % (i, n.text, i),
-                                ["%s += %s;" % (t, at(i))])))
+                      ind(block(rhead, ["%s += %s;" % (t, at(i))])))
             r = self.fresh("d")
             self.emit(["  $T %s = %s + %s;" % (r, s, t)])
             self.finish_scalar(r, min(n.v * e[1], 0), max(n.v * e[2], 0))
@@ -678,7 +701,7 @@ class Blocks:
                                                             ch.draw(2)), 3)
         m = 2 * max(abs(e[1]), abs(e[2]), abs(e2[1]), abs(e2[2]))
         y = self.new_dest([n], -m, m)
-        decl, head = self.tile_loop(i, T, n.text)
+        decl, head, rhead = self.tile_loop(i, T, n.text)
         ir = i + " + r"
         if kind == "elem":
             tile = loop("r", str(T), ["%s[%s] = %s;" % (y.name, ir, at(ir))])
@@ -691,7 +714,7 @@ class Blocks:
                                                             t)])
         rest = ["%s[%s] = %s;" % (y.name, i, at(i, e2))]
         self.emit(ind(decl) + ind(block(head, tile)) +
-                  ind(block("for (; %s < %s; %s++)" % (i, n.text, i), rest)))
+                  ind(block(rhead, rest)))
 
     def tiles_matmul(self, T, i):
         """Rows in tiles of T with a per-tile scratch acc[T], then the
@@ -708,7 +731,7 @@ class Blocks:
         def f(v):
             return "%s(%s)" % (self.fn("tanh"), v) if act else v
         acc, s = self.fresh("acc"), self.fresh("s")
-        decl, head = self.tile_loop(i, T, M.text)
+        decl, head, rhead = self.tile_loop(i, T, M.text)
         tile = loop("j", N.text,
                     ["$T %s[%d];" % (acc, T)] +
                     loop("r", str(T), ["%s[r] = %s;" % (acc, init)]) +
@@ -724,13 +747,13 @@ class Blocks:
                                         N.text)]) +
                     ["%s[%s*%s + j] = %s;" % (c.name, i, N.text, f(s))])
         self.emit(ind(decl) + ind(block(head, tile)) +
-                  ind(block("for (; %s < %s; %s++)" % (i, M.text, i), rest)))
+                  ind(block(rhead, rest)))
 
     # -- state arrays a time loop carries --------------------------------
     def st_carry(self):
         ch = self.ch
         kind = ch.pick(["rnn", "decay", "euler", "out-state", "gru",
-                        "stencil", "interior"])
+                        "stencil", "interior", "scan"])
         self.tag("carry-" + kind)
         if kind == "euler":
             self.carry_euler()
@@ -773,6 +796,29 @@ class Blocks:
                                    % (s2, V.name, H.text, r, h)]) +
                 ["%s[j] = 0.5$ * %s[j] + 0.5$ * %s(%s);" %
                  (hn, h, self.fn("tanh"), s2)])
+        elif kind == "scan":
+            # A scratch row seeded and recurred in every step, after a
+            # loop that reads all of the state (a block whose statement
+            # recurs over its own loop, blocks.c), up or down the row.
+            U = self.get_array([H, H], (-1, 1))
+            r, s = self.fresh("r"), self.fresh("s")
+            self.k.decls.append("  " + self.scratch_decl(r, H))
+            step = loop("j", H.text, [
+                "$T %s = %s[t*%s + j];" % (s, x.name, H.text)] +
+                loop("k", H.text, ["%s += 0.5$ * %s[j*%s + k] * %s[k];" %
+                                   (s, U.name, H.text, h)]) +
+                ["%s[j] = %s(%s);" % (r, self.fn("tanh"), s)])
+            if ch.chance(0.5):
+                self.tag("carry-scan-down")
+                step += (["%s[%s - 1] = %s[%s - 1];" % (hn, H.text, r, H.text)]
+                         + block("for (int j = %s - 2; j >= 0; j--)" % H.text,
+                                 ["%s[j] = 0.5$ * %s[j + 1] + 0.5$ * %s[j];"
+                                  % (hn, hn, r)]))
+            else:
+                step += (["%s[0] = %s[0];" % (hn, r)]
+                         + block("for (int j = 1; j < %s; j++)" % H.text,
+                                 ["%s[j] = 0.5$ * %s[j - 1] + 0.5$ * %s[j];"
+                                  % (hn, hn, r)]))
         elif kind in ("stencil", "interior"):
             # Neighbours behind conditions on the index, or only the
             # interior updated and the boundary kept (carry.c).

@@ -1,11 +1,27 @@
 /* { dg-do compile } */
-/* Two nests that write different elements of one array, which
-   tensorgrad cannot tell apart: the tiles of a matrix-vector product
-   bounded by a variable computed from M % 8 and the rows after them.
-   The error used to say that the gradient would lose the value the
-   earlier nest wrote, which no element here has; it says now that the
-   nests may meet, and what to write.  */
+/* Two nests whose elements tensorgrad cannot tell apart: four features
+   of each row, then a fifth, in rows S apart, which meet unless S >= 5,
+   which the kernel does not say.  The error used to say that the
+   gradient would lose the value the earlier nest wrote, as if they
+   surely met; it says that they may, and what to write.  */
 
+__attribute__ ((differentiable))
+void
+padded_rows (int n, int S, const double *x, double *y)
+{
+  for (int r = 0; r < n; r++)
+    for (int j = 0; j < 4; j++)
+      y[r * S + j] = 2 * x[r * 4 + j];
+  for (int r = 0; r < n; r++)
+    {
+      y[r * S + 4] = x[r] * x[r]; /* { dg-error "'y' is written by more than one loop nest, which may write the same elements; not supported yet" } */
+      /* { dg-message "tensorgrad cannot tell that this nest and an earlier one write different elements; where they meet, the gradient would lose the value the earlier nest wrote; write this result to another array" "" { target *-*-* } .-1 } */
+    }
+}
+
+/* Accepted: the tiles of a matrix-vector product bounded by a variable
+   computed from M % 8 and the rows after them from that variable
+   (exec/tiled-bound-var-1.c).  */
 __attribute__ ((differentiable))
 void
 tiled (int M, int K, const double *A, const double *x, double *y)
@@ -24,12 +40,11 @@ tiled (int M, int K, const double *A, const double *x, double *y)
       double s = 0;
       for (int k = 0; k < K; k++)
 	s += A[i * K + k] * x[k];
-      y[i] = s; /* { dg-error "'y' is written by more than one loop nest, which may write the same elements; not supported yet" } */
-      /* { dg-message "tensorgrad cannot tell that this nest and an earlier one write different elements; where they meet, the gradient would lose the value the earlier nest wrote; write this result to another array" "" { target *-*-* } .-1 } */
+      y[i] = s;
     }
 }
 
-/* Accepted: the remainder loop continuing the tiles' counter; a
+/* Also accepted: the remainder loop continuing the tiles' counter; a
    recurrence counting down in every row seeded by its last element
    (exec/recurrence-rows-down-1.c), also through a scalar the loop stores
    in every iteration.  */
