@@ -1183,6 +1183,17 @@ te_stage_empty (const te_stage *s)
   return s->nstmts == 0 && !s->call;
 }
 
+te_stage *
+te_program_take_stages (te_program *p, int *n)
+{
+  *n = p->nstages;
+  te_stage *old = te_alloc (p->ctx, (*n ? *n : 1) * sizeof *old);
+  memcpy (old, p->stages, *n * sizeof *old);
+  p->nstages = 0;
+  p->stages = NULL;
+  return old;
+}
+
 void
 te_program_drop_empty (te_program *p)
 {

@@ -716,6 +716,9 @@ int te_shared_loops (const te_stage *a, const te_stage *b);
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */
 void te_program_drop_empty (te_program *p);
+/* P's stages, in memory of its context, their number into *N; P is left
+   with none, for a pass that builds them again one by one.  */
+te_stage *te_program_take_stages (te_program *p, int *n);
 /* Drop the local arrays nothing reads, with their statements.  */
 void te_program_drop_unread (te_program *p);
 /* Every access of FROM in P (loads, stores, sizes, extents, calls)

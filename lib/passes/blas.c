@@ -128,11 +128,8 @@ bool
 te_program_blas (te_program *p, te_diag *diag)
 {
   (void) diag;
-  int n = p->nstages;
-  te_stage *old = te_alloc (p->ctx, n * sizeof *old);
-  memcpy (old, p->stages, n * sizeof *old);
-  p->nstages = 0;
-  p->stages = NULL;
+  int n;
+  te_stage *old = te_program_take_stages (p, &n);
   for (int s = 0; s < n; s++)
     {
       const te_stage *os = &old[s];
