@@ -312,3 +312,10 @@ cxx_value_calls (tree fndecl)
   if (clear_fold_cache)
     clear_fold_cache ();
 }
+
+void
+cxx_trees_changed (void)
+{
+  if (cxx_p () && clear_fold_cache)
+    clear_fold_cache ();
+}

@@ -44,4 +44,9 @@ int cxx_print_namespaces (FILE *f, tree decl);
    becomes the conditional expression that call computes.  */
 void cxx_value_calls (tree fndecl);
 
+/* The plugin changed a function's trees before genericization: the C++
+   front end must not take folded forms of them from its cache (nothing
+   to do in C).  */
+void cxx_trees_changed (void);
+
 #endif /* TG_CXX_H */

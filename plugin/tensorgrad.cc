@@ -28,6 +28,7 @@
 #include "remarks.h"
 #include "groups.h"
 #include "cxx.h"
+#include "int-calls.h"
 #include "omp.h"
 #include "forward.h"
 
@@ -249,8 +250,9 @@ finish_decl (void *gcc_data, void *)
 }
 
 /* The front end is about to genericize FNDECL: its OpenMP directives
-   (omp.cc), the values of std::min and std::max (cxx.cc) and its early
-   exits (lift-exit.cc).  */
+   (omp.cc), the values of std::min and std::max (cxx.cc), the calls of
+   integer expression functions (int-calls.cc) and its early exits
+   (lift-exit.cc).  */
 static void
 pre_genericize (void *gcc_data, void *)
 {
@@ -261,6 +263,8 @@ pre_genericize (void *gcc_data, void *)
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     {
       cxx_value_calls (fndecl);
+      if (int_calls_substitute (fndecl))
+        cxx_trees_changed ();
       lift_record_exits (fndecl);
     }
   groups_end ();

@@ -15,7 +15,10 @@
              template argument, qualified from the global namespace)
    softmax:  rows of a softmax whose maximum is a running
              mx = std::max (mx, x[j]) (float, a local passed by
-             reference, a reduction)  */
+             reference, a reduction)
+   edge:     y[i] = x[clampi (i - 1, n)] * x[clampi (i + 1, n)], with a
+             constexpr helper returning an int expression
+             (plugin/int-calls.cc)  */
 
 #include <algorithm>
 #include <cmath>
@@ -80,6 +83,19 @@ softmax (int rows, int n, const float *x, float *y)
     }
 }
 
+constexpr int
+clampi (int i, int n)
+{
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+__attribute__ ((differentiable)) void
+edge (int n, const double *x, double *y)
+{
+  for (int i = 0; i < n; i++)
+    y[i] = x[clampi (i - 1, n)] * x[clampi (i + 1, n)];
+}
+
 int
 main ()
 {
@@ -99,6 +115,7 @@ main ()
   TG_GRADCHECK (hardtanh, &n, &a, xf, yf);
   TG_GRADCHECK (sat, &n, xf, wf, yf);
   TG_GRADCHECK (shift, &n, x, y);
+  TG_GRADCHECK (edge, &n, x, y);
   TG_GRADCHECK (relu_ns, &n, &b, x, y);
   int rows = 3, cols = 7;
   float *sx = tg_alloc_f (rows * cols), *sy = tg_alloc_f (rows * cols);

@@ -1,20 +1,21 @@
 /* { dg-do compile } */
-/* A function of the file that returns an integer, called for an index
-   (edge padding through imin and imax): refused at the call, with a note
-   at the function that says why.  The note used to advise marking the
-   function differentiable, which only led to "differentiable function
-   'imax' must return void, float or double".  */
+/* A function of the file that returns an integer, called for an index,
+   whose body is more than one return of an expression (it clamps with
+   two if statements): refused at the call, with a note at the function
+   that says why.  The note used to advise marking the function
+   differentiable, which only led to "differentiable function 'clampi'
+   must return void, float or double".  One return of an expression of
+   its integer parameters (imax, imin) is read as that expression
+   (int-calls-1.c).  */
 
 static inline int
-imax (int a, int b) /* { dg-message "a function of the file is substituted where a kernel calls it only when it returns float or double, and 'imax' returns 'int'; write its value in the kernel \\(a macro or a conditional expression\\)" } */
+clampi (int v, int lo, int hi) /* { dg-message "a function of the file is substituted where a kernel calls it only when it returns float or double, and 'clampi' returns 'int'; write its value in the kernel \\(a macro or a conditional expression\\)" } */
 {
-  return a > b ? a : b;
-}
-
-static inline int
-imin (int a, int b)
-{
-  return a < b ? a : b;
+  if (v < lo)
+    return lo;
+  if (v > hi)
+    return hi;
+  return v;
 }
 
 __attribute__ ((differentiable))
@@ -25,7 +26,7 @@ blur (int n, const double *w, const double *x, double *y)
     {
       double s = 0;
       for (int k = -2; k <= 2; k++)
-	s += w[k + 2] * x[imin (imax (i + k, 0), n - 1)]; /* { dg-error "call to 'imax' cannot be differentiated" } */
+	s += w[k + 2] * x[clampi (i + k, 0, n - 1)]; /* { dg-error "call to 'clampi' cannot be differentiated" } */
       y[i] = s;
     }
 }
