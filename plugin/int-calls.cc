@@ -15,9 +15,10 @@
 
    1. The callee returns an integer, takes only integers, and its body
       (already GENERIC: it is defined before the call) is one return of
-      an expression without side effects made of its parameters,
-      integer constants and integer arithmetic, comparisons and
-      conditionals.
+      an expression made of its parameters, integer constants and
+      integer arithmetic, comparisons and conditionals (and what
+      -fsanitize=undefined adds: SAVE_EXPRs and checks calling
+      __ubsan_handle functions, which stay in the kernel).
    2. The call passes exactly one argument per parameter.
 
    In C++ the callee's return is an INIT_EXPR of its result in a cleanup
@@ -46,7 +47,32 @@ plain_int_node (tree *tp, int *walk_subtrees, void *data)
     case PARM_DECL:
       return DECL_CONTEXT (t) == fn ? NULL_TREE : t;
     case INTEGER_CST:
+    case VOID_CST:
       return NULL_TREE;
+    /* What -fsanitize=undefined puts into such a body: each operand once
+       (SAVE_EXPR) and a check before the value (a COMPOUND_EXPR of a
+       conditional call of a __ubsan_handle function with the address of
+       its static data).  The kernel keeps the check (lift-check.cc).  */
+    case SAVE_EXPR:
+      return INTEGRAL_TYPE_P (TREE_TYPE (t)) ? NULL_TREE : t;
+    case COMPOUND_EXPR:
+      return NULL_TREE;
+    case ADDR_EXPR:
+      *walk_subtrees = 0;
+      return VAR_P (TREE_OPERAND (t, 0)) && TREE_STATIC (TREE_OPERAND (t, 0))
+                 ? NULL_TREE
+                 : t;
+    case CALL_EXPR:
+      {
+        tree callee = get_callee_fndecl (t);
+        return callee && fndecl_built_in_p (callee, BUILT_IN_NORMAL)
+                       && (strncmp (IDENTIFIER_POINTER (DECL_NAME (callee)),
+                                    "__builtin___ubsan_", 18)
+                               == 0
+                           || fndecl_built_in_p (callee, BUILT_IN_TRAP))
+                   ? NULL_TREE
+                   : t;
+      }
     case PLUS_EXPR:
     case MINUS_EXPR:
     case MULT_EXPR:
@@ -61,6 +87,9 @@ plain_int_node (tree *tp, int *walk_subtrees, void *data)
     case CONVERT_EXPR:
     case NON_LVALUE_EXPR:
     case COND_EXPR:
+      return INTEGRAL_TYPE_P (TREE_TYPE (t)) || VOID_TYPE_P (TREE_TYPE (t))
+                 ? NULL_TREE
+                 : t;
     case LT_EXPR:
     case LE_EXPR:
     case GT_EXPR:
@@ -127,36 +156,50 @@ returned_expr (tree fn)
   if ((TREE_CODE (e) == MODIFY_EXPR || TREE_CODE (e) == INIT_EXPR)
       && TREE_CODE (TREE_OPERAND (e, 0)) == RESULT_DECL)
     e = TREE_OPERAND (e, 1);
-  if (TREE_SIDE_EFFECTS (e)
-      || walk_tree_without_duplicates (&e, plain_int_node, fn))
+  if (walk_tree_without_duplicates (&e, plain_int_node, fn))
     return NULL_TREE;
   return e;
 }
 
-/* The parameters of a callee and the values that replace them.  */
+/* The parameters of a callee and the values that replace them, and the
+   copies made of its SAVE_EXPRs.  */
 struct param_map
 {
   auto_vec<tree> parms, values;
+  hash_map<tree, tree> saves;
 };
 
+/* A copy of expression T, the callee's, for one call: parameters
+   replaced, every node new (a SAVE_EXPR once per call, shared within
+   it: unshare_expr would keep the callee's own, which the gimplifier
+   would then evaluate once for every call).  */
 static tree
-replace_parm (tree *tp, int *walk_subtrees, void *data)
+copy_for_call (tree t, param_map *m)
 {
-  param_map *m = (param_map *) data;
-  if (TYPE_P (*tp))
+  if (!t || TYPE_P (t) || CONSTANT_CLASS_P (t))
+    return t;
+  if (TREE_CODE (t) == PARM_DECL)
     {
-      *walk_subtrees = 0;
-      return NULL_TREE;
+      for (unsigned i = 0; i < m->parms.length (); i++)
+        if (m->parms[i] == t)
+          return m->values[i];
+      return t;
     }
-  if (TREE_CODE (*tp) == PARM_DECL)
-    for (unsigned i = 0; i < m->parms.length (); i++)
-      if (m->parms[i] == *tp)
-        {
-          *tp = m->values[i];
-          *walk_subtrees = 0;
-          break;
-        }
-  return NULL_TREE;
+  if (DECL_P (t) || TREE_CODE (t) == ADDR_EXPR || !EXPR_P (t))
+    return t;
+  if (TREE_CODE (t) == SAVE_EXPR)
+    {
+      if (tree *done = m->saves.get (t))
+        return *done;
+      tree n = copy_node (t);
+      TREE_OPERAND (n, 0) = copy_for_call (TREE_OPERAND (t, 0), m);
+      m->saves.put (t, n);
+      return n;
+    }
+  tree n = copy_node (t);
+  for (int i = 0; i < TREE_OPERAND_LENGTH (t); i++)
+    TREE_OPERAND (n, i) = copy_for_call (TREE_OPERAND (t, i), m);
+  return n;
 }
 
 /* walk_tree callback of int_calls_substitute: a call that qualifies
@@ -184,9 +227,7 @@ substitute_call (tree *tp, int *walk_subtrees, void *data)
       m.values.safe_push (save_expr (fold_convert (TREE_TYPE (p),
                                                    CALL_EXPR_ARG (t, k))));
     }
-  tree r = unshare_expr (e);
-  walk_tree (&r, replace_parm, &m, NULL);
-  r = fold_convert (TREE_TYPE (t), r);
+  tree r = fold_convert (TREE_TYPE (t), copy_for_call (e, &m));
   protected_set_expr_location (r, EXPR_LOCATION (t));
   *tp = r;
   *(bool *) data = true;

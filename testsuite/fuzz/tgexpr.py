@@ -248,7 +248,9 @@ class Exprs:
             return self.size(self.unary(self.expr(depth - 1)))
         a = self.expr(depth - 1)
         b = self.expr(depth - 1)
-        if op == "+":
+        if op == "+" or (op == "-" and a[0] == b[0]):
+            # (a - a) is 0 with a gradient of 0: nothing to check, and a
+            # kernel where the planted faults of --self-test change nothing
             return self.size(("(%s + %s)" % (a[0], b[0]), a[1] + b[1],
                               a[2] + b[2]))
         if op == "-":

@@ -147,5 +147,5 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump-times "parallel: the loop over n of the nest writing d1, d_w, d_x runs on OpenMP threads" 1 } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: d_x is summed per thread there, then in the order of the threads" 1 } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: each thread has a d1 of its own there" 1 } } */
-/* { dg-final { scan-tensorgrad-dump-times "parallel: the loop over j of the nest writing t runs on OpenMP threads" 1 } } */
+/* { dg-final { scan-tensorgrad-dump-times "parallel: the loop over j of the nest writing t, v2, f4, d3 runs on OpenMP threads" 1 } } */
 /* { dg-final { scan-tensorgrad-dump-not "stays serial: its iterations share" } } */
