@@ -34,8 +34,8 @@ CC=${CC:-gcc}
 OBJDUMP=${OBJDUMP:-objdump}
 NM=${NM:-nm}
 levels=${BENCH_LEVELS:-"O2 O3"}
-kernels="dense conv2d softmax layernorm batchnorm tanhchain mlp rnn attention
-         crossent_padded"
+kernels="dense conv2d softmax layernorm batchnorm layernorm_stats tanhchain mlp
+         rnn attention crossent_padded"
 # The kernels whose gradients have matrix products, built once more with
 # -fplugin-arg-tensorgrad-blas and linked with $CBLAS_LIBS.
 blas_kernels="dense mlp attention"

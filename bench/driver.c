@@ -78,6 +78,11 @@ typedef void (*fn_t) (void);
 #define ATT_P (int, int, int, int, const float *, float *, float *, float *)
 #define ATT_G (int, int, int, int, const float *, float *, float *, float *, \
 	       float *, float *, float *, float *)
+#define LNS_P (int, int, const float *, const float *, const float *, \
+	       float *, float *, float *)
+#define LNS_G (int, int, const float *, const float *, const float *, \
+	       float *, float *, float *, float *, float *, float *, float *, \
+	       float *, float *)
 #define XENT_P (int, int, int, const float *, const int *, float *, float *)
 #define XENT_G (int, int, int, const float *, const int *, float *, float *, \
 		float *, float *, float *)
@@ -88,6 +93,7 @@ typedef void (*fn_t) (void);
   DECL (softmax, L, void, SMAX_P, SMAX_G)		\
   DECL (layernorm, L, void, NORM_P, NORM_G)		\
   DECL (batchnorm, L, void, NORM_P, NORM_G)		\
+  DECL (layernorm_stats, L, void, LNS_P, LNS_G)		\
   DECL (tanhchain, L, void, TANH_P, TANH_G)		\
   DECL (mlp, L, double, MLP_P, MLP_G)			\
   DECL (rnn, L, void, RNN_P, RNN_G)			\
@@ -110,6 +116,7 @@ DECL_DBL (conv2d)
 DECL_DBL (softmax)
 DECL_DBL (layernorm)
 DECL_DBL (batchnorm)
+DECL_DBL (layernorm_stats)
 DECL_DBL (tanhchain)
 DECL_DBL (mlp)
 DECL_DBL (rnn)
@@ -263,6 +270,28 @@ norm_grad (fn_t f, struct inst *s)
 {
   ((void (*) NORM_G) f) (D (0), D (1), A (0), A (1), A (2), A (3),
 			 G (0), G (1), G (2), G (3));
+}
+
+/* layernorm_stats: layernorm with its statistics as outputs */
+static void
+lns_setup (struct inst *s, int small)
+{
+  norm_setup (s, small);
+  int n = s->dim[0];
+  add_arr (s, "mean", n, OUT, 0, 0);
+  add_arr (s, "rstd", n, OUT, 0, 0);
+}
+static void
+lns_fwd (fn_t f, struct inst *s)
+{
+  ((void (*) LNS_P) f) (D (0), D (1), A (0), A (1), A (2), A (3), A (4),
+			A (5));
+}
+static void
+lns_grad (fn_t f, struct inst *s)
+{
+  ((void (*) LNS_G) f) (D (0), D (1), A (0), A (1), A (2), A (3), A (4),
+			A (5), G (0), G (1), G (2), G (3), G (4), G (5));
 }
 
 /* tanhchain */
@@ -452,6 +481,7 @@ static const struct kernel kernels[] = {
   KERNEL (softmax, "256x1024", smax),
   KERNEL (layernorm, "256x1024", norm),
   KERNEL (batchnorm, "256x1024", norm),
+  KERNEL (layernorm_stats, "256x1024", lns),
   { "tanhchain", "1<<20", tanh_setup, tanh_fwd, tanh_grad,
     { FNS (tanhchain, O2), FNS (tanhchain, O3) },
     (fn_t) tanhchain_dbl, (fn_t) tanhchain_dbl_grad, tanh_fwd_dbl,
