@@ -40,7 +40,7 @@
 
 #include <string.h>
 
-/* Is N, free of counter VAR, the extent E (through casts)?  */
+/* Is N the extent E, through the casts around it ((float) n)?  */
 static bool
 is_extent (te_ctx *ctx, const te_node *n, te_node *e)
 {
