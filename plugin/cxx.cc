@@ -288,16 +288,16 @@ address_taken (tree *tp, int *walk_subtrees, void *data)
   return NULL_TREE;
 }
 
-void
+bool
 cxx_value_calls (tree fndecl)
 {
   if (!cxx_p () || !DECL_SAVED_TREE (fndecl))
-    return;
+    return false;
   value_walk w;
   w.changed = false;
   walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), value_call, &w);
   if (!w.changed)
-    return;
+    return false;
   /* A variable whose address only the replaced calls took is a plain
      variable again.  */
   walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), address_taken,
@@ -305,14 +305,13 @@ cxx_value_calls (tree fndecl)
   for (unsigned i = 0; i < w.vars.length (); i++)
     if (!w.taken.contains (w.vars[i]))
       TREE_ADDRESSABLE (w.vars[i]) = 0;
-  /* The front end folded the function before this callback, and folds
-     again while genericizing, from a cache keyed by the trees that kept
-     their place (the sum around a replaced call would come back as it
-     was).  */
-  if (clear_fold_cache)
-    clear_fold_cache ();
+  return true;
 }
 
+/* The front end folded the function before PLUGIN_PRE_GENERICIZE, and
+   folds again while genericizing, from a cache keyed by the trees that
+   kept their place (the sum around a replaced call would come back as
+   it was).  */
 void
 cxx_trees_changed (void)
 {

@@ -41,8 +41,9 @@ int cxx_print_namespaces (FILE *f, tree decl);
 
 /* In FNDECL, a kernel or a helper about to be genericized, each value
    read from std::min, std::max or std::clamp of an arithmetic type
-   becomes the conditional expression that call computes.  */
-void cxx_value_calls (tree fndecl);
+   becomes the conditional expression that call computes; true if one
+   did (then call cxx_trees_changed).  */
+bool cxx_value_calls (tree fndecl);
 
 /* The plugin changed a function's trees before genericization: the C++
    front end must not take folded forms of them from its cache (nothing

@@ -262,8 +262,9 @@ pre_genericize (void *gcc_data, void *)
     omp_pre_genericize (fndecl);
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     {
-      cxx_value_calls (fndecl);
-      if (int_calls_substitute (fndecl))
+      bool changed = cxx_value_calls (fndecl);
+      changed |= int_calls_substitute (fndecl);
+      if (changed)
         cxx_trees_changed ();
       lift_record_exits (fndecl);
     }
