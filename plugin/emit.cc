@@ -725,6 +725,16 @@ all_nonnull (emitter *e, const te_tensor *const *ts, int n)
   return cond;
 }
 
+/* A statement frontier at LOC (-gstatement-frontiers): where the
+   debugger stops for that line.  */
+static tree
+frontier (location_t loc)
+{
+  tree mark = build0 (DEBUG_BEGIN_STMT, void_type_node);
+  SET_EXPR_LOCATION (mark, loc);
+  return mark;
+}
+
 /* The statement L itself: dst[index] (+)= value, under its guard.  */
 static tree
 store (emitter *e, const te_lw_stmt *l)
@@ -761,11 +771,7 @@ store (emitter *e, const te_lw_stmt *l)
      (-gstatement-frontiers, on when optimizing with -g): where the
      debugger stops for the statement's line.  */
   if (MAY_HAVE_DEBUG_MARKER_STMTS)
-    {
-      tree mark = build0 (DEBUG_BEGIN_STMT, void_type_node);
-      SET_EXPR_LOCATION (mark, e->loc);
-      append_to_statement_list (mark, &inner);
-    }
+    append_to_statement_list (frontier (e->loc), &inner);
   append_to_statement_list (s, &inner);
   leave_scopes (e, mark, smark);
   if (cond)
@@ -892,10 +898,8 @@ located (emitter *e, tree stmts)
      in the forward only.  */
   if (MAY_HAVE_DEBUG_MARKER_STMTS && loc != UNKNOWN_LOCATION)
     {
-      tree mark = build0 (DEBUG_BEGIN_STMT, void_type_node);
-      SET_EXPR_LOCATION (mark, loc);
       tree list = alloc_stmt_list ();
-      append_to_statement_list (mark, &list);
+      append_to_statement_list (frontier (loc), &list);
       append_to_statement_list (stmts, &list);
       stmts = list;
     }
