@@ -111,6 +111,9 @@ bool te_program_fold (te_program *p, te_diag *diag);
 bool te_program_onehot (te_program *p, te_diag *diag);
 /* center.c: a sum of deviations from their own mean is zero.  */
 bool te_program_center (te_program *p, te_diag *diag);
+/* share.c: sums of the same terms times factors of the element's own
+   counters, into different adjoints, are one sum.  */
+bool te_program_share (te_program *p, te_diag *diag);
 
 /* lanes.c: innermost loops of plain arithmetic run in lanes of 8 (an
    inner loop GCC unrolls and vectorizes at -O2); a floating-point sum

@@ -91,6 +91,9 @@ const te_pass te_passes[] = {
   { "onehot", TE_PASS_BACKWARD, true, te_program_onehot,
     "a term at one element of a loop's counter (j == t ? a : 0) is added "
     "outside that loop" },
+  { "share", TE_PASS_BACKWARD, true, te_program_share,
+    "sums of the same terms times factors of their element's counters "
+    "(batch norm's d_gamma and variance adjoint) are summed once" },
   { "blas", TE_PASS_BACKWARD, false, te_program_blas,
     "each matrix product in a stage of its own, which the back ends run "
     "as a CBLAS call (only with -fplugin-arg-tensorgrad-blas)", true },
