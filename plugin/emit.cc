@@ -1681,12 +1681,30 @@ stmt_nest (emitter *e, const te_stage *s, const te_lw_stmt *l,
   e->lane_skip = e->lanes ? l->skip : NULL;
   e->lane_nskip = e->lanes ? l->nskip : 0;
   tree nest;
-  if (loops == ALL_LOOPS)
-    nest = loop_nest (e, s->nloops, s->loops, s->reversed, own_nest, l);
-  else if (loops == OWN_LOOPS)
-    nest = own_nest (e, l);
-  else
+  if (loops == NO_LOOPS)
     nest = store (e, l);
+  else
+    {
+      /* Loops that read NULL-able shadows as 0 run twice: where they are
+         all there, without a test per load (which keeps GCC from
+         vectorizing at -O2), else with the tests.  */
+      tree cond = all_nonnull (e, l->zero, l->nzero);
+      tree fast = NULL_TREE;
+      if (cond)
+        {
+          e->ncond = 0;
+          fast = loops == ALL_LOOPS
+                     ? loop_nest (e, s->nloops, s->loops, s->reversed,
+                                  own_nest, l)
+                     : own_nest (e, l);
+          e->ncond = l->nzero;
+        }
+      nest = loops == ALL_LOOPS
+                 ? loop_nest (e, s->nloops, s->loops, s->reversed, own_nest, l)
+                 : own_nest (e, l);
+      if (cond)
+        nest = build3 (COND_EXPR, void_type_node, cond, fast, nest);
+    }
   e->lane_skip = NULL;
   e->lane_nskip = 0;
   e->ncond = 0;

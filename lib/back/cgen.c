@@ -175,14 +175,57 @@ stmt_nest (cgen *g, block *out, const te_stage *s, const te_lw_stmt *l,
      the same tests.  */
   g->lane_skip = g->lanes ? l->skip : NULL;
   g->lane_nskip = g->lanes ? l->nskip : 0;
-  cg_scope_enter (g);
-  if (loops == ALL_LOOPS)
-    cg_emit_loops (g, &nest, s->nloops, s->loops, s->reversed, inner_nest, l);
-  else if (loops == OWN_LOOPS)
-    inner_nest (g, &nest, l);
+  if (loops == NO_LOOPS)
+    {
+      cg_scope_enter (g);
+      guarded_store (g, &nest, l);
+      cg_scope_leave (g);
+    }
   else
-    guarded_store (g, &nest, l);
-  cg_scope_leave (g);
+    {
+      /* Loops that read NULL-able shadows as 0 run twice: where they are
+         all there, without a test per load, else with the tests (as
+         emit.cc).  */
+      block fast = { { 0 }, 0 };
+      block *slow = l->nzero ? &(block) { { 0 }, 0 } : &nest;
+      if (l->nzero)
+        {
+          g->ncond = 0;
+          cg_scope_enter (g);
+          if (loops == ALL_LOOPS)
+            cg_emit_loops (g, &fast, s->nloops, s->loops, s->reversed,
+                           inner_nest, l);
+          else
+            inner_nest (g, &fast, l);
+          cg_scope_leave (g);
+          g->ncond = l->nzero;
+        }
+      cg_scope_enter (g);
+      if (loops == ALL_LOOPS)
+        cg_emit_loops (g, slow, s->nloops, s->loops, s->reversed, inner_nest,
+                       l);
+      else
+        inner_nest (g, slow, l);
+      cg_scope_leave (g);
+      if (l->nzero)
+        {
+          /* if (skip && zero) fast else if (skip) slow: no dangling
+             else.  */
+          g->ncond = 0;
+          g->lane_skip = NULL;
+          g->lane_nskip = 0;
+          sbuf head = { 0 };
+          cg_nonnull_list (g, &head, l->skip, l->nskip);
+          if (l->nskip)
+            sb_printf (&head, " && ");
+          cg_nonnull_list (g, &head, l->zero, l->nzero);
+          block rest = { { 0 }, 0 };
+          cg_if_nonnull (g, &rest, l->skip, l->nskip, slow);
+          blk_if_else (out, head.s, &fast, &rest);
+          free (head.s);
+          return;
+        }
+    }
   g->ncond = 0;
   g->lane_skip = NULL;
   g->lane_nskip = 0;

@@ -18,7 +18,9 @@
       overwrite).
    2. NULL shadows (te_lower_skips): a statement is skipped when its
       destination is NULL or, for +=, when its value vanishes with a NULL
-      shadow it reads; the other NULL-able shadows it reads are 0.  A
+      shadow it reads; the other NULL-able shadows it reads are 0 (the
+      back ends run a statement's loops that read such shadows twice:
+      where all are there without a test per load, else with them).  A
       statement that writes the shadow of an optional input (one the
       kernel tests against NULL, te_tensor.primal) is skipped when that
       input is NULL too: its loads of the input sit behind their tests

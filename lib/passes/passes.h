@@ -114,6 +114,9 @@ bool te_program_center (te_program *p, te_diag *diag);
 /* share.c: sums of the same terms times factors of the element's own
    counters, into different adjoints, are one sum.  */
 bool te_program_share (te_program *p, te_diag *diag);
+/* merge.c: an adjoint's elementwise terms are added in the later nest
+   that adds to the same elements.  */
+bool te_program_merge (te_program *p, te_diag *diag);
 
 /* lanes.c: innermost loops of plain arithmetic run in lanes of 8 (an
    inner loop GCC unrolls and vectorizes at -O2); a floating-point sum

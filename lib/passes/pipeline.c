@@ -94,6 +94,9 @@ const te_pass te_passes[] = {
   { "share", TE_PASS_BACKWARD, true, te_program_share,
     "sums of the same terms times factors of their element's counters "
     "(batch norm's d_gamma and variance adjoint) are summed once" },
+  { "merge", TE_PASS_BACKWARD, true, te_program_merge,
+    "an adjoint's elementwise terms are added in the later nest that adds "
+    "to the same elements: one pass over it" },
   { "blas", TE_PASS_BACKWARD, false, te_program_blas,
     "each matrix product in a stage of its own, which the back ends run "
     "as a CBLAS call (only with -fplugin-arg-tensorgrad-blas)", true },
