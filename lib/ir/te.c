@@ -1177,6 +1177,25 @@ te_shared_loops (const te_stage *a, const te_stage *b)
   return n;
 }
 
+int
+te_stage_loop_mask (const te_stage *s, const te_node *n, int nvars)
+{
+  int mask = 0;
+  for (int v = 0; v < nvars; v++)
+    {
+      if (!te_uses_var (n, v))
+        continue;
+      int k;
+      for (k = 0; k < s->nloops; k++)
+        if (s->loops[k].var == v)
+          break;
+      if (k == s->nloops)
+        return -1;
+      mask |= 1 << k;
+    }
+  return mask;
+}
+
 bool
 te_stage_empty (const te_stage *s)
 {

@@ -712,6 +712,10 @@ bool te_sizes_read (const te_program *p, const te_tensor *t);
 /* The number of outer loops stages A and B share: loops of one source
    nest, distributed by the lifter into stages of their own (loop_ids).  */
 int te_shared_loops (const te_stage *a, const te_stage *b);
+/* The loops of stage S whose counters N uses (of NVARS counters), as a
+   mask with bit K for S's loop K; -1 when N uses a counter of none of
+   them (a reduction's own).  */
+int te_stage_loop_mask (const te_stage *s, const te_node *n, int nvars);
 /* Is stage S empty: no statement and no call?  */
 bool te_stage_empty (const te_stage *s);
 /* Drop P's empty stages.  */

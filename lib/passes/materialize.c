@@ -96,27 +96,6 @@ typedef struct matter
   int n;
 } matter;
 
-/* The counters of stage S that N uses, as a mask; -1 if N uses another
-   (a reduction's own).  */
-static int
-used_mask (const te_stage *s, const te_node *n, int nvars)
-{
-  int mask = 0;
-  for (int v = 0; v < nvars; v++)
-    {
-      if (!te_uses_var (n, v))
-        continue;
-      int k;
-      for (k = 0; k < s->nloops; k++)
-        if (s->loops[k].var == v)
-          break;
-      if (k == s->nloops)
-        return -1;
-      mask |= 1 << k;
-    }
-  return mask;
-}
-
 static mat *
 find_mat (matter *mt, const te_node *n)
 {
@@ -180,7 +159,7 @@ visit (matter *mt, int *s, te_node *n)
       || n->op == TE_LOAD || n->op == TE_REDUCE || !te_type_is_float (n->type))
     return n;
   const te_stage *st = &p->stages[*s];
-  int mask = used_mask (st, n, p->nvars);
+  int mask = te_stage_loop_mask (st, n, p->nvars);
   int all = (1 << st->nloops) - 1;
   if (mask >= 0 && mask != all && cost (n) >= 4)
     {

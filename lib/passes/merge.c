@@ -134,7 +134,8 @@ move (te_program *p, int ai, int k)
       for (int y = 0; y < b->nstmts; y++)
         {
           te_stmt *t = &b->stmts[y];
-          if (t->dst != d || !plain_add (t) || te_canon_int (ctx, t->index) != index
+          if (t->dst != d || !plain_add (t)
+              || te_canon_int (ctx, t->index) != index
               || te_reads (t->value, d) || others_read (b, y, d))
             continue;
           t->value = te_binary (ctx, TE_ADD, t->value, value);

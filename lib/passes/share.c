@@ -2,14 +2,14 @@
    different factors.
 
    Before:  for j < m, i < n:
-              d_v[j]     += -(r[j] * ((x[j + m*i] - mu[j]) * (g[j] * d_y[j + m*i])));
+              d_v[j] += -(r[j] * ((x[j + m*i] - mu[j]) * (g[j] * d_y[j + m*i])));
               d_gamma[j] += r[j] * (x[j + m*i] - mu[j]) * d_y[j + m*i];
               d_x[j + m*i] += ...;
    After:   for j < m, i < n:
               t0[j] += (x[j + m*i] - mu[j]) * d_y[j + m*i];
               d_x[j + m*i] += ...;
             for j < m:
-              d_v[j]     += -(r[j] * g[j]) * t0[j];
+              d_v[j] += -(r[j] * g[j]) * t0[j];
               d_gamma[j] += r[j] * t0[j];
    A batch norm's gradient sums d_y * xhat once for d_gamma and once for
    the variance's adjoint, and d_y once for d_beta and once for the
@@ -56,27 +56,6 @@ typedef struct cand
   int group;     /* -1: alone */
 } cand;
 
-/* The loops of stage S whose counters N uses, as a mask; -1 when N uses
-   a counter of none of them (a reduction's own).  */
-static int
-loop_mask (const te_program *p, const te_stage *s, const te_node *n)
-{
-  int mask = 0;
-  for (int v = 0; v < p->nvars; v++)
-    {
-      if (!te_uses_var (n, v))
-        continue;
-      int k;
-      for (k = 0; k < s->nloops; k++)
-        if (s->loops[k].var == v)
-          break;
-      if (k == s->nloops)
-        return -1;
-      mask |= 1 << k;
-    }
-  return mask;
-}
-
 static bool
 stage_writes_read (const te_stage *s, const te_node *n)
 {
@@ -103,11 +82,12 @@ candidate (const te_program *p, const te_stage *s, int k, cand *c)
       || !te_type_is_float (x->dst->type))
     return false;
   int all = (1 << s->nloops) - 1;
-  c->mask = loop_mask (p, s, x->index);
+  c->mask = te_stage_loop_mask (s, x->index, p->nvars);
   if (c->mask < 0 || c->mask == all)
     return false;
   for (int l = 0; l < s->nloops; l++)
-    if ((c->mask & (1 << l)) && loop_mask (p, s, s->loops[l].extent) != 0)
+    if ((c->mask & (1 << l))
+        && te_stage_loop_mask (s, s->loops[l].extent, p->nvars) != 0)
       return false;
   for (int o = 0; o < s->nstmts; o++)
     if (o != k && (s->stmts[o].dst == x->dst
@@ -135,7 +115,7 @@ candidate (const te_program *p, const te_stage *s, int k, cand *c)
           c->neg = !c->neg;
           g = g->args[0];
         }
-      int m = loop_mask (p, s, g);
+      int m = te_stage_loop_mask (s, g, p->nvars);
       if (m >= 0 && (m & ~c->mask) == 0 && !stage_writes_read (s, g))
         c->outer[c->nouter++] = g;
       else

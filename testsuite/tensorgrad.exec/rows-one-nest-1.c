@@ -8,9 +8,10 @@
    each statement inside its own NULL tests with the tests they share
    outside.  layernorm: y = (x - mean) rstd gamma + beta over each row,
    float; the row's sums for d_x, d_gamma and d_beta (a softmax's row
-   was the example until merge.c made it one update after its sum).  dense: y = x w + b over
-   rows i, double; d_x[i][p] += sum_j w[p][j] d_y[i][j], d_w[p][j] +=
-   sum_i x[i][p] d_y[i][j], d_b[j] += sum_i d_y[i][j].  Both gradients
+   was the example until merge.c made it one update after its sum).
+   dense: y = x w + b over rows i, double; d_x[i][p] += sum_j w[p][j]
+   d_y[i][j], d_w[p][j] += sum_i x[i][p] d_y[i][j], d_b[j] += sum_i
+   d_y[i][j].  Both gradients
    are checked against central differences, with each input shadow NULL
    too, and the injected ones against dump-c's with every combination of
    NULL shadows.  */
