@@ -33,12 +33,22 @@
    within int: the back ends test that at run time and run the loops
    otherwise.
 
-   te_gemm_forward reads a forward stage C = sum (p; init; A * B) (one
-   = of a sum over one loop, no guard) as a program of two stages,
-   C = init and C += A * B, the second matched as above; it refuses a
-   stage whose arrays are not the kernel's parameters, with batch
-   loops, or whose destination rows may overlap (the assignments of
-   the source and the additions after the initial values differ there).  */
+   te_gemm_forward reads a forward stage C = f (sum (p; init; s * A * B))
+   (one = of one sum over one loop, no guard; s the factors of the term
+   free of p, a divisor too) as a program of two or three stages,
+   C = init (0 with s), C += A * B (matched as above, in batch loops or
+   not), then C = f (init + s * C) when there is more than the sum:
+     1. the_sum: the one sum in the value;
+     2. split_scale: s off the term;
+     3. the stages;
+     4. locals_as_params: the kernel's local arrays (te_tensor.decl)
+        become pointer parameters after the kernel's;
+     5. te_gemm_match, and rows_apart: distinct iterations of the
+        product's row, column and batch loops store distinct elements
+        (else the assignments of the source and the additions after the
+        initial values differ).
+   It refuses a stage that reads C, the return value, an optional
+   pointer or an array the lifter or a pass made (no storage to pass).  */
 
 #include "ir/gemm.h"
 #include "ir/index.h"
@@ -279,71 +289,295 @@ te_gemm_text (const te_program *p, const te_gemm *g)
 
 /* ---- A product in the forward (te_gemm_forward) ---- */
 
-/* Does V read a tensor of P that a program of the kernel's parameters
-   cannot: a local array (the kernel's own), the return value, or a
-   pointer the kernel tests against NULL?  */
+/* Can a program of the kernel's parameters and the addresses of its
+   local arrays read or write T?  Not the return value, a pointer the
+   kernel tests against NULL, nor a local array a pass or the lifter
+   made (no storage of the kernel holds it: te_tensor.decl).  */
 static bool
-reads_non_param (const te_program *p, const te_node *v)
+addressable (const te_tensor *t)
+{
+  if (t->kind == TE_TK_LOCAL)
+    return t->decl != NULL;
+  return t->kind != TE_TK_RETURN && !t->optional;
+}
+
+/* Does V read a tensor of P that is not addressable?  */
+static bool
+reads_unaddressable (const te_program *p, const te_node *v)
 {
   for (int i = 0; i < p->ntensors; i++)
+    if (!addressable (p->tensors[i]) && te_reads (v, p->tensors[i]))
+      return true;
+  return false;
+}
+
+/* The distinct reductions of a value (te_walk), at most two kept.  */
+typedef struct sums
+{
+  te_node *r[2];
+  int n;
+} sums;
+
+static void
+sums_fn (te_node *n, void *data)
+{
+  sums *s = data;
+  if (n->op != TE_REDUCE)
+    return;
+  for (int i = 0; i < s->n && i < 2; i++)
+    if (s->r[i] == n)
+      return;
+  if (s->n < 2)
+    s->r[s->n] = n;
+  s->n++;
+}
+
+/* Step 2: BODY, a sum's term, without its factors of type TYPE free of
+   the sum's counter RED (a scale, 1 / sqrt (d), a column's weight) and
+   a divisor free of it; their product into *SCALE and the divisor into
+   *DIV (NULL when none).  */
+static te_node *
+split_scale (te_ctx *ctx, te_node *body, int red, te_type type,
+             te_node **scale, te_node **div)
+{
+  *scale = *div = NULL;
+  if (body->op == TE_DIV && body->args[1]->type == type
+      && !te_uses_var (body->args[1], red))
     {
-      const te_tensor *t = p->tensors[i];
-      if ((t->kind == TE_TK_LOCAL || t->kind == TE_TK_RETURN || t->optional)
-          && te_reads (v, t))
+      *div = body->args[1];
+      body = body->args[0];
+    }
+  te_node *f[8], *rest = NULL;
+  int nf = te_factors (body, f, 8);
+  if (nf < 0)
+    return body;
+  for (int i = 0; i < nf; i++)
+    if (f[i]->op != TE_CONST && f[i]->type == type
+        && !te_uses_var (f[i], red))
+      *scale = *scale ? te_binary (ctx, TE_MUL, *scale, f[i]) : f[i];
+    else
+      rest = rest ? te_binary (ctx, TE_MUL, rest, f[i]) : f[i];
+  if (!rest)
+    {
+      *scale = NULL;
+      return body;
+    }
+  return rest;
+}
+
+/* The parameters in an integer node (te_walk): are they all extents of
+   the loops LOOPS[0..N)?  */
+typedef struct extents_of
+{
+  const te_loop *loops;
+  int n;
+  bool ok;
+} extents_of;
+
+static void
+extents_fn (te_node *x, void *data)
+{
+  extents_of *e = data;
+  if (x->op != TE_PARAM && x->op != TE_LOAD)
+    return;
+  for (int l = 0; l < e->n; l++)
+    if (e->loops[l].extent == x)
+      return;
+  e->ok = false;
+}
+
+/* Is GAP (an integer) zero or more wherever the loops LOOPS[0..N) all
+   run: a polynomial without negative coefficients in parameters each of
+   which is the extent of one of them (so at least 1 there)?  */
+static bool
+gap_holds (te_ctx *ctx, te_node *gap, const te_loop *loops, int n)
+{
+  gap = te_canon_int (ctx, gap);
+  if (gap->op == TE_CONST)
+    return gap->u.i >= 0;
+  extents_of e = { loops, n, true };
+  te_walk (gap, extents_fn, &e);
+  return e.ok && te_non_negative (ctx, gap);
+}
+
+/* A dimension of the destination: a loop and its step in the index.  */
+typedef struct dim
+{
+  te_node *step, *extent;
+} dim;
+
+/* Can the dimensions D[0..N) not yet USED (bits) follow, in some order,
+   loops reaching up to SPAN + 1 elements, each step passing every
+   element those inside it reach?  LOOPS[0..NL) as for gap_holds.  */
+static bool
+nest_apart (te_ctx *ctx, const dim *d, int n, unsigned used, te_node *span,
+            const te_loop *loops, int nl)
+{
+  if (used == (1u << n) - 1)
+    return true;
+  te_node *one = te_int (ctx, 1);
+  for (int i = 0; i < n; i++)
+    {
+      if (used & (1u << i))
+        continue;
+      te_node *gap = te_binary (ctx, TE_SUB, d[i].step,
+                                te_binary (ctx, TE_ADD, span, one));
+      if (!gap_holds (ctx, gap, loops, nl))
+        continue;
+      te_node *next = te_binary (
+          ctx, TE_ADD, span,
+          te_binary (ctx, TE_MUL, d[i].step,
+                     te_binary (ctx, TE_SUB, d[i].extent, one)));
+      if (nest_apart (ctx, d, n, used | (1u << i), next, loops, nl))
         return true;
     }
   return false;
 }
 
-te_program *
-te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
+/* Step 5: does INDEX (the destination's, of stage S) reach a different
+   element at every iteration of the product's row and column and of
+   G's batch loops?  The column moves it by 1, the row by ldc, a batch
+   loop by its coefficient; in some order of the others after the
+   column, each loop's step must pass every element the loops before it
+   reach (the rows of a head's output between the heads of a row, as in
+   out[(b*T + t)*C + h*hs + i], are such an order).  */
+static bool
+rows_apart (te_ctx *ctx, const te_stage *s, te_node *index, const te_gemm *g)
 {
-  const te_stage *s = &p->stages[si];
-  /* Step 1.  */
+  te_loop loops[TE_MAX_LOOPS];
+  int nl = 0;
+  for (int l = 0; l < s->nloops; l++)
+    if (s->loops[l].var != g->red)
+      {
+        loops[nl] = s->loops[l];
+        loops[nl].extent = te_canon_int (ctx, loops[nl].extent);
+        nl++;
+      }
+  dim d[TE_MAX_LOOPS];
+  int n = 0;
+  d[n].step = g->ldc;
+  d[n++].extent = g->m;
+  for (int b = 0; b < g->nbatch && n < TE_MAX_LOOPS; b++)
+    {
+      te_node *step = te_coefficient (ctx, index, g->batch[b].var);
+      for (int l = 0; l < s->nloops; l++)
+        if (te_uses_var (step, s->loops[l].var))
+          return false;
+      d[n].step = step;
+      d[n++].extent = g->batch[b].extent;
+    }
+  te_node *span = te_binary (ctx, TE_SUB, g->n, te_int (ctx, 1));
+  return nest_apart (ctx, d, n, 0, span, loops, nl);
+}
+
+/* Step 4: the local arrays Q names become parameters after P's (a
+   pointer to the elements each, the tensor keeping the local's handle
+   in te_tensor.decl).  */
+static void
+locals_as_params (te_program *q, te_tensor **locals, int nlocals)
+{
+  for (int i = 0; i < nlocals; i++)
+    {
+      te_tensor *t = locals[i];
+      int k = te_program_add_param (q, t->name, TE_PK_PTR_FLOAT, t->type,
+                                    t->loc);
+      te_tensor *u = te_program_add_tensor (q, t->name, t->type, TE_TK_PARAM,
+                                            k, t->loc);
+      u->decl = t->decl;
+      te_program_retarget (q, t, u);
+    }
+}
+
+/* Step 1: the one sum over one loop of the value of stage S's
+   statement, or NULL with *WHY.  */
+static te_node *
+the_sum (te_program *p, const te_stage *s, const char **why)
+{
   if (s->call || s->reversed || s->recurrent || s->block_end || s->par
       || s->nstmts != 1)
     return *why = "not a stage of one statement", NULL;
   const te_stmt *st = &s->stmts[0];
   if (st->op != TE_SET || st->guard || st->ninner)
     return *why = "not an unconditional = in the stage's loops", NULL;
-  const te_node *v = st->value;
-  if (v->op != TE_REDUCE || v->u.red.kind != TE_RED_SUM
-      || v->u.red.nloops != 1 || v->type != st->dst->type)
+  sums found = { { NULL, NULL }, 0 };
+  te_walk (st->value, sums_fn, &found);
+  te_node *r = found.r[0];
+  if (found.n != 1 || r->u.red.kind != TE_RED_SUM || r->u.red.nloops != 1
+      || r->type != st->dst->type)
     return *why = "not a sum over one loop", NULL;
   for (int l = 0; l < s->nloops; l++)
     if (s->loop_ids[l] <= 0)
       return *why = "a loop of no source loop", NULL;
-  if (te_program_var_loop (p, v->u.red.loops[0].var) <= 0)
+  if (te_program_var_loop (p, r->u.red.loops[0].var) <= 0)
     return *why = "a loop of no source loop", NULL;
-  /* Step 2.  */
+  return r;
+}
+
+te_program *
+te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *s = &p->stages[si];
+  /* Step 1.  */
+  te_node *r = the_sum (p, s, why);
+  if (!r)
+    return NULL;
+  const te_stmt *st = &s->stmts[0];
   te_tensor *dst = st->dst;
-  te_node *init = v->args[0], *body = v->args[1];
-  if (dst->kind != TE_TK_PARAM || dst->optional)
-    return *why = "its destination is no array parameter", NULL;
-  if (te_reads (init, dst) || te_reads (body, dst) || te_reads (st->index, dst))
+  te_node *v = st->value, *init = r->args[0];
+  int red = r->u.red.loops[0].var;
+  if (!addressable (dst) || dst->kind == TE_TK_STATIC
+      || dst->kind == TE_TK_SCALAR)
+    return *why = "its destination is no array of the kernel", NULL;
+  if (te_reads (v, dst) || te_reads (st->index, dst))
     return *why = "reads its destination", NULL;
-  if (reads_non_param (p, v) || reads_non_param (p, st->index))
-    return *why = "reads a local array or an optional pointer", NULL;
-  /* Step 3.  */
+  if (reads_unaddressable (p, v) || reads_unaddressable (p, st->index))
+    return *why = "reads an optional pointer or an array the lifter made",
+           NULL;
+  /* Step 2.  */
+  te_node *scale, *div;
+  te_node *body = split_scale (ctx, r->args[1], red, dst->type, &scale, &div);
+  /* Step 3: C = init (0 with a scale), C += body, then the rest of the
+     value over C's element in place of the sum.  */
   char name[256];
   snprintf (name, sizeof name, "%s.blas%d", p->name, si);
-  te_program *q = te_program_new (p->ctx, name);
+  te_program *q = te_program_new (ctx, name);
   for (int i = 0; i < p->nparams; i++)
     {
-      const te_param *r = &p->params[i];
-      te_program_add_param (q, r->name, r->kind, r->type, r->loc);
+      const te_param *pr = &p->params[i];
+      te_program_add_param (q, pr->name, pr->kind, pr->type, pr->loc);
     }
+  te_tensor *locals[TE_MAX_LOOPS * 4];
+  int nlocals = 0;
   for (int i = 0; i < p->ntensors; i++)
     {
       te_tensor *t = p->tensors[i];
-      if (t == dst || te_reads (v, t) || te_reads (st->index, t))
+      if (t != dst && !te_reads (v, t) && !te_reads (st->index, t))
+        continue;
+      if (t->kind != TE_TK_LOCAL)
         te_program_share_tensor (q, t);
+      else if (nlocals < TE_MAX_LOOPS * 4)
+        locals[nlocals++] = t;
+      else
+        return *why = "too many local arrays", NULL;
     }
   for (int i = 0; i < p->nvars; i++)
     {
       te_program_new_var (q, p->var_names[i]);
       te_program_set_var_loop (q, i, te_program_var_loop (p, i));
     }
+  te_node *elem = te_load (ctx, dst, st->index);
+  te_node *sum = elem;
+  if (scale || div)
+    {
+      if (scale)
+        sum = te_binary (ctx, TE_MUL, sum, scale);
+      if (div)
+        sum = te_binary (ctx, TE_DIV, sum, div);
+      sum = te_binary (ctx, TE_ADD, init, sum);
+      init = te_float (ctx, dst->type, 0.0);
+    }
+  te_node *post = v == r && sum == elem ? NULL : te_replace (ctx, v, r, sum);
   te_stage *a = te_program_add_stage (q, s->loc);
   for (int l = 0; l < s->nloops; l++)
     te_stage_add_loop (a, s->loops[l].var, s->loops[l].extent);
@@ -351,17 +585,23 @@ te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
   te_stage *b = te_program_add_stage (q, s->loc);
   for (int l = 0; l < s->nloops; l++)
     te_stage_add_loop (b, s->loops[l].var, s->loops[l].extent);
-  te_stage_add_loop (b, v->u.red.loops[0].var, v->u.red.loops[0].extent);
+  te_stage_add_loop (b, red, r->u.red.loops[0].extent);
   te_stage_add_stmt (q, b, dst, st->index, TE_ADD_TO, body, NULL, st->loc);
   b->blas = true;
+  if (post)
+    {
+      te_stage *c = te_program_add_stage (q, s->loc);
+      for (int l = 0; l < s->nloops; l++)
+        te_stage_add_loop (c, s->loops[l].var, s->loops[l].extent);
+      te_stage_add_stmt (q, c, dst, st->index, TE_SET, post, NULL, st->loc);
+    }
   /* Step 4.  */
+  locals_as_params (q, locals, nlocals);
+  /* Step 5 (q's stages may have moved as it grew).  */
+  b = &q->stages[1];
   if (!te_gemm_match (q, b, 0, g, why))
     return NULL;
-  if (g->nbatch)
-    return *why = "a loop besides the product's (a batch)", NULL;
-  te_node *gap = te_canon_int (p->ctx, te_binary (p->ctx, TE_SUB, g->ldc,
-                                                  g->n));
-  if (gap->op != TE_CONST || gap->u.i < 0)
+  if (!rows_apart (ctx, b, b->stmts[0].index, g))
     return *why = "rows of the destination that may overlap", NULL;
   return q;
 }

@@ -9,13 +9,14 @@
             transposed: c = a^T * g), then a second nest reads c:
             r[i] = 2 sum_j c[i*n + j] (the call's stores come before it).
    scaled:  y[i*m + j] = 0.5 * sum_p x[i*k + p] w[p*m + j]: a scale around
-            the sum, no product stage: stays loops.
+            the sum: the product, then the scale in a loop (more in
+            blas-forward-4.c).
    both:    one nest storing y and z: stays loops.
 
    Each forward against a copy of its loops compiled without the plugin,
    within what another summation order allows (4 k eps sum_p |terms|);
    the CBLAS calls counted (the link wraps cblas_sgemm and cblas_dgemm):
-   one per call of linear and gram, none for scaled and both.  Sizes 1,
+   one per call of linear, gram and scaled, none for both.  Sizes 1,
    7, 33, and k = 0 (the BLAS is not called: y = b).  The gradients (the
    same as without the option) against central differences.  */
 /* { dg-options "-fplugin-arg-tensorgrad-blas-forward -fplugin-arg-tensorgrad-dump -Wl,--wrap=cblas_sgemm -Wl,--wrap=cblas_dgemm" } */
@@ -221,6 +222,20 @@ run_stays (int n, int k, int m, unsigned seed)
   tg_fill_f (w, k * m, seed + 1, -1, 1);
   int before = sgemm_calls;
   scaled (n, k, m, x, w, y);
+  CHECK (sgemm_calls == before + 1);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      {
+	double ref = 0, bound = 0;
+	for (int p = 0; p < k; p++)
+	  {
+	    ref += (double) x[i * k + p] * w[p * m + j];
+	    bound += fabs ((double) x[i * k + p] * w[p * m + j]);
+	  }
+	CHECK_NEAR_AT (y[i * m + j], 0.5 * ref, 0,
+		       2.0 * (k + 2) * FLT_EPSILON * bound, i * m + j);
+      }
+  before = sgemm_calls;
   both (n, k, m, x, w, y, z);
   CHECK (sgemm_calls == before);
   TG_GRADCHECK (scaled, &n, &k, &m, x, w, y);
@@ -241,7 +256,7 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 62\\): y = x \\* w\\^T as cblas_sgemm \\(n, m, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 90\\): c = a\\^T \\* g as cblas_dgemm \\(m, n, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line \[0-9\]+\\): loops, not a sum over one loop\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 63\\): y = x \\* w\\^T as cblas_sgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 91\\): c = a\\^T \\* g as cblas_dgemm \\(m, n, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 132\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line \[0-9\]+\\): loops, not a stage of one statement\n" } } */
