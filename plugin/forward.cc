@@ -31,7 +31,9 @@
    2. For each stage of the program as lifted (a copy made before the
       passes rewrite it, which holds what the source's nests compute),
       te_gemm_forward (lib/ir/gemm.c) reads it as a product over the
-      kernel's arrays, C = f (init + s A B), in batch loops or not: a
+      kernel's arrays, C = f (init + s A B), in batch loops or not, or
+      over several summed loops as im2col (a convolution: its input's
+      patches packed into a temporary the helper allocates): a
       program of the kernel's parameters and one pointer per local
       array it names (te_tensor.decl, the lifter's handle of the
       storage).
@@ -71,14 +73,31 @@
 /* Step 3: is ROOT's nest exactly the loops of stage S of P (and its sum
    over RED_LOOP), with one store and nothing live after it?  NULL or
    why not.  */
+/* The source loops of the sums in a value (te_walk), into a vector.  */
+struct sum_loops
+{
+  const te_program *p;
+  vec<int> *ids;
+};
+
+static void
+sum_loops_fn (te_node *n, void *data)
+{
+  sum_loops *s = (sum_loops *) data;
+  if (n->op == TE_REDUCE)
+    for (int l = 0; l < n->u.red.nloops; l++)
+      s->ids->safe_push (te_program_var_loop (s->p, n->u.red.loops[l].var));
+}
+
 static const char *
-nest_problem (function *fun, class loop *root, const te_stage *s,
-              int red_loop)
+nest_problem (function *fun, class loop *root, const te_program *p,
+              const te_stage *s)
 {
   auto_vec<int> ids;
   for (int l = 0; l < s->nloops; l++)
     ids.safe_push (s->loop_ids[l]);
-  ids.safe_push (red_loop);
+  sum_loops sl = { p, &ids };
+  te_walk (s->stmts[0].value, sum_loops_fn, &sl);
   unsigned inside = 0;
   for (auto l : loops_list (fun, 0))
     if (l == root || flow_loop_nested_p (root, l))
@@ -346,8 +365,7 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
           root = (unsigned) s->loop_ids[0] < number_of_loops (fun)
                      ? get_loop (fun, s->loop_ids[0])
                      : NULL;
-          int red = te_program_var_loop (fwd, g.red);
-          why = root ? nest_problem (fun, root, s, red)
+          why = root ? nest_problem (fun, root, fwd, s)
                      : "its loops are not one nest";
         }
       location_t loc = s->nstmts ? (location_t) s->stmts[0].loc

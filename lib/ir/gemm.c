@@ -35,7 +35,8 @@
 
    te_gemm_forward reads a forward stage C = f (sum (p; init; s * A * B))
    (one = of one sum over one loop, no guard; s the factors of the term
-   free of p, a divisor too) as a program of two or three stages,
+   free of p, a divisor too) as a program of two or three stages (four
+   for a sum over several loops: im2col, step 3b),
    C = init (0 with s), C += A * B (matched as above, in batch loops or
    not), then C = f (init + s * C) when there is more than the sum:
      1. the_sum: the one sum in the value;
@@ -333,16 +334,25 @@ sums_fn (te_node *n, void *data)
 }
 
 /* Step 2: BODY, a sum's term, without its factors of type TYPE free of
-   the sum's counter RED (a scale, 1 / sqrt (d), a column's weight) and
-   a divisor free of it; their product into *SCALE and the divisor into
+   the counters of sum RED (a scale, 1 / sqrt (d), a column's weight)
+   and a divisor free of them; their product into *SCALE and the divisor into
    *DIV (NULL when none).  */
+static bool
+uses_red (const te_node *n, const te_node *r)
+{
+  for (int l = 0; l < r->u.red.nloops; l++)
+    if (te_uses_var (n, r->u.red.loops[l].var))
+      return true;
+  return false;
+}
+
 static te_node *
-split_scale (te_ctx *ctx, te_node *body, int red, te_type type,
+split_scale (te_ctx *ctx, te_node *body, const te_node *red, te_type type,
              te_node **scale, te_node **div)
 {
   *scale = *div = NULL;
   if (body->op == TE_DIV && body->args[1]->type == type
-      && !te_uses_var (body->args[1], red))
+      && !uses_red (body->args[1], red))
     {
       *div = body->args[1];
       body = body->args[0];
@@ -353,7 +363,7 @@ split_scale (te_ctx *ctx, te_node *body, int red, te_type type,
     return body;
   for (int i = 0; i < nf; i++)
     if (f[i]->op != TE_CONST && f[i]->type == type
-        && !te_uses_var (f[i], red))
+        && !uses_red (f[i], red))
       *scale = *scale ? te_binary (ctx, TE_MUL, *scale, f[i]) : f[i];
     else
       rest = rest ? te_binary (ctx, TE_MUL, rest, f[i]) : f[i];
@@ -435,39 +445,26 @@ nest_apart (te_ctx *ctx, const dim *d, int n, unsigned used, te_node *span,
 }
 
 /* Step 5: does INDEX (the destination's, of stage S) reach a different
-   element at every iteration of the product's row and column and of
-   G's batch loops?  The column moves it by 1, the row by ldc, a batch
-   loop by its coefficient; in some order of the others after the
-   column, each loop's step must pass every element the loops before it
-   reach (the rows of a head's output between the heads of a row, as in
+   element at every iteration of S's loops?  In some order of the loops,
+   each loop's step must pass every element the loops before it reach
+   (the rows of a head's output between the heads of a row, as in
    out[(b*T + t)*C + h*hs + i], are such an order).  */
 static bool
-rows_apart (te_ctx *ctx, const te_stage *s, te_node *index, const te_gemm *g)
+rows_apart (te_ctx *ctx, const te_stage *s, te_node *index)
 {
   te_loop loops[TE_MAX_LOOPS];
-  int nl = 0;
-  for (int l = 0; l < s->nloops; l++)
-    if (s->loops[l].var != g->red)
-      {
-        loops[nl] = s->loops[l];
-        loops[nl].extent = te_canon_int (ctx, loops[nl].extent);
-        nl++;
-      }
   dim d[TE_MAX_LOOPS];
-  int n = 0;
-  d[n].step = g->ldc;
-  d[n++].extent = g->m;
-  for (int b = 0; b < g->nbatch && n < TE_MAX_LOOPS; b++)
+  for (int l = 0; l < s->nloops; l++)
     {
-      te_node *step = te_coefficient (ctx, index, g->batch[b].var);
-      for (int l = 0; l < s->nloops; l++)
-        if (te_uses_var (step, s->loops[l].var))
-          return false;
-      d[n].step = step;
-      d[n++].extent = g->batch[b].extent;
+      loops[l] = s->loops[l];
+      loops[l].extent = te_canon_int (ctx, loops[l].extent);
+      d[l].step = te_coefficient (ctx, index, s->loops[l].var);
+      d[l].extent = loops[l].extent;
+      if (uses_stage_var (d[l].step, s) || te_reads (d[l].step, NULL))
+        return false;
     }
-  te_node *span = te_binary (ctx, TE_SUB, g->n, te_int (ctx, 1));
-  return nest_apart (ctx, d, n, 0, span, loops, nl);
+  return nest_apart (ctx, d, s->nloops, 0, te_int (ctx, 0), loops,
+                     s->nloops);
 }
 
 /* Step 4: the local arrays Q names become parameters after P's (a
@@ -502,15 +499,229 @@ the_sum (te_program *p, const te_stage *s, const char **why)
   sums found = { { NULL, NULL }, 0 };
   te_walk (st->value, sums_fn, &found);
   te_node *r = found.r[0];
-  if (found.n != 1 || r->u.red.kind != TE_RED_SUM || r->u.red.nloops != 1
+  if (found.n != 1 || r->u.red.kind != TE_RED_SUM
       || r->type != st->dst->type)
     return *why = "not a sum over one loop", NULL;
   for (int l = 0; l < s->nloops; l++)
     if (s->loop_ids[l] <= 0)
       return *why = "a loop of no source loop", NULL;
-  if (te_program_var_loop (p, r->u.red.loops[0].var) <= 0)
-    return *why = "a loop of no source loop", NULL;
+  for (int l = 0; l < r->u.red.nloops; l++)
+    if (te_program_var_loop (p, r->u.red.loops[l].var) <= 0)
+      return *why = "a loop of no source loop", NULL;
   return r;
+}
+
+/* Do the loops LOOPS[0..N) (outermost first) move INDEX as one counter
+   of their row-major iteration number would, times the innermost's
+   coefficient: each loop's coefficient the next one's times the next
+   one's extent?  That coefficient into *STEP.  */
+static bool
+dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops, int n,
+             te_node **step)
+{
+  te_node *next = NULL;
+  for (int l = n - 1; l >= 0; l--)
+    {
+      te_node *c = te_coefficient (ctx, index, loops[l].var);
+      if (next && te_canon_int (ctx, c) != te_canon_int (ctx, next))
+        return false;
+      if (l == n - 1)
+        *step = c;
+      next = te_binary (ctx, TE_MUL, c, loops[l].extent);
+    }
+  return n > 0;
+}
+
+/* Is INDEX INDEX at 0 plus each of the counters of LOOPS[0..N) times
+   a coefficient free of counters and loads (and so affine in them)?  */
+static bool
+affine_in (te_ctx *ctx, te_node *index, const te_loop *loops, int n,
+           const te_stage *s)
+{
+  int vars[TE_MAX_LOOPS] = { 0 };
+  for (int l = 0; l < n; l++)
+    vars[l] = loops[l].var;
+  te_node *sum = at_zero (ctx, index, vars, n);
+  for (int l = 0; l < n; l++)
+    {
+      te_node *c = te_coefficient (ctx, index, vars[l]);
+      if (uses_stage_var (c, s) || te_reads (c, NULL))
+        return false;
+      for (int k = 0; k < n; k++)
+        if (te_uses_var (c, vars[k]))
+          return false;
+      sum = te_binary (ctx, TE_ADD, sum,
+                       te_binary (ctx, TE_MUL, c, te_var (ctx, vars[l])));
+    }
+  return te_canon_int (ctx, sum) == te_canon_int (ctx, index);
+}
+
+/* Step 2b: the term of a sum over several loops without its selects
+   whose other arm is 0 (a convolution's zero padding tested in the
+   loop), or NULL if they leave none.  */
+static te_node *
+unguarded (te_node *body)
+{
+  while (body->op == TE_SELECT)
+    {
+      if (te_is_const (body->args[2], 0.0))
+        body = body->args[1];
+      else if (te_is_const (body->args[1], 0.0))
+        body = body->args[2];
+      else
+        return NULL;
+    }
+  return body;
+}
+
+/* Step 3b, a product over several loops (a convolution, C[n][o][oh][ow]
+   = sum over ci, kh, kw of W[o][ci][kh][kw] X[n][ci][oh + kh][ow + kw]
+   behind its padding's tests), as im2col: with W the factor whose index
+   the summed loops move as one counter kk would and the output's
+   innermost loops (the columns) do not, a stage packs the other factor
+   X, with the tests, into a temporary P[pb][kk][pix] (pb the other
+   loops X moves, pix the columns as one counter), then the product
+   adds W[.. kk] P[pb][kk][pix] into C[.. pix] over kk, a blas stage.
+   Returns the stage's value in Q (W * P, with the scale's constants) or
+   NULL with *WHY; the pack stage added to Q; *LOOPS, *NLOOPS the blas
+   stage's loops, *INDEX C's index over them.  */
+static te_node *
+im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
+        te_node *rest, te_loop *loops, int *nloops, te_node **index,
+        const char **why)
+{
+  te_ctx *ctx = q->ctx;
+  const te_stmt *st = &s->stmts[0];
+  int nr = r->u.red.nloops;
+  const te_loop *red = r->u.red.loops;
+  te_node *f[8], *ld[2];
+  int nf = te_factors (rest, f, 8), nl = 0;
+  te_node *consts = NULL;
+  for (int i = 0; i < nf; i++)
+    if (f[i]->op == TE_LOAD && nl < 2)
+      ld[nl++] = f[i];
+    else if (f[i]->op == TE_CONST)
+      consts = consts ? te_binary (ctx, TE_MUL, consts, f[i]) : f[i];
+    else
+      return *why = "not a product of two arrays", NULL;
+  if (nf < 0 || nl != 2)
+    return *why = "not a product of two arrays", NULL;
+  for (int l = 0; l < nr; l++)
+    if (uses_stage_var (red[l].extent, s))
+      return *why = "an extent that moves with a loop", NULL;
+  /* W: summed loops dense in its index, no column.  */
+  te_loop cols[TE_MAX_LOOPS], pb[TE_MAX_LOOPS];
+  for (int w = 0; w < 2; w++)
+    {
+      te_node *wi = ld[w]->args[0], *xi = ld[1 - w]->args[0];
+      te_node *wstep;
+      if (te_reads (wi, NULL) || !dense_chain (ctx, wi, red, nr, &wstep)
+          || uses_stage_var (wstep, s))
+        continue;
+      if (!affine_in (ctx, wi, red, nr, s))
+        continue;
+      /* The columns: the innermost loops that move C and X, not W,
+         dense in C with step 1.  */
+      int nc = 0;
+      for (int l = s->nloops - 1; l >= 0; l--)
+        {
+          int v = s->loops[l].var;
+          if (!te_uses_var (st->index, v) || !te_uses_var (xi, v)
+              || te_uses_var (wi, v))
+            break;
+          nc++;
+        }
+      te_node *cstep = NULL;
+      while (nc > 0
+             && !(dense_chain (ctx, st->index, s->loops + s->nloops - nc, nc,
+                               &cstep)
+                  && int_const (te_canon_int (ctx, cstep), 1)))
+        nc--;
+      if (nc == 0 || !affine_in (ctx, st->index, s->loops + s->nloops - nc,
+                                 nc, s))
+        continue;
+      memcpy (cols, s->loops + s->nloops - nc, nc * sizeof *cols);
+      for (int l = 0; l < nc; l++)
+        if (uses_stage_var (cols[l].extent, s))
+          return *why = "an extent that moves with a loop", NULL;
+      /* pb: X's other loops.  */
+      int npb = 0;
+      for (int l = 0; l < s->nloops - nc; l++)
+        if (te_uses_var (xi, s->loops[l].var))
+          pb[npb++] = s->loops[l];
+      te_node *lin_pb, *n_pb, *lin_kk, *n_kk, *lin_pix, *n_pix;
+      if (!te_linearize (ctx, npb, pb, &lin_pb, &n_pb)
+          || !te_linearize (ctx, nr, red, &lin_kk, &n_kk)
+          || !te_linearize (ctx, nc, cols, &lin_pix, &n_pix))
+        return *why = "an extent that moves with a loop", NULL;
+      /* The pack stage: P[(pb K + kk) PIX + pix] = the term with X for
+         the product.  */
+      char name[128];
+      snprintf (name, sizeof name, "%s.col", ld[1 - w]->u.tensor->name);
+      te_tensor *pt = te_program_add_tensor (q, name, st->dst->type,
+                                             TE_TK_LOCAL, -1, st->loc);
+      pt->size = te_canon_int (ctx, te_binary (ctx, TE_MUL, n_pb,
+                                               te_binary (ctx, TE_MUL, n_kk,
+                                                          n_pix)));
+      te_stage *a = te_program_add_stage (q, s->loc);
+      for (int l = 0; l < npb; l++)
+        te_stage_add_loop (a, pb[l].var, pb[l].extent);
+      for (int l = 0; l < nr; l++)
+        te_stage_add_loop (a, red[l].var, red[l].extent);
+      for (int l = 0; l < nc; l++)
+        te_stage_add_loop (a, cols[l].var, cols[l].extent);
+      te_node *pidx = te_canon_int (
+          ctx, te_binary (ctx, TE_ADD,
+                          te_binary (ctx, TE_MUL,
+                                     te_binary (ctx, TE_ADD,
+                                                te_binary (ctx, TE_MUL,
+                                                           lin_pb, n_kk),
+                                                lin_kk),
+                                     n_pix),
+                          lin_pix));
+      te_stage_add_stmt (q, a, pt, pidx, TE_SET,
+                         te_replace (ctx, body, rest, ld[1 - w]), NULL,
+                         st->loc);
+      /* The product's loops: the stage's but the columns, then pix and
+         kk, new counters.  */
+      int pix = te_program_new_var (q, "pix"), kk = te_program_new_var (q, "kk");
+      int n = 0;
+      for (int l = 0; l < s->nloops - nc; l++)
+        loops[n++] = s->loops[l];
+      loops[n].var = pix;
+      loops[n].extent = n_pix;
+      loops[n].lanes = 0;
+      loops[n++].start = NULL;
+      loops[n].var = kk;
+      loops[n].extent = n_kk;
+      loops[n].lanes = 0;
+      loops[n++].start = NULL;
+      *nloops = n;
+      int cv[TE_MAX_LOOPS], rv[TE_MAX_LOOPS];
+      for (int l = 0; l < nc; l++)
+        cv[l] = cols[l].var;
+      for (int l = 0; l < nr; l++)
+        rv[l] = red[l].var;
+      *index = te_canon_int (ctx, te_binary (ctx, TE_ADD,
+                                             at_zero (ctx, st->index, cv, nc),
+                                             te_var (ctx, pix)));
+      te_node *wnew = te_canon_int (
+          ctx, te_binary (ctx, TE_ADD, at_zero (ctx, wi, rv, nr),
+                          te_binary (ctx, TE_MUL, wstep, te_var (ctx, kk))));
+      te_node *pnew = te_replace (ctx, pidx, lin_kk, te_var (ctx, kk));
+      pnew = te_canon_int (ctx, te_binary (
+          ctx, TE_ADD,
+          te_binary (ctx, TE_MUL,
+                     te_binary (ctx, TE_ADD,
+                                te_binary (ctx, TE_MUL, lin_pb, n_kk),
+                                te_var (ctx, kk)),
+                     n_pix),
+          te_var (ctx, pix)));
+      te_node *v = te_binary (ctx, TE_MUL, te_load (ctx, ld[w]->u.tensor, wnew),
+                              te_load (ctx, pt, pnew));
+      return consts ? te_binary (ctx, TE_MUL, consts, v) : v;
+    }
+  return *why = "no factor the summed loops move as one counter", NULL;
 }
 
 te_program *
@@ -525,7 +736,6 @@ te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
   const te_stmt *st = &s->stmts[0];
   te_tensor *dst = st->dst;
   te_node *v = st->value, *init = r->args[0];
-  int red = r->u.red.loops[0].var;
   if (!addressable (dst) || dst->kind == TE_TK_STATIC
       || dst->kind == TE_TK_SCALAR)
     return *why = "its destination is no array of the kernel", NULL;
@@ -536,7 +746,7 @@ te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
            NULL;
   /* Step 2.  */
   te_node *scale, *div;
-  te_node *body = split_scale (ctx, r->args[1], red, dst->type, &scale, &div);
+  te_node *body = split_scale (ctx, r->args[1], r, dst->type, &scale, &div);
   /* Step 3: C = init (0 with a scale), C += body, then the rest of the
      value over C's element in place of the sum.  */
   char name[256];
@@ -578,15 +788,35 @@ te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
       init = te_float (ctx, dst->type, 0.0);
     }
   te_node *post = v == r && sum == elem ? NULL : te_replace (ctx, v, r, sum);
+  /* The product's loops, index and value: the stage's, the sum's
+     loop, or im2col's.  */
+  te_loop loops[TE_MAX_LOOPS];
+  int nloops = 0;
+  te_node *cindex = st->index;
+  if (r->u.red.nloops == 1)
+    {
+      for (int l = 0; l < s->nloops; l++)
+        loops[nloops++] = s->loops[l];
+      loops[nloops++] = r->u.red.loops[0];
+    }
+  else
+    {
+      te_node *rest = unguarded (body);
+      if (s->nloops + 2 > TE_MAX_LOOPS || !rest)
+        return *why = "not a product of two arrays", NULL;
+      body = im2col (q, s, r, body, rest, loops, &nloops, &cindex, why);
+      if (!body)
+        return NULL;
+    }
   te_stage *a = te_program_add_stage (q, s->loc);
   for (int l = 0; l < s->nloops; l++)
     te_stage_add_loop (a, s->loops[l].var, s->loops[l].extent);
   te_stage_add_stmt (q, a, dst, st->index, TE_SET, init, NULL, st->loc);
+  int bi = q->nstages;
   te_stage *b = te_program_add_stage (q, s->loc);
-  for (int l = 0; l < s->nloops; l++)
-    te_stage_add_loop (b, s->loops[l].var, s->loops[l].extent);
-  te_stage_add_loop (b, red, r->u.red.loops[0].extent);
-  te_stage_add_stmt (q, b, dst, st->index, TE_ADD_TO, body, NULL, st->loc);
+  for (int l = 0; l < nloops; l++)
+    te_stage_add_loop (b, loops[l].var, loops[l].extent);
+  te_stage_add_stmt (q, b, dst, cindex, TE_ADD_TO, body, NULL, st->loc);
   b->blas = true;
   if (post)
     {
@@ -598,10 +828,10 @@ te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
   /* Step 4.  */
   locals_as_params (q, locals, nlocals);
   /* Step 5 (q's stages may have moved as it grew).  */
-  b = &q->stages[1];
+  b = &q->stages[bi];
   if (!te_gemm_match (q, b, 0, g, why))
     return NULL;
-  if (!rows_apart (ctx, b, b->stmts[0].index, g))
+  if (!rows_apart (ctx, s, st->index))
     return *why = "rows of the destination that may overlap", NULL;
   return q;
 }

@@ -60,7 +60,9 @@ const char *te_gemm_text (const te_program *p, const te_gemm *g);
    sum, an activation; b... batch loops, the heads of attention), as a
    program of P's parameters, then one pointer parameter per local array
    of the kernel it names (a tensor of kind TE_TK_PARAM whose decl is
-   the local's), in P's context, with the stages C[...] = init (0 when
+   the local's), in P's context, with the stages (for a sum over several
+   loops, a convolution's, first the other factor's patches packed into
+   a temporary, im2col, and the product over them) C[...] = init (0 when
    there is an s) over the stage's loops, the product added, a blas
    stage (te_stage.blas) whose reading fills *G, and, when f or s is
    not nothing, C[...] = f (init + s * C[...]).  The back ends print it
