@@ -70,6 +70,26 @@
 #include "abi.h"
 #include "ir/gemm.h"
 
+/* Is call G a math function: a builtin of a floating result and scalar
+   arguments (its one memory effect errno), or an internal function
+   without memory effects?  */
+static bool
+math_call (gimple *g)
+{
+  if (gimple_call_internal_p (g))
+    return !gimple_vdef (g);
+  if (!gimple_call_builtin_p (g, BUILT_IN_NORMAL)
+      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_call_fntype (g))))
+    return false;
+  for (unsigned i = 0; i < gimple_call_num_args (g); i++)
+    {
+      tree t = TREE_TYPE (gimple_call_arg (g, i));
+      if (!SCALAR_FLOAT_TYPE_P (t) && !INTEGRAL_TYPE_P (t))
+        return false;
+    }
+  return true;
+}
+
 /* Step 3: is ROOT's nest exactly the loops of stage S of P (and its sum
    over RED_LOOP), with one store and nothing live after it?  NULL or
    why not.  */
@@ -136,9 +156,7 @@ nest_problem (function *fun, class loop *root, const te_program *p,
             continue;
           /* A math function (an activation, which the lifter read as
              an operation) may set errno: the helper calls it too.  */
-          bool math = is_gimple_call (g)
-                      && (gimple_call_builtin_p (g, BUILT_IN_NORMAL)
-                          || gimple_call_internal_p (g));
+          bool math = is_gimple_call (g) && math_call (g);
           if ((is_gimple_call (g) && !math) || gimple_code (g) == GIMPLE_ASM)
             why = "the nest calls a function";
           else if (gimple_has_volatile_ops (g))

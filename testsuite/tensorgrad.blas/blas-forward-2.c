@@ -10,6 +10,9 @@
             (run with ldb = m, where the source's last assignment wins);
    two:     y[i*m + j] = sum_p x[i*k + p] w[p*m + j] + sum_p x[i*k + p]^2:
             two sums;
+   zeroed:  the product's row loop also clears a row of z with memset:
+            a call that stores, so the nest stays loops (z must be
+            cleared);
    inout:   y[i*m + j] += sum_p x[i*k + p] w[p*m + j] (y read);
    guarded: the product behind if (k > 2).
 
@@ -124,6 +127,33 @@ two_loops (int n, int k, int m, const float *x, const float *w, float *y)
       }
 }
 
+#define ZEROED_BODY                                                           \
+  for (int i = 0; i < n; i++)                                                 \
+    {                                                                         \
+      memset (z + i * m, 0, m * sizeof (float));                              \
+      for (int j = 0; j < m; j++)                                             \
+	{                                                                     \
+	  float acc = 0.0f;                                                   \
+	  for (int p = 0; p < k; p++)                                         \
+	    acc += x[i * k + p] * w[p * m + j];                               \
+	  y[i * m + j] = acc;                                                 \
+	}                                                                     \
+    }
+
+__attribute__ ((differentiable)) void
+zeroed (int n, int k, int m, const float *x, const float *w, float *y,
+	float *z)
+{
+  ZEROED_BODY
+}
+
+static void
+zeroed_loops (int n, int k, int m, const float *x, const float *w, float *y,
+	      float *z)
+{
+  ZEROED_BODY
+}
+
 __attribute__ ((differentiable)) void
 inout (int n, int k, int m, const float *x, const float *w, float *y)
 {
@@ -213,6 +243,15 @@ main (void)
   CHECK_SAME (y, ref, ybytes);
   TG_GRADCHECK (two, &n, &k, &m, x, w, y);
 
+  float *z = tg_alloc_f (N * M), *zref = tg_alloc_f (N * M);
+  tg_fill_f (z, N * M, 4, 6, 7);
+  memcpy (zref, z, N * M * sizeof *z);
+  zeroed (n, k, m, x, w, y, z);
+  zeroed_loops (n, k, m, x, w, ref, zref);
+  CHECK_SAME (y, ref, ybytes);
+  CHECK_SAME (z, zref, N * M * sizeof *z);
+  TG_GRADCHECK (zeroed, &n, &k, &m, x, w, y, z);
+
   tg_fill_f (y, NB * N * M, 3, -1, 1);
   memcpy (ref, y, ybytes);
   inout (n, k, m, x, w, y);
@@ -230,15 +269,17 @@ main (void)
   rows (n, k, m, ldy, x, w, y);
   apart (nb, n, k, m, ldb, x, w, y);
   two (n, k, m, x, w, y);
+  zeroed (n, k, m, x, w, y, z);
   inout (n, k, m, x, w, y);
   guarded (n, k, m, x, w, y);
   CHECK (sgemm_calls == calls);
-  free (x), free (w), free (y), free (ref);
+  free (x), free (w), free (y), free (ref), free (z), free (zref);
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 47\\): loops, rows of the destination that may overlap\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 76\\): loops, rows of the destination that may overlap\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 107\\): loops, not a sum over one loop\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 136\\): loops, reads its destination\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 163\\): loops, not an unconditional = in the stage's loops\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 50\\): loops, rows of the destination that may overlap\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 79\\): loops, rows of the destination that may overlap\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 110\\): loops, not a sum over one loop\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 166\\): loops, reads its destination\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 193\\): loops, not an unconditional = in the stage's loops\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 147\\): loops, the nest calls a function\n" } } */
