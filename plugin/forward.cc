@@ -69,6 +69,7 @@
 #include "emit.h"
 #include "abi.h"
 #include "ir/gemm.h"
+#include "passes/passes.h"
 
 /* Is call G a math function: a builtin of a floating result and scalar
    arguments (its one memory effect errno), or an internal function
@@ -388,6 +389,14 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
         }
       location_t loc = s->nstmts ? (location_t) s->stmts[0].loc
                                  : (location_t) s->loc;
+      /* im2col's packing: its padding's tests as loop bounds.  */
+      te_diag diag;
+      if (q && !why)
+        {
+          te_program_clip (q, &diag);
+          if (dump_file && (dump_flags & TDF_DETAILS))
+            te_program_dump (dump_file, q);
+        }
       tree helper = q && !why ? make_helper (kernel, fwd, q) : NULL_TREE;
       if (q && !why && !helper)
         why = "the call could not be emitted";

@@ -556,6 +556,23 @@ affine_in (te_ctx *ctx, te_node *index, const te_loop *loops, int n,
   return te_canon_int (ctx, sum) == te_canon_int (ctx, index);
 }
 
+/* The conjunction of the conditions of the selects around the term of
+   BODY whose other arm, the second, is 0 (a convolution's padding
+   tests), NULL when there are none, or BODY itself when a select has
+   its 0 first.  */
+static te_node *
+guard_of (te_ctx *ctx, te_node *body)
+{
+  te_node *g = NULL;
+  for (; body->op == TE_SELECT; body = body->args[1])
+    {
+      if (!te_is_const (body->args[2], 0.0))
+        return body;
+      g = g ? te_binary (ctx, TE_AND, g, body->args[0]) : body->args[0];
+    }
+  return g;
+}
+
 /* Step 2b: the term of a sum over several loops without its selects
    whose other arm is 0 (a convolution's zero padding tested in the
    loop), or NULL if they leave none.  */
@@ -579,7 +596,7 @@ unguarded (te_node *body)
    behind its padding's tests), as im2col: with W the factor whose index
    the summed loops move as one counter kk would and the output's
    innermost loops (the columns) do not, a stage packs the other factor
-   X, with the tests, into a temporary P[pb][kk][pix] (pb the other
+   X, where the tests hold, into a zeroed temporary P[pb][kk][pix] (pb the other
    loops X moves, pix the columns as one counter), then the product
    adds W[.. kk] P[pb][kk][pix] into C[.. pix] over kk, a blas stage.
    Returns the stage's value in Q (W * P, with the scale's constants) or
@@ -679,9 +696,17 @@ im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
                                                 lin_kk),
                                      n_pix),
                           lin_pix));
-      te_stage_add_stmt (q, a, pt, pidx, TE_SET,
-                         te_replace (ctx, body, rest, ld[1 - w]), NULL,
-                         st->loc);
+      /* The selects' tests as the statement's guard (the temporary
+         starts zeroed, and plugin/forward.cc's clip turns the tests
+         into the loops' bounds), unless a select has its 0 first.  */
+      te_node *guard = guard_of (ctx, body);
+      if (guard == body)
+        te_stage_add_stmt (q, a, pt, pidx, TE_SET,
+                           te_replace (ctx, body, rest, ld[1 - w]), NULL,
+                           st->loc);
+      else
+        te_stage_add_stmt (q, a, pt, pidx, TE_SET, ld[1 - w], guard,
+                           st->loc);
       /* The product's loops: the stage's but the columns, then pix and
          kk, new counters.  */
       int pix = te_program_new_var (q, "pix"), kk = te_program_new_var (q, "kk");
