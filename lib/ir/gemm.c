@@ -615,7 +615,7 @@ im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
   int nf = te_factors (rest, f, 8), nl = 0;
   te_node *consts = NULL;
   for (int i = 0; i < nf; i++)
-    if (f[i]->op == TE_LOAD && nl < 2)
+    if (f[i]->op == TE_LOAD && nl < 2 && f[i]->type == st->dst->type)
       ld[nl++] = f[i];
     else if (f[i]->op == TE_CONST)
       consts = consts ? te_binary (ctx, TE_MUL, consts, f[i]) : f[i];
