@@ -39,7 +39,10 @@
       storage).
    3. The stage's source loops and its sum's are exactly the loops of
       one nest of the kernel (the outermost stage loop and every loop
-      inside it), which has one exit and a preheader.  Inside it: no
+      inside it), which has one exit and a preheader; a statement under
+      a test of sizes (if (k > 2) around the nest) has every condition
+      of the nest a loop's exit test, so the test is outside it and
+      keeps the call from running as it kept the nest.  Inside it: no
       call but of a math function (tanhf of an activation), no asm, no
       volatile access, exactly one store (the stage's statement), and
       no value used after it but memory.  Every parameter is a
@@ -60,7 +63,8 @@
    Limits: the sum of the call is in the BLAS's order, not the source's
    (documented with the option), and a scale inside the sum is applied
    after it; the parameters must not overlap (as for the gradient); a
-   product behind a condition, over a triangle, two sums in one value,
+   product behind a condition on its loops or on data, or a test of
+   sizes inside the nest, over a triangle, two sums in one value,
    an array the lifter made (a scalar it expanded) and an OpenMP kernel
    stay loops.  */
 
@@ -131,6 +135,31 @@ nest_problem (function *fun, class loop *root, const te_program *p,
     return "its loops are not one nest";
   if (!single_exit (root) || !loop_preheader_edge (root))
     return "the nest has more than one exit";
+  /* A statement under a test of sizes: the test must be outside the
+     nest, where it still keeps the call from running; inside, every
+     condition is a loop's exit test (a sum's tests, the padding of a
+     convolution, are selects of the value, not guards).  */
+  if (s->stmts[0].guard)
+    {
+      basic_block *body = get_loop_body (root);
+      const char *why = NULL;
+      for (unsigned b = 0; b < root->num_nodes && !why; b++)
+        {
+          gimple *last = last_stmt (body[b]);
+          if (!last || gimple_code (last) != GIMPLE_COND)
+            continue;
+          edge e;
+          edge_iterator ei;
+          bool exits = false;
+          FOR_EACH_EDGE (e, ei, body[b]->succs)
+            exits |= loop_exit_edge_p (body[b]->loop_father, e);
+          if (!exits)
+            why = "the nest tests a condition";
+        }
+      free (body);
+      if (why)
+        return why;
+    }
   basic_block *bbs = get_loop_body (root);
   int stores = 0;
   const char *why = NULL;

@@ -34,7 +34,8 @@
    otherwise.
 
    te_gemm_forward reads a forward stage C = f (sum (p; init; s * A * B))
-   (one = of one sum over one loop, no guard; s the factors of the term
+   (one = of one sum over one loop, no guard but a test of sizes; s the
+   factors of the term
    free of p, a divisor too) as a program of two or three stages (four
    for a sum over several loops: im2col, step 3b),
    C = init (0 with s), C += A * B (matched as above, in batch loops or
@@ -494,8 +495,14 @@ the_sum (te_program *p, const te_stage *s, const char **why)
       || s->nstmts != 1)
     return *why = "not a stage of one statement", NULL;
   const te_stmt *st = &s->stmts[0];
-  if (st->op != TE_SET || st->guard || st->ninner)
+  if (st->op != TE_SET || st->ninner)
     return *why = "not an unconditional = in the stage's loops", NULL;
+  /* A test of sizes around the whole nest (if (k > 2) for ...): the
+     call runs where the nest did (plugin/forward.cc checks that no
+     test is inside the nest).  */
+  if (st->guard && (uses_stage_var (st->guard, s)
+                    || te_reads (st->guard, NULL)))
+    return *why = "a condition on its loops or on data", NULL;
   sums found = { { NULL, NULL }, 0 };
   te_walk (st->value, sums_fn, &found);
   te_node *r = found.r[0];

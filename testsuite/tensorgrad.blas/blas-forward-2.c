@@ -14,7 +14,9 @@
             a call that stores, so the nest stays loops (z must be
             cleared);
    inout:   y[i*m + j] += sum_p x[i*k + p] w[p*m + j] (y read);
-   guarded: the product behind if (k > 2).
+   guarded: the product's column loops behind if (k > 2), inside the row
+            loop: a test inside the nest (around the whole nest, the
+            call takes its place: blas-forward-1.c).
 
    Each runs no CBLAS call from its forward (the link wraps cblas_sgemm)
    and gives exactly the values of a copy of its loops compiled without
@@ -183,8 +185,8 @@ inout_loops (int n, int k, int m, const float *x, const float *w, float *y)
 __attribute__ ((differentiable)) void
 guarded (int n, int k, int m, const float *x, const float *w, float *y)
 {
-  if (k > 2)
-    for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++)
+    if (k > 2)
       for (int j = 0; j < m; j++)
 	{
 	  float acc = 0.0f;
@@ -197,8 +199,8 @@ guarded (int n, int k, int m, const float *x, const float *w, float *y)
 static void
 guarded_loops (int n, int k, int m, const float *x, const float *w, float *y)
 {
-  if (k > 2)
-    for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++)
+    if (k > 2)
       for (int j = 0; j < m; j++)
 	{
 	  float acc = 0.0f;
@@ -277,9 +279,9 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 50\\): loops, rows of the destination that may overlap\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 79\\): loops, rows of the destination that may overlap\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 110\\): loops, not a sum over one loop\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 166\\): loops, reads its destination\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 193\\): loops, not an unconditional = in the stage's loops\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 147\\): loops, the nest calls a function\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 52\\): loops, rows of the destination that may overlap\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 81\\): loops, rows of the destination that may overlap\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 112\\): loops, not a sum over one loop\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 168\\): loops, reads its destination\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 195\\): loops, the nest tests a condition\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 149\\): loops, the nest calls a function\n" } } */
