@@ -16,6 +16,9 @@
 
        dense.blas.0 (n, k, m, x, w, b, y);  the nest unreachable, deleted
 
+   (a product into a local array h gets h's address as a last argument,
+   and an activation, y = tanh (acc), a loop after the call).
+
    with dense.blas.0 a static function the emitter prints from
    te_gemm_forward's program: y[...] = b[j] over i, j, then
    cblas_sgemm (CblasRowMajor, ..., n, m, k, 1, x, k, w, m, 1, y, m) when
@@ -27,46 +30,99 @@
       was made, so its program holds every store it does.
    2. For each stage of the program as lifted (a copy made before the
       passes rewrite it, which holds what the source's nests compute),
-      te_gemm_forward (lib/ir/gemm.c) reads it as a product over
-      parameters' arrays.
+      te_gemm_forward (lib/ir/gemm.c) reads it as a product over the
+      kernel's arrays, C = f (init + s A B), in batch loops or not, or
+      over several summed loops as im2col (a convolution: its input's
+      patches packed into a temporary the helper allocates): a
+      program of the kernel's parameters and one pointer per local
+      array it names (te_tensor.decl, the lifter's handle of the
+      storage).
    3. The stage's source loops and its sum's are exactly the loops of
       one nest of the kernel (the outermost stage loop and every loop
-      inside it), which has one exit and a preheader.  Inside it: no
-      call, no asm, no volatile access, exactly one store (the stage's
-      statement), and no value used after it but memory.  Every
-      parameter is a register (its value on entry, which the program's
-      indices name, is at hand).
-   4. The helper gets the kernel's parameter list and is emitted like a
-      gradient (emit_gradient, handed to the call graph with them).  The
-      preheader calls it with the parameters' entry values and then
-      jumps to the nest's exit; the nest, unreachable, is deleted, and
-      the virtual operands renamed.
+      inside it), which has one exit and a preheader; a statement under
+      a test of sizes (if (k > 2) around the nest) has every condition
+      of the nest a loop's exit test, so the test is outside it and
+      keeps the call from running as it kept the nest.  Inside it: no
+      call but of a math function (tanhf of an activation), no asm, no
+      volatile access, exactly one store (the stage's statement), and
+      no value used after it but memory.  Every parameter is a
+      register (its value on entry, which the program's indices name,
+      is at hand).
+   4. The helper gets the kernel's parameter list and the local arrays'
+      pointers and is emitted like a gradient (emit_gradient, handed to
+      the call graph with them).  The preheader computes each local
+      array's address (&t[0] of a fixed-size one, now addressable; the
+      pointer of a variable-length one, whose definition dominates the
+      nest), calls the helper with the parameters' entry values and
+      those, then jumps to the nest's exit; the nest, unreachable, is
+      deleted, and the virtual operands renamed.
 
    Each stage gets a dump line "blas-forward: stage S (line L): ..."
    saying which nest became a call or why it stays loops.
 
    Limits: the sum of the call is in the BLAS's order, not the source's
-   (documented with the option); the parameters must not overlap (as for
-   the gradient); a product into a local array (the MLP's hidden layer),
-   one behind a condition, one with a scale or an activation around the
-   sum, batches of products and an OpenMP kernel stay loops.  */
+   (documented with the option), and a scale inside the sum is applied
+   after it; the parameters must not overlap (as for the gradient); a
+   product behind a condition on its loops or on data, or a test of
+   sizes inside the nest, over a triangle, two sums in one value,
+   an array the lifter made (a scalar it expanded) and an OpenMP kernel
+   stay loops.  */
 
 #include "gcc-common.h"
 #include "forward.h"
 #include "emit.h"
+#include "abi.h"
 #include "ir/gemm.h"
+#include "passes/passes.h"
+
+/* Is call G a math function: a builtin of a floating result and scalar
+   arguments (its one memory effect errno), or an internal function
+   without memory effects?  */
+static bool
+math_call (gimple *g)
+{
+  if (gimple_call_internal_p (g))
+    return !gimple_vdef (g);
+  if (!gimple_call_builtin_p (g, BUILT_IN_NORMAL)
+      || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_call_fntype (g))))
+    return false;
+  for (unsigned i = 0; i < gimple_call_num_args (g); i++)
+    {
+      tree t = TREE_TYPE (gimple_call_arg (g, i));
+      if (!SCALAR_FLOAT_TYPE_P (t) && !INTEGRAL_TYPE_P (t))
+        return false;
+    }
+  return true;
+}
 
 /* Step 3: is ROOT's nest exactly the loops of stage S of P (and its sum
    over RED_LOOP), with one store and nothing live after it?  NULL or
    why not.  */
+/* The source loops of the sums in a value (te_walk), into a vector.  */
+struct sum_loops
+{
+  const te_program *p;
+  vec<int> *ids;
+};
+
+static void
+sum_loops_fn (te_node *n, void *data)
+{
+  sum_loops *s = (sum_loops *) data;
+  if (n->op == TE_REDUCE)
+    for (int l = 0; l < n->u.red.nloops; l++)
+      s->ids->safe_push (te_program_var_loop (s->p, n->u.red.loops[l].var));
+}
+
 static const char *
-nest_problem (function *fun, class loop *root, const te_stage *s,
-              int red_loop)
+nest_problem (function *fun, class loop *root, const te_program *p,
+              const te_stage *s)
 {
   auto_vec<int> ids;
   for (int l = 0; l < s->nloops; l++)
     ids.safe_push (s->loop_ids[l]);
-  ids.safe_push (red_loop);
+  sum_loops sl = { p, &ids };
+  te_walk (s->stmts[0].value, sum_loops_fn, &sl);
   unsigned inside = 0;
   for (auto l : loops_list (fun, 0))
     if (l == root || flow_loop_nested_p (root, l))
@@ -79,6 +135,31 @@ nest_problem (function *fun, class loop *root, const te_stage *s,
     return "its loops are not one nest";
   if (!single_exit (root) || !loop_preheader_edge (root))
     return "the nest has more than one exit";
+  /* A statement under a test of sizes: the test must be outside the
+     nest, where it still keeps the call from running; inside, every
+     condition is a loop's exit test (a sum's tests, the padding of a
+     convolution, are selects of the value, not guards).  */
+  if (s->stmts[0].guard)
+    {
+      basic_block *body = get_loop_body (root);
+      const char *why = NULL;
+      for (unsigned b = 0; b < root->num_nodes && !why; b++)
+        {
+          gimple *last = last_stmt (body[b]);
+          if (!last || gimple_code (last) != GIMPLE_COND)
+            continue;
+          edge e;
+          edge_iterator ei;
+          bool exits = false;
+          FOR_EACH_EDGE (e, ei, body[b]->succs)
+            exits |= loop_exit_edge_p (body[b]->loop_father, e);
+          if (!exits)
+            why = "the nest tests a condition";
+        }
+      free (body);
+      if (why)
+        return why;
+    }
   basic_block *bbs = get_loop_body (root);
   int stores = 0;
   const char *why = NULL;
@@ -103,11 +184,14 @@ nest_problem (function *fun, class loop *root, const te_stage *s,
           gimple *g = gsi_stmt (si);
           if (is_gimple_debug (g))
             continue;
-          if (is_gimple_call (g) || gimple_code (g) == GIMPLE_ASM)
+          /* A math function (an activation, which the lifter read as
+             an operation) may set errno: the helper calls it too.  */
+          bool math = is_gimple_call (g) && math_call (g);
+          if ((is_gimple_call (g) && !math) || gimple_code (g) == GIMPLE_ASM)
             why = "the nest calls a function";
           else if (gimple_has_volatile_ops (g))
             why = "the nest has a volatile access";
-          if (gimple_vdef (g))
+          if (gimple_vdef (g) && !math)
             stores++;
           ssa_op_iter oi;
           tree def;
@@ -132,10 +216,20 @@ nest_problem (function *fun, class loop *root, const te_stage *s,
 /* Step 4: a static function of KERNEL's parameters computing program Q
    (te_gemm_forward's), emitted; NULL if the emitter failed.  */
 static tree
-make_helper (tree kernel, te_program *q)
+make_helper (tree kernel, const te_program *fwd, te_program *q)
 {
-  tree type = build_function_type (void_type_node,
-                                   TYPE_ARG_TYPES (TREE_TYPE (kernel)));
+  /* The kernel's parameters, then a pointer to the elements of each
+     local array Q reads or writes (te_gemm_forward).  */
+  auto_vec<tree> types;
+  for (tree t = TYPE_ARG_TYPES (TREE_TYPE (kernel)); t && t != void_list_node;
+       t = TREE_CHAIN (t))
+    types.safe_push (TREE_VALUE (t));
+  if ((int) types.length () != fwd->nparams)
+    return NULL_TREE;
+  for (int i = fwd->nparams; i < q->nparams; i++)
+    types.safe_push (build_pointer_type (te_tree_type (q->params[i].type)));
+  tree type = build_function_type_array (void_type_node, types.length (),
+                                         types.address ());
   /* <kernel's assembler name>.blas.N: unique in the translation unit,
      also for C++ overloads of one name.  */
   tree name = clone_function_name_numbered (kernel, "blas");
@@ -190,28 +284,65 @@ vuse_entering (class loop *root)
   return NULL_TREE;
 }
 
+/* The address of the first element of T's storage (a local array of
+   the kernel, te_tensor.decl: its VAR_DECL or the SSA pointer of a
+   variable-length one), a pointer to its elements, usable at the end of
+   block BB; NULL if it is not at hand there.  */
+static tree
+local_address (const te_tensor *t, basic_block bb)
+{
+  tree key = (tree) t->decl;
+  tree ptr = build_pointer_type (te_tree_type (t->type));
+  if (!key)
+    return NULL_TREE;
+  if (TREE_CODE (key) == SSA_NAME)
+    {
+      if (!POINTER_TYPE_P (TREE_TYPE (key)))
+        return NULL_TREE;
+      gimple *def = SSA_NAME_DEF_STMT (key);
+      if (!SSA_NAME_IS_DEFAULT_DEF (key)
+          && (!gimple_bb (def)
+              || !dominated_by_p (CDI_DOMINATORS, bb, gimple_bb (def))))
+        return NULL_TREE;
+      return fold_convert (ptr, key);
+    }
+  if (!VAR_P (key) || TREE_CODE (TREE_TYPE (key)) != ARRAY_TYPE
+      || is_global_var (key))
+    return NULL_TREE;
+  TREE_ADDRESSABLE (key) = 1;
+  return fold_convert (ptr, build_fold_addr_expr (key));
+}
+
 /* Step 4: call HELPER with KERNEL's parameters' entry values at the end
    of ROOT's preheader, and go on after the nest: the call's memory state
    replaces the one the nest left.  False (nothing changed) when the
    memory states are not at hand.  */
 static bool
 replace_nest (function *fun, tree kernel, class loop *root, tree helper,
-              location_t loc)
+              location_t loc, const te_program *fwd, const te_program *q)
 {
   edge entry = loop_preheader_edge (root), exit = single_exit (root);
   basic_block after = exit->dest;
   tree vin = vuse_entering (root), vout = vdef_on_edge (exit);
   if (!vin || !vout)
     return false;
+  gimple_stmt_iterator gsi = gsi_last_bb (entry->src);
   auto_vec<tree> args;
   for (tree parm = DECL_ARGUMENTS (kernel); parm; parm = DECL_CHAIN (parm))
     args.safe_push (get_or_create_ssa_default_def (fun, parm));
+  for (int i = fwd->nparams; i < q->nparams; i++)
+    {
+      tree a = local_address (q->params[i].tensor, entry->src);
+      if (!a)
+        return false;
+      args.safe_push (force_gimple_operand_gsi (&gsi, a, true, NULL_TREE,
+                                                false, GSI_CONTINUE_LINKING));
+    }
   gcall *call = gimple_build_call_vec (helper, args);
   gimple_set_location (call, loc);
   gimple_set_vuse (call, vin);
   tree vdef = make_ssa_name (gimple_vop (fun), call);
   gimple_set_vdef (call, vdef);
-  gimple_stmt_iterator gsi = gsi_last_bb (entry->src);
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);
   /* The arguments of AFTER's PHIs on the exit edge, for the new edge: a
      value defined before the nest (nest_problem), or the memory state.  */
@@ -282,14 +413,20 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
           root = (unsigned) s->loop_ids[0] < number_of_loops (fun)
                      ? get_loop (fun, s->loop_ids[0])
                      : NULL;
-          int red = te_program_var_loop (fwd,
-                                         s->stmts[0].value->u.red.loops[0].var);
-          why = root ? nest_problem (fun, root, s, red)
+          why = root ? nest_problem (fun, root, fwd, s)
                      : "its loops are not one nest";
         }
       location_t loc = s->nstmts ? (location_t) s->stmts[0].loc
                                  : (location_t) s->loc;
-      tree helper = q && !why ? make_helper (kernel, q) : NULL_TREE;
+      /* im2col's packing: its padding's tests as loop bounds.  */
+      te_diag diag;
+      if (q && !why)
+        {
+          te_program_clip (q, &diag);
+          if (dump_file && (dump_flags & TDF_DETAILS))
+            te_program_dump (dump_file, q);
+        }
+      tree helper = q && !why ? make_helper (kernel, fwd, q) : NULL_TREE;
       if (q && !why && !helper)
         why = "the call could not be emitted";
       if (dump_file)
@@ -298,7 +435,7 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
                  why ? why : te_gemm_text (fwd, &g));
       if (!helper)
         continue;
-      if (replace_nest (fun, kernel, root, helper, loc))
+      if (replace_nest (fun, kernel, root, helper, loc, fwd, q))
         replaced++;
       else if (dump_file)
         fprintf (dump_file, "blas-forward: stage %d: loops, no memory "

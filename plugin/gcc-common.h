@@ -31,6 +31,7 @@
 #include "gimple-fold.h"
 #include "gimple-pretty-print.h"
 #include "gimplify.h"
+#include "gimplify-me.h"
 #include "tree-iterator.h"
 #include "tree-inline.h"
 #include "cfgexpand.h"

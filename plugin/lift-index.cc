@@ -211,6 +211,8 @@ local_tensor (lifter *l, tree key, tree type, tree size)
   t->size = te_canon_int (l->ctx, te_div (l->ctx, te_cast (l->ctx, TE_I64, bytes),
                                           te_int (l->ctx, tree_to_shwi (
                                                               TYPE_SIZE_UNIT (elem)))));
+  /* Where it is, for plugin/forward.cc's calls.  */
+  t->decl = key;
   l->tensors->put (key, t);
   return t;
 }

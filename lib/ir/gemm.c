@@ -33,12 +33,24 @@
    within int: the back ends test that at run time and run the loops
    otherwise.
 
-   te_gemm_forward reads a forward stage C = sum (p; init; A * B) (one
-   = of a sum over one loop, no guard) as a program of two stages,
-   C = init and C += A * B, the second matched as above; it refuses a
-   stage whose arrays are not the kernel's parameters, with batch
-   loops, or whose destination rows may overlap (the assignments of
-   the source and the additions after the initial values differ there).  */
+   te_gemm_forward reads a forward stage C = f (sum (p; init; s * A * B))
+   (one = of one sum over one loop, no guard but a test of sizes; s the
+   factors of the term
+   free of p, a divisor too) as a program of two or three stages (four
+   for a sum over several loops: im2col, step 3b),
+   C = init (0 with s), C += A * B (matched as above, in batch loops or
+   not), then C = f (init + s * C) when there is more than the sum:
+     1. the_sum: the one sum in the value;
+     2. split_scale: s off the term;
+     3. the stages;
+     4. locals_as_params: the kernel's local arrays (te_tensor.decl)
+        become pointer parameters after the kernel's;
+     5. te_gemm_match, and rows_apart: distinct iterations of the
+        product's row, column and batch loops store distinct elements
+        (else the assignments of the source and the additions after the
+        initial values differ).
+   It refuses a stage that reads C, the return value, an optional
+   pointer or an array the lifter or a pass made (no storage to pass).  */
 
 #include "ir/gemm.h"
 #include "ir/index.h"
@@ -279,89 +291,579 @@ te_gemm_text (const te_program *p, const te_gemm *g)
 
 /* ---- A product in the forward (te_gemm_forward) ---- */
 
-/* Does V read a tensor of P that a program of the kernel's parameters
-   cannot: a local array (the kernel's own), the return value, or a
-   pointer the kernel tests against NULL?  */
+/* Can a program of the kernel's parameters and the addresses of its
+   local arrays read or write T?  Not the return value, a pointer the
+   kernel tests against NULL, nor a local array a pass or the lifter
+   made (no storage of the kernel holds it: te_tensor.decl).  */
 static bool
-reads_non_param (const te_program *p, const te_node *v)
+addressable (const te_tensor *t)
+{
+  if (t->kind == TE_TK_LOCAL)
+    return t->decl != NULL;
+  return t->kind != TE_TK_RETURN && !t->optional;
+}
+
+/* Does V read a tensor of P that is not addressable?  */
+static bool
+reads_unaddressable (const te_program *p, const te_node *v)
 {
   for (int i = 0; i < p->ntensors; i++)
+    if (!addressable (p->tensors[i]) && te_reads (v, p->tensors[i]))
+      return true;
+  return false;
+}
+
+/* The distinct reductions of a value (te_walk), at most two kept.  */
+typedef struct sums
+{
+  te_node *r[2];
+  int n;
+} sums;
+
+static void
+sums_fn (te_node *n, void *data)
+{
+  sums *s = data;
+  if (n->op != TE_REDUCE)
+    return;
+  for (int i = 0; i < s->n && i < 2; i++)
+    if (s->r[i] == n)
+      return;
+  if (s->n < 2)
+    s->r[s->n] = n;
+  s->n++;
+}
+
+/* Step 2: BODY, a sum's term, without its factors of type TYPE free of
+   the counters of sum RED (a scale, 1 / sqrt (d), a column's weight)
+   and a divisor free of them; their product into *SCALE and the divisor into
+   *DIV (NULL when none).  */
+static bool
+uses_red (const te_node *n, const te_node *r)
+{
+  for (int l = 0; l < r->u.red.nloops; l++)
+    if (te_uses_var (n, r->u.red.loops[l].var))
+      return true;
+  return false;
+}
+
+static te_node *
+split_scale (te_ctx *ctx, te_node *body, const te_node *red, te_type type,
+             te_node **scale, te_node **div)
+{
+  *scale = *div = NULL;
+  if (body->op == TE_DIV && body->args[1]->type == type
+      && !uses_red (body->args[1], red))
     {
-      const te_tensor *t = p->tensors[i];
-      if ((t->kind == TE_TK_LOCAL || t->kind == TE_TK_RETURN || t->optional)
-          && te_reads (v, t))
+      *div = body->args[1];
+      body = body->args[0];
+    }
+  te_node *f[8], *rest = NULL;
+  int nf = te_factors (body, f, 8);
+  if (nf < 0)
+    return body;
+  for (int i = 0; i < nf; i++)
+    if (f[i]->op != TE_CONST && f[i]->type == type
+        && !uses_red (f[i], red))
+      *scale = *scale ? te_binary (ctx, TE_MUL, *scale, f[i]) : f[i];
+    else
+      rest = rest ? te_binary (ctx, TE_MUL, rest, f[i]) : f[i];
+  if (!rest)
+    {
+      *scale = NULL;
+      return body;
+    }
+  return rest;
+}
+
+/* The parameters in an integer node (te_walk): are they all extents of
+   the loops LOOPS[0..N)?  */
+typedef struct extents_of
+{
+  const te_loop *loops;
+  int n;
+  bool ok;
+} extents_of;
+
+static void
+extents_fn (te_node *x, void *data)
+{
+  extents_of *e = data;
+  if (x->op != TE_PARAM && x->op != TE_LOAD)
+    return;
+  for (int l = 0; l < e->n; l++)
+    if (e->loops[l].extent == x)
+      return;
+  e->ok = false;
+}
+
+/* Is GAP (an integer) zero or more wherever the loops LOOPS[0..N) all
+   run: a polynomial without negative coefficients in parameters each of
+   which is the extent of one of them (so at least 1 there)?  */
+static bool
+gap_holds (te_ctx *ctx, te_node *gap, const te_loop *loops, int n)
+{
+  gap = te_canon_int (ctx, gap);
+  if (gap->op == TE_CONST)
+    return gap->u.i >= 0;
+  extents_of e = { loops, n, true };
+  te_walk (gap, extents_fn, &e);
+  return e.ok && te_non_negative (ctx, gap);
+}
+
+/* A dimension of the destination: a loop and its step in the index.  */
+typedef struct dim
+{
+  te_node *step, *extent;
+} dim;
+
+/* Can the dimensions D[0..N) not yet USED (bits) follow, in some order,
+   loops reaching up to SPAN + 1 elements, each step passing every
+   element those inside it reach?  LOOPS[0..NL) as for gap_holds.  */
+static bool
+nest_apart (te_ctx *ctx, const dim *d, int n, unsigned used, te_node *span,
+            const te_loop *loops, int nl)
+{
+  if (used == (1u << n) - 1)
+    return true;
+  te_node *one = te_int (ctx, 1);
+  for (int i = 0; i < n; i++)
+    {
+      if (used & (1u << i))
+        continue;
+      te_node *gap = te_binary (ctx, TE_SUB, d[i].step,
+                                te_binary (ctx, TE_ADD, span, one));
+      if (!gap_holds (ctx, gap, loops, nl))
+        continue;
+      te_node *next = te_binary (
+          ctx, TE_ADD, span,
+          te_binary (ctx, TE_MUL, d[i].step,
+                     te_binary (ctx, TE_SUB, d[i].extent, one)));
+      if (nest_apart (ctx, d, n, used | (1u << i), next, loops, nl))
         return true;
     }
   return false;
 }
 
-te_program *
-te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
+/* Step 5: does INDEX (the destination's, of stage S) reach a different
+   element at every iteration of S's loops?  In some order of the loops,
+   each loop's step must pass every element the loops before it reach
+   (the rows of a head's output between the heads of a row, as in
+   out[(b*T + t)*C + h*hs + i], are such an order).  */
+static bool
+rows_apart (te_ctx *ctx, const te_stage *s, te_node *index)
 {
-  const te_stage *s = &p->stages[si];
-  /* Step 1.  */
+  te_loop loops[TE_MAX_LOOPS];
+  dim d[TE_MAX_LOOPS];
+  for (int l = 0; l < s->nloops; l++)
+    {
+      loops[l] = s->loops[l];
+      loops[l].extent = te_canon_int (ctx, loops[l].extent);
+      d[l].step = te_coefficient (ctx, index, s->loops[l].var);
+      d[l].extent = loops[l].extent;
+      if (uses_stage_var (d[l].step, s) || te_reads (d[l].step, NULL))
+        return false;
+    }
+  return nest_apart (ctx, d, s->nloops, 0, te_int (ctx, 0), loops,
+                     s->nloops);
+}
+
+/* Step 4: the local arrays Q names become parameters after P's (a
+   pointer to the elements each, the tensor keeping the local's handle
+   in te_tensor.decl).  */
+static void
+locals_as_params (te_program *q, te_tensor **locals, int nlocals)
+{
+  for (int i = 0; i < nlocals; i++)
+    {
+      te_tensor *t = locals[i];
+      int k = te_program_add_param (q, t->name, TE_PK_PTR_FLOAT, t->type,
+                                    t->loc);
+      te_tensor *u = te_program_add_tensor (q, t->name, t->type, TE_TK_PARAM,
+                                            k, t->loc);
+      u->decl = t->decl;
+      te_program_retarget (q, t, u);
+    }
+}
+
+/* Step 1: the one sum over one loop of the value of stage S's
+   statement, or NULL with *WHY.  */
+static te_node *
+the_sum (te_program *p, const te_stage *s, const char **why)
+{
   if (s->call || s->reversed || s->recurrent || s->block_end || s->par
       || s->nstmts != 1)
     return *why = "not a stage of one statement", NULL;
   const te_stmt *st = &s->stmts[0];
-  if (st->op != TE_SET || st->guard || st->ninner)
+  if (st->op != TE_SET || st->ninner)
     return *why = "not an unconditional = in the stage's loops", NULL;
-  const te_node *v = st->value;
-  if (v->op != TE_REDUCE || v->u.red.kind != TE_RED_SUM
-      || v->u.red.nloops != 1 || v->type != st->dst->type)
+  /* A test of sizes around the whole nest (if (k > 2) for ...): the
+     call runs where the nest did (plugin/forward.cc checks that no
+     test is inside the nest).  */
+  if (st->guard && (uses_stage_var (st->guard, s)
+                    || te_reads (st->guard, NULL)))
+    return *why = "a condition on its loops or on data", NULL;
+  sums found = { { NULL, NULL }, 0 };
+  te_walk (st->value, sums_fn, &found);
+  te_node *r = found.r[0];
+  if (found.n != 1 || r->u.red.kind != TE_RED_SUM
+      || r->type != st->dst->type)
     return *why = "not a sum over one loop", NULL;
   for (int l = 0; l < s->nloops; l++)
     if (s->loop_ids[l] <= 0)
       return *why = "a loop of no source loop", NULL;
-  if (te_program_var_loop (p, v->u.red.loops[0].var) <= 0)
-    return *why = "a loop of no source loop", NULL;
-  /* Step 2.  */
+  for (int l = 0; l < r->u.red.nloops; l++)
+    if (te_program_var_loop (p, r->u.red.loops[l].var) <= 0)
+      return *why = "a loop of no source loop", NULL;
+  return r;
+}
+
+/* Do the loops LOOPS[0..N) (outermost first) move INDEX as one counter
+   of their row-major iteration number would, times the innermost's
+   coefficient: each loop's coefficient the next one's times the next
+   one's extent?  That coefficient into *STEP.  */
+static bool
+dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops, int n,
+             te_node **step)
+{
+  te_node *next = NULL;
+  for (int l = n - 1; l >= 0; l--)
+    {
+      te_node *c = te_coefficient (ctx, index, loops[l].var);
+      if (next && te_canon_int (ctx, c) != te_canon_int (ctx, next))
+        return false;
+      if (l == n - 1)
+        *step = c;
+      next = te_binary (ctx, TE_MUL, c, loops[l].extent);
+    }
+  return n > 0;
+}
+
+/* Is INDEX INDEX at 0 plus each of the counters of LOOPS[0..N) times
+   a coefficient free of counters and loads (and so affine in them)?  */
+static bool
+affine_in (te_ctx *ctx, te_node *index, const te_loop *loops, int n,
+           const te_stage *s)
+{
+  int vars[TE_MAX_LOOPS] = { 0 };
+  for (int l = 0; l < n; l++)
+    vars[l] = loops[l].var;
+  te_node *sum = at_zero (ctx, index, vars, n);
+  for (int l = 0; l < n; l++)
+    {
+      te_node *c = te_coefficient (ctx, index, vars[l]);
+      if (uses_stage_var (c, s) || te_reads (c, NULL))
+        return false;
+      for (int k = 0; k < n; k++)
+        if (te_uses_var (c, vars[k]))
+          return false;
+      sum = te_binary (ctx, TE_ADD, sum,
+                       te_binary (ctx, TE_MUL, c, te_var (ctx, vars[l])));
+    }
+  return te_canon_int (ctx, sum) == te_canon_int (ctx, index);
+}
+
+/* The conjunction of the conditions of the selects around the term of
+   BODY whose other arm, the second, is 0 (a convolution's padding
+   tests), NULL when there are none, or BODY itself when a select has
+   its 0 first.  */
+static te_node *
+guard_of (te_ctx *ctx, te_node *body)
+{
+  te_node *g = NULL;
+  for (; body->op == TE_SELECT; body = body->args[1])
+    {
+      if (!te_is_const (body->args[2], 0.0))
+        return body;
+      g = g ? te_binary (ctx, TE_AND, g, body->args[0]) : body->args[0];
+    }
+  return g;
+}
+
+/* Step 2b: the term of a sum over several loops without its selects
+   whose other arm is 0 (a convolution's zero padding tested in the
+   loop), or NULL if they leave none.  */
+static te_node *
+unguarded (te_node *body)
+{
+  while (body->op == TE_SELECT)
+    {
+      if (te_is_const (body->args[2], 0.0))
+        body = body->args[1];
+      else if (te_is_const (body->args[1], 0.0))
+        body = body->args[2];
+      else
+        return NULL;
+    }
+  return body;
+}
+
+/* Step 3b, a product over several loops (a convolution, C[n][o][oh][ow]
+   = sum over ci, kh, kw of W[o][ci][kh][kw] X[n][ci][oh + kh][ow + kw]
+   behind its padding's tests), as im2col: with W the factor whose index
+   the summed loops move as one counter kk would and the output's
+   innermost loops (the columns) do not, a stage packs the other factor
+   X, where the tests hold, into a zeroed temporary P[pb][kk][pix] (pb the other
+   loops X moves, pix the columns as one counter), then the product
+   adds W[.. kk] P[pb][kk][pix] into C[.. pix] over kk, a blas stage.
+   Returns the stage's value in Q (W * P, with the scale's constants) or
+   NULL with *WHY; the pack stage added to Q; *LOOPS, *NLOOPS the blas
+   stage's loops, *INDEX C's index over them.  */
+static te_node *
+im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
+        te_node *rest, te_loop *loops, int *nloops, te_node **index,
+        const char **why)
+{
+  te_ctx *ctx = q->ctx;
+  const te_stmt *st = &s->stmts[0];
+  int nr = r->u.red.nloops;
+  const te_loop *red = r->u.red.loops;
+  te_node *f[8], *ld[2];
+  int nf = te_factors (rest, f, 8), nl = 0;
+  te_node *consts = NULL;
+  for (int i = 0; i < nf; i++)
+    if (f[i]->op == TE_LOAD && nl < 2 && f[i]->type == st->dst->type)
+      ld[nl++] = f[i];
+    else if (f[i]->op == TE_CONST)
+      consts = consts ? te_binary (ctx, TE_MUL, consts, f[i]) : f[i];
+    else
+      return *why = "not a product of two arrays", NULL;
+  if (nf < 0 || nl != 2)
+    return *why = "not a product of two arrays", NULL;
+  for (int l = 0; l < nr; l++)
+    if (uses_stage_var (red[l].extent, s))
+      return *why = "an extent that moves with a loop", NULL;
+  /* W: summed loops dense in its index, no column.  */
+  te_loop cols[TE_MAX_LOOPS], pb[TE_MAX_LOOPS];
+  for (int w = 0; w < 2; w++)
+    {
+      te_node *wi = ld[w]->args[0], *xi = ld[1 - w]->args[0];
+      te_node *wstep;
+      if (te_reads (wi, NULL) || !dense_chain (ctx, wi, red, nr, &wstep)
+          || uses_stage_var (wstep, s))
+        continue;
+      if (!affine_in (ctx, wi, red, nr, s))
+        continue;
+      /* The columns: the innermost loops that move C and X, not W,
+         dense in C with step 1.  */
+      int nc = 0;
+      for (int l = s->nloops - 1; l >= 0; l--)
+        {
+          int v = s->loops[l].var;
+          if (!te_uses_var (st->index, v) || !te_uses_var (xi, v)
+              || te_uses_var (wi, v))
+            break;
+          nc++;
+        }
+      te_node *cstep = NULL;
+      while (nc > 0
+             && !(dense_chain (ctx, st->index, s->loops + s->nloops - nc, nc,
+                               &cstep)
+                  && int_const (te_canon_int (ctx, cstep), 1)))
+        nc--;
+      if (nc == 0 || !affine_in (ctx, st->index, s->loops + s->nloops - nc,
+                                 nc, s))
+        continue;
+      memcpy (cols, s->loops + s->nloops - nc, nc * sizeof *cols);
+      for (int l = 0; l < nc; l++)
+        if (uses_stage_var (cols[l].extent, s))
+          return *why = "an extent that moves with a loop", NULL;
+      /* pb: X's other loops.  */
+      int npb = 0;
+      for (int l = 0; l < s->nloops - nc; l++)
+        if (te_uses_var (xi, s->loops[l].var))
+          pb[npb++] = s->loops[l];
+      te_node *lin_pb, *n_pb, *lin_kk, *n_kk, *lin_pix, *n_pix;
+      if (!te_linearize (ctx, npb, pb, &lin_pb, &n_pb)
+          || !te_linearize (ctx, nr, red, &lin_kk, &n_kk)
+          || !te_linearize (ctx, nc, cols, &lin_pix, &n_pix))
+        return *why = "an extent that moves with a loop", NULL;
+      /* The pack stage: P[(pb K + kk) PIX + pix] = the term with X for
+         the product.  */
+      char name[128];
+      snprintf (name, sizeof name, "%s.col", ld[1 - w]->u.tensor->name);
+      te_tensor *pt = te_program_add_tensor (q, name, st->dst->type,
+                                             TE_TK_LOCAL, -1, st->loc);
+      pt->size = te_canon_int (ctx, te_binary (ctx, TE_MUL, n_pb,
+                                               te_binary (ctx, TE_MUL, n_kk,
+                                                          n_pix)));
+      te_stage *a = te_program_add_stage (q, s->loc);
+      for (int l = 0; l < npb; l++)
+        te_stage_add_loop (a, pb[l].var, pb[l].extent);
+      for (int l = 0; l < nr; l++)
+        te_stage_add_loop (a, red[l].var, red[l].extent);
+      for (int l = 0; l < nc; l++)
+        te_stage_add_loop (a, cols[l].var, cols[l].extent);
+      te_node *pidx = te_canon_int (
+          ctx, te_binary (ctx, TE_ADD,
+                          te_binary (ctx, TE_MUL,
+                                     te_binary (ctx, TE_ADD,
+                                                te_binary (ctx, TE_MUL,
+                                                           lin_pb, n_kk),
+                                                lin_kk),
+                                     n_pix),
+                          lin_pix));
+      /* The selects' tests as the statement's guard (the temporary
+         starts zeroed, and plugin/forward.cc's clip turns the tests
+         into the loops' bounds), unless a select has its 0 first.  */
+      te_node *guard = guard_of (ctx, body);
+      if (guard == body)
+        te_stage_add_stmt (q, a, pt, pidx, TE_SET,
+                           te_replace (ctx, body, rest, ld[1 - w]), NULL,
+                           st->loc);
+      else
+        te_stage_add_stmt (q, a, pt, pidx, TE_SET, ld[1 - w], guard,
+                           st->loc);
+      /* The product's loops: the stage's but the columns, then pix and
+         kk, new counters.  */
+      int pix = te_program_new_var (q, "pix"), kk = te_program_new_var (q, "kk");
+      int n = 0;
+      for (int l = 0; l < s->nloops - nc; l++)
+        loops[n++] = s->loops[l];
+      loops[n].var = pix;
+      loops[n].extent = n_pix;
+      loops[n].lanes = 0;
+      loops[n++].start = NULL;
+      loops[n].var = kk;
+      loops[n].extent = n_kk;
+      loops[n].lanes = 0;
+      loops[n++].start = NULL;
+      *nloops = n;
+      int cv[TE_MAX_LOOPS], rv[TE_MAX_LOOPS];
+      for (int l = 0; l < nc; l++)
+        cv[l] = cols[l].var;
+      for (int l = 0; l < nr; l++)
+        rv[l] = red[l].var;
+      *index = te_canon_int (ctx, te_binary (ctx, TE_ADD,
+                                             at_zero (ctx, st->index, cv, nc),
+                                             te_var (ctx, pix)));
+      te_node *wnew = te_canon_int (
+          ctx, te_binary (ctx, TE_ADD, at_zero (ctx, wi, rv, nr),
+                          te_binary (ctx, TE_MUL, wstep, te_var (ctx, kk))));
+      te_node *pnew = te_replace (ctx, pidx, lin_kk, te_var (ctx, kk));
+      pnew = te_canon_int (ctx, te_binary (
+          ctx, TE_ADD,
+          te_binary (ctx, TE_MUL,
+                     te_binary (ctx, TE_ADD,
+                                te_binary (ctx, TE_MUL, lin_pb, n_kk),
+                                te_var (ctx, kk)),
+                     n_pix),
+          te_var (ctx, pix)));
+      te_node *v = te_binary (ctx, TE_MUL, te_load (ctx, ld[w]->u.tensor, wnew),
+                              te_load (ctx, pt, pnew));
+      return consts ? te_binary (ctx, TE_MUL, consts, v) : v;
+    }
+  return *why = "no factor the summed loops move as one counter", NULL;
+}
+
+te_program *
+te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stage *s = &p->stages[si];
+  /* Step 1.  */
+  te_node *r = the_sum (p, s, why);
+  if (!r)
+    return NULL;
+  const te_stmt *st = &s->stmts[0];
   te_tensor *dst = st->dst;
-  te_node *init = v->args[0], *body = v->args[1];
-  if (dst->kind != TE_TK_PARAM || dst->optional)
-    return *why = "its destination is no array parameter", NULL;
-  if (te_reads (init, dst) || te_reads (body, dst) || te_reads (st->index, dst))
+  te_node *v = st->value, *init = r->args[0];
+  if (!addressable (dst) || dst->kind == TE_TK_STATIC
+      || dst->kind == TE_TK_SCALAR)
+    return *why = "its destination is no array of the kernel", NULL;
+  if (te_reads (v, dst) || te_reads (st->index, dst))
     return *why = "reads its destination", NULL;
-  if (reads_non_param (p, v) || reads_non_param (p, st->index))
-    return *why = "reads a local array or an optional pointer", NULL;
-  /* Step 3.  */
+  if (reads_unaddressable (p, v) || reads_unaddressable (p, st->index))
+    return *why = "reads an optional pointer or an array the lifter made",
+           NULL;
+  /* Step 2.  */
+  te_node *scale, *div;
+  te_node *body = split_scale (ctx, r->args[1], r, dst->type, &scale, &div);
+  /* Step 3: C = init (0 with a scale), C += body, then the rest of the
+     value over C's element in place of the sum.  */
   char name[256];
   snprintf (name, sizeof name, "%s.blas%d", p->name, si);
-  te_program *q = te_program_new (p->ctx, name);
+  te_program *q = te_program_new (ctx, name);
   for (int i = 0; i < p->nparams; i++)
     {
-      const te_param *r = &p->params[i];
-      te_program_add_param (q, r->name, r->kind, r->type, r->loc);
+      const te_param *pr = &p->params[i];
+      te_program_add_param (q, pr->name, pr->kind, pr->type, pr->loc);
     }
+  te_tensor *locals[TE_MAX_LOOPS * 4];
+  int nlocals = 0;
   for (int i = 0; i < p->ntensors; i++)
     {
       te_tensor *t = p->tensors[i];
-      if (t == dst || te_reads (v, t) || te_reads (st->index, t))
+      if (t != dst && !te_reads (v, t) && !te_reads (st->index, t))
+        continue;
+      if (t->kind != TE_TK_LOCAL)
         te_program_share_tensor (q, t);
+      else if (nlocals < TE_MAX_LOOPS * 4)
+        locals[nlocals++] = t;
+      else
+        return *why = "too many local arrays", NULL;
     }
   for (int i = 0; i < p->nvars; i++)
     {
       te_program_new_var (q, p->var_names[i]);
       te_program_set_var_loop (q, i, te_program_var_loop (p, i));
     }
+  te_node *elem = te_load (ctx, dst, st->index);
+  te_node *sum = elem;
+  if (scale || div)
+    {
+      if (scale)
+        sum = te_binary (ctx, TE_MUL, sum, scale);
+      if (div)
+        sum = te_binary (ctx, TE_DIV, sum, div);
+      sum = te_binary (ctx, TE_ADD, init, sum);
+      init = te_float (ctx, dst->type, 0.0);
+    }
+  te_node *post = v == r && sum == elem ? NULL : te_replace (ctx, v, r, sum);
+  /* The product's loops, index and value: the stage's, the sum's
+     loop, or im2col's.  */
+  te_loop loops[TE_MAX_LOOPS];
+  int nloops = 0;
+  te_node *cindex = st->index;
+  if (r->u.red.nloops == 1)
+    {
+      for (int l = 0; l < s->nloops; l++)
+        loops[nloops++] = s->loops[l];
+      loops[nloops++] = r->u.red.loops[0];
+    }
+  else
+    {
+      te_node *rest = unguarded (body);
+      if (s->nloops + 2 > TE_MAX_LOOPS || !rest)
+        return *why = "not a product of two arrays", NULL;
+      body = im2col (q, s, r, body, rest, loops, &nloops, &cindex, why);
+      if (!body)
+        return NULL;
+    }
   te_stage *a = te_program_add_stage (q, s->loc);
   for (int l = 0; l < s->nloops; l++)
     te_stage_add_loop (a, s->loops[l].var, s->loops[l].extent);
   te_stage_add_stmt (q, a, dst, st->index, TE_SET, init, NULL, st->loc);
+  int bi = q->nstages;
   te_stage *b = te_program_add_stage (q, s->loc);
-  for (int l = 0; l < s->nloops; l++)
-    te_stage_add_loop (b, s->loops[l].var, s->loops[l].extent);
-  te_stage_add_loop (b, v->u.red.loops[0].var, v->u.red.loops[0].extent);
-  te_stage_add_stmt (q, b, dst, st->index, TE_ADD_TO, body, NULL, st->loc);
+  for (int l = 0; l < nloops; l++)
+    te_stage_add_loop (b, loops[l].var, loops[l].extent);
+  te_stage_add_stmt (q, b, dst, cindex, TE_ADD_TO, body, NULL, st->loc);
   b->blas = true;
+  if (post)
+    {
+      te_stage *c = te_program_add_stage (q, s->loc);
+      for (int l = 0; l < s->nloops; l++)
+        te_stage_add_loop (c, s->loops[l].var, s->loops[l].extent);
+      te_stage_add_stmt (q, c, dst, st->index, TE_SET, post, NULL, st->loc);
+    }
   /* Step 4.  */
+  locals_as_params (q, locals, nlocals);
+  /* Step 5 (q's stages may have moved as it grew).  */
+  b = &q->stages[bi];
   if (!te_gemm_match (q, b, 0, g, why))
     return NULL;
-  if (g->nbatch)
-    return *why = "a loop besides the product's (a batch)", NULL;
-  te_node *gap = te_canon_int (p->ctx, te_binary (p->ctx, TE_SUB, g->ldc,
-                                                  g->n));
-  if (gap->op != TE_CONST || gap->u.i < 0)
+  if (!rows_apart (ctx, s, st->index))
     return *why = "rows of the destination that may overlap", NULL;
   return q;
 }

@@ -52,21 +52,29 @@ const char *te_gemm_text (const te_program *p, const te_gemm *g);
 
 /* Forward stage SI of P, one statement
 
-       for i < M, j < N:  C[oc + ldc*i + j] = sum (p < K; init; A * B)
+       for b..., i < M, j < N:
+         C[oc + ldc*i + j] = f (sum (p < K; init; s * A * B))
 
    (a matrix product with an initial value per element, a dense layer's
-   bias), as a program of P's parameters and context with two stages:
-   C[...] = init over the stage's loops, then the product added, a blas
-   stage (te_stage.blas) whose reading fills *G.  The back ends print it
+   bias; s factors of the term free of p, a scale; f what surrounds the
+   sum, an activation; b... batch loops, the heads of attention), as a
+   program of P's parameters, then one pointer parameter per local array
+   of the kernel it names (a tensor of kind TE_TK_PARAM whose decl is
+   the local's), in P's context, with the stages (for a sum over several
+   loops, a convolution's, first the other factor's patches packed into
+   a temporary, im2col, and the product over them) C[...] = init (0 when
+   there is an s) over the stage's loops, the product added, a blas
+   stage (te_stage.blas) whose reading fills *G, and, when f or s is
+   not nothing, C[...] = f (init + s * C[...]).  The back ends print it
    as a function that runs in place of the kernel's nest (plugin/
    forward.cc, -fplugin-arg-tensorgrad-blas-forward): it computes the
    same elements, the sum in the BLAS's order.  NULL with *WHY (a fixed
    phrase) when the stage is not such a product: more than one
-   statement, a guard, a destination or operand that is not an array
-   parameter (a local array, an optional pointer), batch loops, or rows
-   of C that may overlap (ldc - N not a constant >= 0: then adding the
-   product after the initial values differs from the source's
-   assignments).  */
+   statement or sum, a guard, a destination or operand that is not an
+   array of the kernel (an optional pointer, a temporary the lifter
+   made), or elements of C that distinct iterations may share (then
+   adding the product after the initial values differs from the
+   source's assignments).  */
 te_program *te_gemm_forward (te_program *p, int si, te_gemm *g,
                              const char **why);
 

@@ -260,7 +260,12 @@ struct te_tensor
      otherwise the gradient reads the variable as the forward left it.  */
   const double *init;
   bool constant;
-  void *decl;
+  void *decl;        /* also, for a LOCAL that is a local array of the
+                        kernel (not one a pass or the lifter made), the
+                        lifter's handle of its storage: its VAR_DECL, or
+                        the SSA pointer of a variable-length one
+                        (plugin/forward.cc passes it to a call); else
+                        NULL */
 };
 
 typedef enum te_param_kind

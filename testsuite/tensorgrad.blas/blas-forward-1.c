@@ -9,13 +9,17 @@
             transposed: c = a^T * g), then a second nest reads c:
             r[i] = 2 sum_j c[i*n + j] (the call's stores come before it).
    scaled:  y[i*m + j] = 0.5 * sum_p x[i*k + p] w[p*m + j]: a scale around
-            the sum, no product stage: stays loops.
+            the sum: the product, then the scale in a loop (more in
+            blas-forward-4.c).
    both:    one nest storing y and z: stays loops.
+   guarded: the nest of scaled's product (without the scale) behind
+            if (k > 2): the call under the test, so with k = 2 y keeps
+            its values and the BLAS is not called.
 
    Each forward against a copy of its loops compiled without the plugin,
    within what another summation order allows (4 k eps sum_p |terms|);
    the CBLAS calls counted (the link wraps cblas_sgemm and cblas_dgemm):
-   one per call of linear and gram, none for scaled and both.  Sizes 1,
+   one per call of linear, gram and scaled, none for both.  Sizes 1,
    7, 33, and k = 0 (the BLAS is not called: y = b).  The gradients (the
    same as without the option) against central differences.  */
 /* { dg-options "-fplugin-arg-tensorgrad-blas-forward -fplugin-arg-tensorgrad-dump -Wl,--wrap=cblas_sgemm -Wl,--wrap=cblas_dgemm" } */
@@ -132,6 +136,60 @@ scaled (int n, int k, int m, const float *x, const float *w, float *y)
       }
 }
 
+#define GUARDED_BODY                                                          \
+  if (k > 2)                                                                  \
+    for (int i = 0; i < n; i++)                                               \
+      for (int j = 0; j < m; j++)                                             \
+	{                                                                     \
+	  float acc = 0.0f;                                                   \
+	  for (int p = 0; p < k; p++)                                         \
+	    acc += x[i * k + p] * w[p * m + j];                               \
+	  y[i * m + j] = acc;                                                 \
+	}
+
+__attribute__ ((differentiable)) void
+guarded (int n, int k, int m, const float *x, const float *w, float *y)
+{
+  GUARDED_BODY
+}
+
+static void
+guarded_loops (int n, int k, int m, const float *x, const float *w,
+	       float *y)
+{
+  GUARDED_BODY
+}
+
+/* guarded with K = 2 (no call: y as it was) and K = 6 (one call).  */
+static void
+run_guarded (int n, int m, unsigned seed)
+{
+  float *x = tg_alloc_f (n * 6), *w = tg_alloc_f (6 * m);
+  float *y = tg_alloc_f (n * m), *ref = tg_alloc_f (n * m);
+  tg_fill_f (x, n * 6, seed, -1, 1);
+  tg_fill_f (w, 6 * m, seed + 1, -1, 1);
+  for (int k = 2; k <= 6; k += 4)
+    {
+      tg_fill_f (y, n * m, seed + 2, 3, 4);
+      memcpy (ref, y, n * m * sizeof *y);
+      int before = sgemm_calls;
+      guarded (n, k, m, x, w, y);
+      guarded_loops (n, k, m, x, w, ref);
+      CHECK (sgemm_calls == before + (k > 2));
+      for (int i = 0; i < n; i++)
+	for (int j = 0; j < m; j++)
+	  {
+	    double bound = 0;
+	    for (int p = 0; p < k; p++)
+	      bound += fabs ((double) x[i * k + p] * w[p * m + j]);
+	    CHECK_NEAR_AT (y[i * m + j], ref[i * m + j], 0,
+			   4.0 * (k + 1) * FLT_EPSILON * bound, i * m + j);
+	  }
+      TG_GRADCHECK (guarded, &n, &k, &m, x, w, y);
+    }
+  free (x), free (w), free (y), free (ref);
+}
+
 __attribute__ ((differentiable)) void
 both (int n, int k, int m, const float *x, const float *w, float *y,
       float *z)
@@ -221,6 +279,20 @@ run_stays (int n, int k, int m, unsigned seed)
   tg_fill_f (w, k * m, seed + 1, -1, 1);
   int before = sgemm_calls;
   scaled (n, k, m, x, w, y);
+  CHECK (sgemm_calls == before + 1);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      {
+	double ref = 0, bound = 0;
+	for (int p = 0; p < k; p++)
+	  {
+	    ref += (double) x[i * k + p] * w[p * m + j];
+	    bound += fabs ((double) x[i * k + p] * w[p * m + j]);
+	  }
+	CHECK_NEAR_AT (y[i * m + j], 0.5 * ref, 0,
+		       2.0 * (k + 2) * FLT_EPSILON * bound, i * m + j);
+      }
+  before = sgemm_calls;
   both (n, k, m, x, w, y, z);
   CHECK (sgemm_calls == before);
   TG_GRADCHECK (scaled, &n, &k, &m, x, w, y);
@@ -238,10 +310,13 @@ main (void)
   run_gram (7, 5, 33, 40);
   run_gram (1, 1, 1, 50);
   run_stays (5, 6, 7, 60);
+  run_guarded (5, 7, 70);
+  run_guarded (1, 1, 80);
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 62\\): y = x \\* w\\^T as cblas_sgemm \\(n, m, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 90\\): c = a\\^T \\* g as cblas_dgemm \\(m, n, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line \[0-9\]+\\): loops, not a sum over one loop\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 66\\): y = x \\* w\\^T as cblas_sgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 94\\): c = a\\^T \\* g as cblas_dgemm \\(m, n, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 135\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line \[0-9\]+\\): loops, not a stage of one statement\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 153\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */

@@ -5,11 +5,18 @@
    rows:    y[i*ldy + j] = sum_p x[i*k + p] w[p*m + j] with ldy a parameter:
             rows that may overlap (run with ldy = m - 1, where the
             source's last assignment wins and added products would not);
-   hidden:  the product into a local array h, then y = tanh (h);
-   batched: c[(b*n + i)*m + j] = sum_p a[(b*n + i)*k + p] w[p*m + j] for
-            each b of a batch;
+   apart:   c[b*ldb + i*m + j] = sum_p a[(b*n + i)*k + p] w[p*m + j] for
+            each b of a batch, ldb a parameter: batches that may overlap
+            (run with ldb = m, where the source's last assignment wins);
+   two:     y[i*m + j] = sum_p x[i*k + p] w[p*m + j] + sum_p x[i*k + p]^2:
+            two sums;
+   zeroed:  the product's row loop also clears a row of z with memset:
+            a call that stores, so the nest stays loops (z must be
+            cleared);
    inout:   y[i*m + j] += sum_p x[i*k + p] w[p*m + j] (y read);
-   guarded: the product behind if (k > 2).
+   guarded: the product's column loops behind if (k > 2), inside the row
+            loop: a test inside the nest (around the whole nest, the
+            call takes its place: blas-forward-1.c).
 
    Each runs no CBLAS call from its forward (the link wraps cblas_sgemm)
    and gives exactly the values of a copy of its loops compiled without
@@ -61,65 +68,92 @@ rows_loops (int n, int k, int m, int ldy, const float *x, const float *w,
 }
 
 __attribute__ ((differentiable)) void
-hidden (int n, int k, int m, const float *x, const float *w, float *y)
+apart (int nb, int n, int k, int m, int ldb, const float *a, const float *w,
+       float *c)
 {
-  float h[n * m];
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < m; j++)
-      {
-	float acc = 0.0f;
-	for (int p = 0; p < k; p++)
-	  acc += x[i * k + p] * w[p * m + j];
-	h[i * m + j] = acc;
-      }
-  for (int e = 0; e < n * m; e++)
-    y[e] = tanhf (h[e]);
+  for (int b = 0; b < nb; b++)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+	{
+	  float acc = 0.0f;
+	  for (int p = 0; p < k; p++)
+	    acc += a[(b * n + i) * k + p] * w[p * m + j];
+	  c[b * ldb + i * m + j] = acc;
+	}
 }
 
 static void
-hidden_loops (int n, int k, int m, const float *x, const float *w, float *y)
+apart_loops (int nb, int n, int k, int m, int ldb, const float *a,
+	     const float *w, float *c)
 {
-  float h[n * m];
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < m; j++)
-      {
-	float acc = 0.0f;
-	for (int p = 0; p < k; p++)
-	  acc += x[i * k + p] * w[p * m + j];
-	h[i * m + j] = acc;
-      }
-  for (int e = 0; e < n * m; e++)
-    y[e] = tanhf (h[e]);
+  for (int b = 0; b < nb; b++)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++)
+	{
+	  float acc = 0.0f;
+	  for (int p = 0; p < k; p++)
+	    acc += a[(b * n + i) * k + p] * w[p * m + j];
+	  c[b * ldb + i * m + j] = acc;
+	}
 }
 
 __attribute__ ((differentiable)) void
-batched (int nb, int n, int k, int m, const float *a, const float *w,
-	 float *c)
+two (int n, int k, int m, const float *x, const float *w, float *y)
 {
-  for (int b = 0; b < nb; b++)
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < m; j++)
-	{
-	  float acc = 0.0f;
-	  for (int p = 0; p < k; p++)
-	    acc += a[(b * n + i) * k + p] * w[p * m + j];
-	  c[(b * n + i) * m + j] = acc;
-	}
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      {
+	float acc = 0.0f, sq = 0.0f;
+	for (int p = 0; p < k; p++)
+	  {
+	    acc += x[i * k + p] * w[p * m + j];
+	    sq += x[i * k + p] * x[i * k + p];
+	  }
+	y[i * m + j] = acc + sq;
+      }
 }
 
 static void
-batched_loops (int nb, int n, int k, int m, const float *a, const float *w,
-	       float *c)
+two_loops (int n, int k, int m, const float *x, const float *w, float *y)
 {
-  for (int b = 0; b < nb; b++)
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < m; j++)
-	{
-	  float acc = 0.0f;
-	  for (int p = 0; p < k; p++)
-	    acc += a[(b * n + i) * k + p] * w[p * m + j];
-	  c[(b * n + i) * m + j] = acc;
-	}
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      {
+	float acc = 0.0f, sq = 0.0f;
+	for (int p = 0; p < k; p++)
+	  {
+	    acc += x[i * k + p] * w[p * m + j];
+	    sq += x[i * k + p] * x[i * k + p];
+	  }
+	y[i * m + j] = acc + sq;
+      }
+}
+
+#define ZEROED_BODY                                                           \
+  for (int i = 0; i < n; i++)                                                 \
+    {                                                                         \
+      memset (z + i * m, 0, m * sizeof (float));                              \
+      for (int j = 0; j < m; j++)                                             \
+	{                                                                     \
+	  float acc = 0.0f;                                                   \
+	  for (int p = 0; p < k; p++)                                         \
+	    acc += x[i * k + p] * w[p * m + j];                               \
+	  y[i * m + j] = acc;                                                 \
+	}                                                                     \
+    }
+
+__attribute__ ((differentiable)) void
+zeroed (int n, int k, int m, const float *x, const float *w, float *y,
+	float *z)
+{
+  ZEROED_BODY
+}
+
+static void
+zeroed_loops (int n, int k, int m, const float *x, const float *w, float *y,
+	      float *z)
+{
+  ZEROED_BODY
 }
 
 __attribute__ ((differentiable)) void
@@ -151,8 +185,8 @@ inout_loops (int n, int k, int m, const float *x, const float *w, float *y)
 __attribute__ ((differentiable)) void
 guarded (int n, int k, int m, const float *x, const float *w, float *y)
 {
-  if (k > 2)
-    for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++)
+    if (k > 2)
       for (int j = 0; j < m; j++)
 	{
 	  float acc = 0.0f;
@@ -165,8 +199,8 @@ guarded (int n, int k, int m, const float *x, const float *w, float *y)
 static void
 guarded_loops (int n, int k, int m, const float *x, const float *w, float *y)
 {
-  if (k > 2)
-    for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++)
+    if (k > 2)
       for (int j = 0; j < m; j++)
 	{
 	  float acc = 0.0f;
@@ -198,15 +232,27 @@ main (void)
   ldy = M + 1;
   TG_GRADCHECK (rows, &n, &k, &m, &ldy, x, w, y);
 
-  hidden (n, k, m, x, w, y);
-  hidden_loops (n, k, m, x, w, ref);
+  int ldb = M;
+  memset (y, 0, ybytes), memset (ref, 0, ybytes);
+  apart (nb, n, k, m, ldb, x, w, y);
+  apart_loops (nb, n, k, m, ldb, x, w, ref);
   CHECK_SAME (y, ref, ybytes);
-  TG_GRADCHECK (hidden, &n, &k, &m, x, w, y);
+  ldb = N * M;
+  TG_GRADCHECK (apart, &nb, &n, &k, &m, &ldb, x, w, y);
 
-  batched (nb, n, k, m, x, w, y);
-  batched_loops (nb, n, k, m, x, w, ref);
+  two (n, k, m, x, w, y);
+  two_loops (n, k, m, x, w, ref);
   CHECK_SAME (y, ref, ybytes);
-  TG_GRADCHECK (batched, &nb, &n, &k, &m, x, w, y);
+  TG_GRADCHECK (two, &n, &k, &m, x, w, y);
+
+  float *z = tg_alloc_f (N * M), *zref = tg_alloc_f (N * M);
+  tg_fill_f (z, N * M, 4, 6, 7);
+  memcpy (zref, z, N * M * sizeof *z);
+  zeroed (n, k, m, x, w, y, z);
+  zeroed_loops (n, k, m, x, w, ref, zref);
+  CHECK_SAME (y, ref, ybytes);
+  CHECK_SAME (z, zref, N * M * sizeof *z);
+  TG_GRADCHECK (zeroed, &n, &k, &m, x, w, y, z);
 
   tg_fill_f (y, NB * N * M, 3, -1, 1);
   memcpy (ref, y, ybytes);
@@ -223,17 +269,19 @@ main (void)
   /* No forward above called the BLAS (the gradients may).  */
   int calls = sgemm_calls;
   rows (n, k, m, ldy, x, w, y);
-  hidden (n, k, m, x, w, y);
-  batched (nb, n, k, m, x, w, y);
+  apart (nb, n, k, m, ldb, x, w, y);
+  two (n, k, m, x, w, y);
+  zeroed (n, k, m, x, w, y, z);
   inout (n, k, m, x, w, y);
   guarded (n, k, m, x, w, y);
   CHECK (sgemm_calls == calls);
-  free (x), free (w), free (y), free (ref);
+  free (x), free (w), free (y), free (ref), free (z), free (zref);
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 45\\): loops, rows of the destination that may overlap\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 73\\): loops, its destination is no array parameter\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 106\\): loops, a loop besides the product's \\(a batch\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 134\\): loops, reads its destination\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 161\\): loops, not an unconditional = in the stage's loops\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 52\\): loops, rows of the destination that may overlap\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 81\\): loops, rows of the destination that may overlap\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 112\\): loops, not a sum over one loop\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 168\\): loops, reads its destination\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 195\\): loops, the nest tests a condition\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 149\\): loops, the nest calls a function\n" } } */
