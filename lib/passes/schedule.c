@@ -23,10 +23,29 @@
       window: the vectorizer splits it, lanes.c leaves it alone).
       Ties go to the forward's innermost loop.  The other loops keep
       their order.
+   2b. A plane: when every access the innermost loop L moves, it moves
+      by one element, and a step of another loop M moves it by L's
+      extent (M and L walk the access as one flat loop, rows and
+      columns of an image), and M moves no access that L leaves in
+      place, M goes just outside L (the innermost such M; none of the
+      loops that then run outside it may be bounded by its counter).
+      A convolution's adjoints
+        for n, o, oh, ci, kh, kw, ow:  d_x[n][ci][oh+kh-1][ow+kw-1] += ..
+                                       d_w[o][ci][kh][kw] += x[..] * d1[..]
+      become for n, o, ci, kh, kw, oh, ow, the expert's order: d_w's
+      element stays in place over a tap's whole plane, so lanes.c keeps
+      its partial sums across the plane (step 5 there) instead of adding
+      them to it for every row and tap, and d_x's terms come in the
+      expert's order.
    3. Consecutive statements of one stage that get the same order go
       back into one loop nest (fused): they read nothing the others
       write, so each iteration may run them all.  (Two that add to one
       element at different iterations then add in another order.)
+
+   Limits of 2b: one loop, not a volume (depth, rows, columns); the
+   plane's arrays are walked once per iteration of the loops now outside
+   it, so a plane larger than the cache is read from memory that often
+   (no tiling).
 
    A loop whose counter bounds a loop inside it (t in u < t + 1, a
    triangular domain) is no candidate: moving it innermost would leave
@@ -72,10 +91,88 @@ count_loads (te_node *n, void *data)
     c->n -= 3;
 }
 
-/* Step 2 for statement ST over NLOOPS LOOPS, reordered in place.  */
-static void
-order_loops (te_ctx *ctx, const te_stmt *st, int nloops, te_loop *loops)
+typedef struct plane_arg
 {
+  te_ctx *ctx;
+  const te_loop *row, *col;
+  bool ok;     /* no access against the rule */
+  bool walked; /* some access walks the plane */
+} plane_arg;
+
+/* Does INDEX walk loops ROW and COL (in A) as one flat loop over a
+   plane, a step of ROW being EXTENT(COL) unit steps of COL, or stay
+   along both?  Clears A->ok when not.  */
+static void
+plane_index (plane_arg *a, te_node *index)
+{
+  te_ctx *ctx = a->ctx;
+  int row = a->row->var, col = a->col->var;
+  int step = te_index_step (ctx, index, col);
+  if (step == 0)
+    {
+      if (te_uses_var (index, row))
+        a->ok = false;
+      return;
+    }
+  te_node *r = te_var (ctx, row), *c = te_var (ctx, col);
+  te_node *down = te_replace (ctx, index, r, te_add (ctx, r, te_int (ctx, 1)));
+  te_node *across = te_replace (ctx, index, c,
+                                te_add (ctx, c, a->col->extent));
+  if (step != 1 || te_canon_int (ctx, down) != te_canon_int (ctx, across))
+    a->ok = false;
+  else
+    a->walked = true;
+}
+
+static void
+plane_load (te_node *n, void *data)
+{
+  if (n->op == TE_LOAD && n->u.tensor->kind != TE_TK_SCALAR)
+    plane_index (data, n->args[0]);
+}
+
+/* Step 2b for statement ST of P, whose innermost of NLOOPS LOOPS step
+   2 chose: the loop of the plane, moved just outside it.  */
+static void
+plane_rows (te_program *p, const te_stmt *st, int nloops, te_loop *loops)
+{
+  te_ctx *ctx = p->ctx;
+  const te_loop *col = &loops[nloops - 1];
+  for (int k = nloops - 2; k >= 0; k--)
+    {
+      /* The loops that move outside loop K must not be bounded by its
+         counter, nor the innermost's extent use it.  */
+      bool bounds = te_uses_var (col->extent, loops[k].var);
+      for (int j = k + 1; j < nloops - 1; j++)
+        bounds |= te_uses_var (loops[j].extent, loops[k].var);
+      if (bounds)
+        continue;
+      plane_arg a = { ctx, &loops[k], col, true, false };
+      plane_index (&a, st->index);
+      te_walk (st->value, plane_load, &a);
+      if (st->guard)
+        te_walk (st->guard, plane_load, &a);
+      if (!a.ok || !a.walked)
+        continue;
+      te_loop row = loops[k];
+      if (k < nloops - 2)
+        te_program_note (p, "schedule: %s's loops %s and %s walk a plane: "
+                         "%s runs just outside %s", st->dst->name,
+                         te_program_var_name (p, row.var),
+                         te_program_var_name (p, col->var),
+                         te_program_var_name (p, row.var),
+                         te_program_var_name (p, col->var));
+      memmove (&loops[k], &loops[k + 1], (nloops - 2 - k) * sizeof *loops);
+      loops[nloops - 2] = row;
+      return;
+    }
+}
+
+/* Step 2 for statement ST of P over NLOOPS LOOPS, reordered in place.  */
+static void
+order_loops (te_program *p, const te_stmt *st, int nloops, te_loop *loops)
+{
+  te_ctx *ctx = p->ctx;
   int best = nloops - 1, best_score = -1;
   for (int k = 0; k < nloops; k++)
     {
@@ -105,6 +202,7 @@ order_loops (te_ctx *ctx, const te_stmt *st, int nloops, te_loop *loops)
   memmove (&loops[best], &loops[best + 1],
            (nloops - 1 - best) * sizeof *loops);
   loops[nloops - 1] = inner;
+  plane_rows (p, st, nloops, loops);
 }
 
 bool
@@ -122,7 +220,7 @@ te_program_schedule (te_program *p, te_diag *diag)
           *ns = *os;
           if (!os->fused && os->nstmts == 1 && !os->stmts[0].ninner
               && !os->reversed)
-            order_loops (p->ctx, &ns->stmts[0], ns->nloops, ns->loops);
+            order_loops (p, &ns->stmts[0], ns->nloops, ns->loops);
           continue;
         }
       int prev = -1; /* the stage the previous statement went to */
@@ -132,7 +230,7 @@ te_program_schedule (te_program *p, te_diag *diag)
           te_loop loops[TE_MAX_LOOPS];
           memcpy (loops, os->loops, sizeof loops);
           if (!st->ninner && !os->reversed)
-            order_loops (p->ctx, st, os->nloops, loops);
+            order_loops (p, st, os->nloops, loops);
           /* Step 3: statements of one stage that want the same order
              share one loop nest.  */
           te_stage *ns;
