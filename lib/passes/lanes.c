@@ -60,6 +60,10 @@
         for oh:  { float d_w_l[8] = { 0 };  (L in lanes into d_w_l)
                    for l < 8: d_w_l2[l] += d_w_l[l]; }
         d_w[..] += ((d_w_l2[0] + d_w_l2[4]) + ...);
+      A stage's outermost loop that runs on OpenMP threads (parallel.c,
+      later) ends the span in emit.cc: the partial sums reach the
+      element (each thread's copy) after every iteration of it; dump-c,
+      which runs such a stage serially, spans it.
       Row by row (span 1), the element got the 8 partials of every run
       of L: the horizontal additions and the store ran for every row
       and tap, and conv2d's gradient took 1.12 times as long as the
