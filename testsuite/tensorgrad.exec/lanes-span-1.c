@@ -10,8 +10,11 @@
    [j] + c, a 2-D stage without loops of its own, d_a += x d_y and d_c
    += d_y across i as well as j.  Images of 7 x 7 (rows of lanes with a
    rest only) and 33 x 33 (blocks and a rest, per tap); batches of 1 and
-   3; scale over 5 x 21 and 1 x 8.  Checked against central
-   differences, also with NULL shadows.  */
+   3; scale over 5 x 21 and 1 x 8.  sum0: y[j][k] = sum_i v[i][j][k]
+   in double, whose adjoint d_v[i][j][k] += d_y[j][k] walks the plane
+   (j, k) but sums across nothing: it keeps the loop order j, i, k
+   (schedule.c step 2b), and rows.c the copy of d_y a row.  Checked
+   against central differences, also with NULL shadows.  */
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 
 #include "tg-test.h"
@@ -56,6 +59,20 @@ scale (int n, int m, const float *x, const float *a, const float *c, float *y)
     }
 }
 
+__attribute__ ((differentiable))
+void
+sum0 (int n, int m, int p, const double *v, double *y)
+{
+  for (int j = 0; j < m; j++)
+    for (int k = 0; k < p; k++)
+      {
+        double s = 0;
+        for (int i = 0; i < n; i++)
+          s += v[(i * m + j) * p + k];
+        y[j * p + k] = s;
+      }
+}
+
 static void
 check_conv (int nb, int c, int h, int w, int f)
 {
@@ -87,6 +104,14 @@ check_scale (int n, int m)
   TG_GRADCHECK_NULL (scale, "x c", &n, &m, x, &a, &c, y);
 }
 
+static void
+check_sum0 (int n, int m, int p)
+{
+  double *v = tg_alloc (n * m * p), *y = tg_alloc (m * p);
+  tg_fill (v, n * m * p, 8, -1, 1);
+  TG_GRADCHECK (sum0, &n, &m, &p, v, y);
+}
+
 int
 main (void)
 {
@@ -94,6 +119,7 @@ main (void)
   check_conv (1, 1, 33, 33, 2);
   check_scale (5, 21);
   check_scale (1, 8);
+  check_sum0 (5, 3, 11);
   return tg_exit ();
 }
 
@@ -103,3 +129,5 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump "lanes: d_a sums in 8 lanes of loop j, across loop\\(s\\) i" } } */
 /* { dg-final { scan-tensorgrad-dump "lanes: d_c sums in 8 lanes of loop j, across loop\\(s\\) i" } } */
 /* { dg-final { scan-tensorgrad-after schedule "schedule: d_wt's loops oh and ow walk a plane: oh runs just outside ow" } } */
+/* { dg-final { scan-tensorgrad-after-not schedule "d_v's loops \[a-z\]+ and \[a-z\]+ walk a plane" } } */
+/* { dg-final { scan-tensorgrad-backward "tensor d1: double, temporary, size p" } } */
