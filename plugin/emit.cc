@@ -93,14 +93,17 @@ struct emitter
                        (outline_body), gimplified after the gradient */
   vec<tree> region_blocks; /* the blocks of their regions */
   struct lanes *lanes; /* the loop in lanes directly around, or NULL */
+  struct lanes *spans; /* the loops around it that sums may span
+                          (te_stmt.lanes_span), innermost first */
   const te_tensor *const *lane_skip; /* the NULL tests between it and the */
   int lane_nskip;                    /* statement being built */
 };
 
 /* A sum kept in lanes (te_loop.lanes, lib/passes/lanes.c): the array of
    partial sums ARR, for statement ST (added to its element after the
-   loop, when none of its NSKIP tensors SKIP is NULL) or reduction RED
-   (added to its accumulator ACC).  */
+   loop, when none of its NSKIP tensors SKIP is NULL, or lane by lane to
+   PARENT, the partial sums of the loop around, te_stmt.lanes_span) or
+   reduction RED (added to its accumulator ACC).  */
 struct lane_sum
 {
   const te_stmt *st;
@@ -109,13 +112,18 @@ struct lane_sum
   int nskip;
   tree acc;
   tree arr;
+  tree parent;
 };
 
-/* The loop in lanes being built: WIDTH lanes, counted by LANE.  */
+/* The loop in lanes being built (LEVEL 1): WIDTH lanes, counted by
+   LANE; or a loop LEVEL - 1 loops outside it in the same nest, across
+   which partial sums may be kept; OUTER is the next such loop out.  */
 struct lanes
 {
   int width;
   tree lane;
+  int level;
+  lanes *outer;
   int nsums;
   lane_sum sums[16];
 };
@@ -594,16 +602,14 @@ expr (emitter *e, const te_node *n)
   return build_zero_cst (type ? type : integer_type_node);
 }
 
-/* The partial sums of TYPE that statement ST or reduction RED (the other
-   NULL; ACC its accumulator) keeps in the loop in lanes directly around
-   (made on first use), or NULL_TREE: there is none.  */
+/* The partial sums of TYPE of statement ST or reduction RED (the other
+   NULL; ACC its accumulator) in LN (made on first use, with those of
+   the loops outside that ST's sums span, lib/back/cgen-expr.c's
+   lane_entry), or NULL_TREE: there is no room.  */
 static tree
-lane_sum_array (emitter *e, const te_stmt *st, const te_node *red, tree acc,
-                tree type)
+lane_entry (emitter *e, lanes *ln, const te_stmt *st, const te_node *red,
+            tree acc, tree type)
 {
-  lanes *ln = e->lanes;
-  if (!ln)
-    return NULL_TREE;
   for (int i = 0; i < ln->nsums; i++)
     if (ln->sums[i].st == st && ln->sums[i].red == red)
       return ln->sums[i].arr;
@@ -616,7 +622,21 @@ lane_sum_array (emitter *e, const te_stmt *st, const te_node *red, tree acc,
   x->nskip = red ? 0 : e->lane_nskip;
   x->acc = acc;
   x->arr = new_local (e, build_array_type_nelts (type, ln->width), NULL);
+  x->parent = NULL_TREE;
+  if (st && st->lanes_span > ln->level && ln->outer
+      && ln->outer->level == ln->level + 1)
+    x->parent = lane_entry (e, ln->outer, st, NULL, NULL_TREE, type);
   return x->arr;
+}
+
+/* The partial sums of TYPE that statement ST or reduction RED (the other
+   NULL; ACC its accumulator) keeps in the loop in lanes directly around
+   (made on first use), or NULL_TREE: there is none.  */
+static tree
+lane_sum_array (emitter *e, const te_stmt *st, const te_node *red, tree acc,
+                tree type)
+{
+  return e->lanes ? lane_entry (e, e->lanes, st, red, acc, type) : NULL_TREE;
 }
 
 static tree
@@ -702,12 +722,14 @@ reduction (emitter *e, const te_node *n, const te_lw_scope *terms,
                                     fold_convert (type, expr (e, n->args[0]))),
                             list);
   red_arg r = { n, terms, acc, new_local (e, type, NULL) };
-  lanes *saved = e->lanes;
+  lanes *saved = e->lanes, *saved_spans = e->spans;
   e->lanes = NULL; /* a reduction of no loops sums as usual */
+  e->spans = NULL;
   append_to_statement_list (loop_nest (e, n->u.red.nloops, n->u.red.loops,
                                        false, red_body, &r),
                             list);
   e->lanes = saved;
+  e->spans = saved_spans;
   return acc;
 }
 
@@ -906,6 +928,61 @@ located (emitter *e, tree stmts)
   return stmts;
 }
 
+/* The partial sums of LN set to zero, into STMTS.  */
+static void
+lane_zero (const lanes *ln, tree *stmts)
+{
+  for (int i = 0; i < ln->nsums; i++)
+    {
+      tree arr = ln->sums[i].arr;
+      tree elt = TREE_TYPE (TREE_TYPE (arr));
+      for (int k = 0; k < ln->width; k++)
+        append_to_statement_list (
+            build2 (MODIFY_EXPR, elt,
+                    lane_ref (arr, build_int_cst (long_integer_type_node, k)),
+                    build_zero_cst (elt)),
+            stmts);
+    }
+}
+
+/* After the loop of LN, into STMTS: each of its partial sums added lane
+   by lane to those of the loop around (te_stmt.lanes_span), or all of
+   them to its element or accumulator.  */
+static void
+lane_finish (emitter *e, const lanes *ln, tree *stmts)
+{
+  for (int i = 0; i < ln->nsums; i++)
+    {
+      const lane_sum *x = &ln->sums[i];
+      tree elt = TREE_TYPE (TREE_TYPE (x->arr));
+      if (x->parent)
+        {
+          for (int k = 0; k < ln->width; k++)
+            {
+              tree lk = build_int_cst (long_integer_type_node, k);
+              tree to = lane_ref (x->parent, lk);
+              append_to_statement_list (
+                  build2 (MODIFY_EXPR, elt, to,
+                          build2 (PLUS_EXPR, elt, lane_ref (x->parent, lk),
+                                  lane_ref (x->arr, lk))),
+                  stmts);
+            }
+          continue;
+        }
+      tree total = lane_total (x->arr, 0, 1, ln->width);
+      /* The gimplifier unshares DST's two uses.  */
+      tree dst = x->red ? x->acc : element (e, x->st->dst, x->st->index);
+      tree s = build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
+                       build2 (PLUS_EXPR, TREE_TYPE (dst), dst, total));
+      if (x->st)
+        SET_EXPR_LOCATION (s, stmt_location (e, x->st->loc));
+      tree cond = all_nonnull (e, x->skip, x->nskip);
+      if (cond)
+        s = build3 (COND_EXPR, void_type_node, cond, s, NULL_TREE);
+      append_to_statement_list (s, stmts);
+    }
+}
+
 /* Loop LP in lanes (te_loop.lanes), as lib/back/cgen-expr.c prints it:
      blk = 0;   (or LP's start, te_loop.start)
      for (; blk + W <= ext; blk += W)
@@ -930,6 +1007,8 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
   memset (&ln, 0, sizeof ln);
   ln.width = w;
   ln.lane = lane;
+  ln.level = 1;
+  ln.outer = e->spans;
   lanes *saved = e->lanes;
   const te_tensor *const *saved_skip = e->lane_skip;
   int saved_nskip = e->lane_nskip;
@@ -964,16 +1043,7 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
   append_to_statement_list (
       build2 (MODIFY_EXPR, lt, ext, fold_convert (lt, expr (e, lp->extent))),
       &stmts);
-  for (int i = 0; i < ln.nsums; i++)
-    {
-      tree arr = ln.sums[i].arr;
-      tree elt = TREE_TYPE (TREE_TYPE (arr));
-      for (int k = 0; k < w; k++)
-        append_to_statement_list (
-            build2 (MODIFY_EXPR, elt, lane_ref (arr, build_int_cst (lt, k)),
-                    build_zero_cst (elt)),
-            &stmts);
-    }
+  lane_zero (&ln, &stmts);
   append_to_statement_list (
       build2 (MODIFY_EXPR, lt, blk,
               lp->start ? fold_convert (lt, expr (e, lp->start))
@@ -987,21 +1057,7 @@ lanes_loop (emitter *e, const te_loop *lp, body_fn fn, const void *arg)
                           build2 (PLUS_EXPR, lt, blk, width))),
       &stmts);
   append_to_statement_list (loops[1], &stmts);
-  for (int i = 0; i < ln.nsums; i++)
-    {
-      const lane_sum *x = &ln.sums[i];
-      tree total = lane_total (x->arr, 0, 1, w);
-      /* The gimplifier unshares DST's two uses.  */
-      tree dst = x->red ? x->acc : element (e, x->st->dst, x->st->index);
-      tree s = build2 (MODIFY_EXPR, TREE_TYPE (dst), dst,
-                       build2 (PLUS_EXPR, TREE_TYPE (dst), dst, total));
-      if (x->st)
-        SET_EXPR_LOCATION (s, stmt_location (e, x->st->loc));
-      tree cond = all_nonnull (e, x->skip, x->nskip);
-      if (cond)
-        s = build3 (COND_EXPR, void_type_node, cond, s, NULL_TREE);
-      append_to_statement_list (s, &stmts);
-    }
+  lane_finish (e, &ln, &stmts);
   e->lane_skip = saved_skip;
   e->lane_nskip = saved_nskip;
   return located (e, stmts);
@@ -1027,8 +1083,19 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
       e->lanes = saved;
       return r;
     }
+  /* A loop around one in lanes of the same nest: sums may span it.  */
+  lanes span;
+  memset (&span, 0, sizeof span);
+  span.width = loops[nloops - 1].lanes;
+  span.level = nloops;
+  span.outer = e->spans;
+  bool spans = span.width > 1 && !reversed && !e->novector;
+  if (spans)
+    e->spans = &span;
   tree inner = loop_nest (e, nloops - 1, loops + 1, reversed, fn, arg);
   e->lanes = saved;
+  if (spans)
+    e->spans = span.outer;
   tree var = loop_var_decl (e, loops[0].var);
   tree ext = new_local (e, long_integer_type_node, NULL);
   tree stmts = alloc_stmt_list ();
@@ -1037,6 +1104,7 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
               fold_convert (long_integer_type_node,
                             expr (e, loops[0].extent))),
       &stmts);
+  lane_zero (&span, &stmts);
   gcc_assert (!reversed || !loops[0].start);
   tree first = reversed ? fold_build2 (MINUS_EXPR, long_integer_type_node,
                                        ext, build_int_cst (long_integer_type_node, 1))
@@ -1055,6 +1123,7 @@ loop_nest (emitter *e, int nloops, const te_loop *loops, bool reversed,
                               long_integer_type_node, var,
                               build_int_cst (long_integer_type_node, 1)));
   append_to_statement_list (plain_loop (e, done, inner, step), &stmts);
+  lane_finish (e, &span, &stmts);
   return located (e, stmts);
 }
 

@@ -396,6 +396,45 @@ cg_if_nonnull (cgen *g, block *out, const te_tensor *const *ts, int n,
   free (head.s);
 }
 
+/* The entry of statement ST or reduction RED (ACC its accumulator) in
+   the partial sums of LN (made on first use, with those of the loops
+   outside that ST's sums span, each the PARENT of the one inside), or
+   NULL: there is no room.  ST's element is added to behind the NSKIP
+   NULL tests SKIP.  */
+static cg_lane_entry *
+lane_entry (cgen *g, cg_lanes *ln, const te_stmt *st, const te_node *red,
+            const char *acc, te_type type, const te_tensor *const *skip,
+            int nskip)
+{
+  for (int i = 0; i < ln->nsums; i++)
+    if (ln->sums[i].st == st && ln->sums[i].red == red)
+      return &ln->sums[i];
+  if (ln->nsums == (int) (sizeof ln->sums / sizeof ln->sums[0]))
+    return NULL;
+  cg_lane_entry *x = &ln->sums[ln->nsums++];
+  char base[64];
+  snprintf (base, sizeof base, "%s_l",
+            st ? st->dst->name : acc ? acc : "sum");
+  char *b = cg_sanitize (base, "sum_l");
+  x->st = st;
+  x->red = red;
+  x->skip = skip;
+  x->nskip = nskip;
+  x->acc = acc;
+  x->name = cg_take_name (g, b);
+  x->ctype = cg_c_type (type, false);
+  x->parent = NULL;
+  free (b);
+  if (st && st->lanes_span > ln->level && ln->outer
+      && ln->outer->level == ln->level + 1)
+    {
+      cg_lane_entry *o = lane_entry (g, ln->outer, st, NULL, NULL, type,
+                                     skip, nskip);
+      x->parent = o ? o->name : NULL;
+    }
+  return x;
+}
+
 /* The array of partial sums that statement ST (behind the NULL tests
    G->lane_skip inside the loop) or reduction RED (the other NULL) keeps
    in the loop in lanes directly around (made on first use), or NULL:
@@ -407,25 +446,10 @@ cg_lane_sum (cgen *g, const te_stmt *st, const te_node *red, const char *acc,
   cg_lanes *ln = g->lanes;
   if (!ln)
     return NULL;
-  for (int i = 0; i < ln->nsums; i++)
-    if (ln->sums[i].st == st && ln->sums[i].red == red)
-      return ln->sums[i].name;
-  if (ln->nsums == (int) (sizeof ln->sums / sizeof ln->sums[0]))
-    return NULL;
-  cg_lane_entry *x = &ln->sums[ln->nsums++];
-  char base[64];
-  snprintf (base, sizeof base, "%s_l",
-            st ? st->dst->name : acc ? acc : "sum");
-  char *b = cg_sanitize (base, "sum_l");
-  x->st = st;
-  x->red = red;
-  x->skip = red ? NULL : g->lane_skip;
-  x->nskip = red ? 0 : g->lane_nskip;
-  x->acc = acc;
-  x->name = cg_take_name (g, b);
-  x->ctype = cg_c_type (type, false);
-  free (b);
-  return x->name;
+  cg_lane_entry *x = lane_entry (g, ln, st, red, acc, type,
+                                 red ? NULL : g->lane_skip,
+                                 red ? 0 : g->lane_nskip);
+  return x ? x->name : NULL;
 }
 
 /* The COUNT partial sums NAME[LO], NAME[LO + STRIDE], ... added
@@ -447,6 +471,53 @@ lane_total (sbuf *out, const char *name, int lo, int stride, int count)
   sb_printf (out, ")");
 }
 
+/* The partial sums of LN, zero, into OUT before its loop.  */
+static void
+lane_decls (block *out, const cg_lanes *ln)
+{
+  for (int i = 0; i < ln->nsums; i++)
+    blk_stmt (out, "%s %s[%d] = { 0 };", ln->sums[i].ctype, ln->sums[i].name,
+              ln->width);
+}
+
+/* After the loop of LN, into OUT: each of its partial sums added lane by
+   lane to those of the loop around (te_stmt.lanes_span), or all of them
+   to its element or accumulator.  */
+static void
+lane_finish (cgen *g, block *out, const cg_lanes *ln)
+{
+  for (int i = 0; i < ln->nsums; i++)
+    {
+      const cg_lane_entry *x = &ln->sums[i];
+      if (x->parent)
+        {
+          const char *l = cg_take_name (g, "l");
+          block add = { { 0 }, 0 };
+          blk_stmt (&add, "%s[%s] += %s[%s];", x->parent, l, x->name, l);
+          sbuf head = { 0 };
+          sb_printf (&head, "for (long %s = 0; %s < %d; %s++)", l, l,
+                     ln->width, l);
+          blk_compound (out, head.s, &add);
+          free (head.s);
+          continue;
+        }
+      sbuf total = { 0 };
+      lane_total (&total, x->name, 0, 1, ln->width);
+      if (x->red)
+        blk_stmt (out, "%s += %s;", x->acc, total.s);
+      else
+        {
+          cx i = cg_render (g, out, x->st->index);
+          block add = { { 0 }, 0 };
+          blk_stmt (&add, "%s[%s] += %s;", cg_tensor_base (g, x->st->dst),
+                    i.s, total.s);
+          cg_if_nonnull (g, out, x->skip, x->nskip, &add);
+          free (i.s);
+        }
+      free (total.s);
+    }
+}
+
 /* Loop LP in lanes (te_loop.lanes, lower.h) around what FN prints, with
    the sums kept in lanes declared before and added up after it.  */
 static void
@@ -463,7 +534,7 @@ lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
   snprintf (base, sizeof base, "%s%d", name, w);
   const char *blk = cg_take_name (g, base);
   const char *lane = cg_take_name (g, "l");
-  cg_lanes ln = { w, lane, 0, { { 0 } } };
+  cg_lanes ln = { w, lane, 1, g->spans, 0, { { 0 } } };
   cg_lanes *saved = g->lanes;
   const te_tensor *const *saved_skip = g->lane_skip;
   int saved_nskip = g->lane_nskip;
@@ -494,9 +565,7 @@ lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
       blk_compound (&loops[part], head.s, &body);
       free (head.s);
     }
-  for (int i = 0; i < ln.nsums; i++)
-    blk_stmt (out, "%s %s[%d] = { 0 };", ln.sums[i].ctype, ln.sums[i].name,
-              w);
+  lane_decls (out, &ln);
   if (lp->start)
     {
       cx st = cg_render (g, out, lp->start);
@@ -510,24 +579,7 @@ lanes_loop (cgen *g, block *out, const te_loop *lp, body_fn fn,
   blk_compound (out, head.s, &loops[0]);
   free (head.s);
   blk_append (out, &loops[1]);
-  for (int i = 0; i < ln.nsums; i++)
-    {
-      const cg_lane_entry *x = &ln.sums[i];
-      sbuf total = { 0 };
-      lane_total (&total, x->name, 0, 1, w);
-      if (x->red)
-        blk_stmt (out, "%s += %s;", x->acc, total.s);
-      else
-        {
-          cx i = cg_render (g, out, x->st->index);
-          block add = { { 0 }, 0 };
-          blk_stmt (&add, "%s[%s] += %s;", cg_tensor_base (g, x->st->dst),
-                    i.s, total.s);
-          cg_if_nonnull (g, out, x->skip, x->nskip, &add);
-          free (i.s);
-        }
-      free (total.s);
-    }
+  lane_finish (g, out, &ln);
   g->lane_skip = saved_skip;
   g->lane_nskip = saved_nskip;
   free (ext.s);
@@ -567,12 +619,23 @@ cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
     first = cg_render (g, out, loops[0].start);
   const char *name = cg_var_name (g, v);
   block body = { { 0 }, 0 };
+  /* A loop around one in lanes of the same nest: sums may span it.  */
+  cg_lanes span = { loops[nloops - 1].lanes, NULL, nloops, g->spans, 0,
+                    { { 0 } } };
+  bool spans = loops[nloops - 1].lanes > 1 && !reversed;
+  if (spans)
+    g->spans = &span;
   cg_scope_enter (g);
   g->bound[v] = true;
   cg_emit_loops (g, &body, nloops - 1, loops + 1, reversed, fn, arg);
   g->bound[v] = false;
   cg_scope_leave (g);
   g->lanes = saved;
+  if (spans)
+    {
+      g->spans = span.outer;
+      lane_decls (out, &span);
+    }
   sbuf head = { 0 };
   if (reversed)
     sb_printf (&head, "for (long %s = %s - 1; %s >= 0; %s--)", name, ext.s,
@@ -584,6 +647,8 @@ cg_emit_loops (cgen *g, block *out, int nloops, const te_loop *loops,
     sb_printf (&head, "for (long %s = 0; %s < %s; %s++)", name, name, ext.s,
                name);
   blk_compound (out, head.s, &body);
+  if (spans)
+    lane_finish (g, out, &span);
   free (head.s);
   free (ext.s);
   free (first.s);
@@ -653,10 +718,12 @@ reduction_stmts (cgen *g, block *out, const te_node *n, const char *acc,
   blk_stmt (out, "%s %s = %s;", cg_c_type (n->type, false), acc, init.s);
   free (init.s);
   red_arg r = { n, acc, terms };
-  cg_lanes *saved = g->lanes;
+  cg_lanes *saved = g->lanes, *saved_spans = g->spans;
   g->lanes = NULL; /* a reduction of no loops sums as usual */
+  g->spans = NULL;
   cg_emit_loops (g, out, n->u.red.nloops, n->u.red.loops, false, red_step, &r);
   g->lanes = saved;
+  g->spans = saved_spans;
 }
 
 /* Reduction N outside the lowering's scopes, computed where it is needed

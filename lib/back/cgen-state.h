@@ -38,8 +38,9 @@ typedef struct lw_entry
 
 /* A sum kept in lanes (te_loop.lanes): the array of partial sums NAME
    of C type CTYPE, for statement ST (added to its element after the
-   loop, when none of its NSKIP tensors SKIP is NULL) or reduction RED
-   (added to its accumulator ACC).  */
+   loop, when none of its NSKIP tensors SKIP is NULL, or lane by lane to
+   PARENT, the partial sums of the loop around, te_stmt.lanes_span) or
+   reduction RED (added to its accumulator ACC).  */
 typedef struct cg_lane_entry
 {
   const te_stmt *st;
@@ -49,13 +50,19 @@ typedef struct cg_lane_entry
   const char *acc;
   const char *name;
   const char *ctype;
+  const char *parent;
 } cg_lane_entry;
 
-/* The loop in lanes directly around what is being printed.  */
+/* The loop in lanes directly around what is being printed (LEVEL 1),
+   or a loop LEVEL - 1 loops outside it in the same nest, across which
+   partial sums may be kept (te_stmt.lanes_span); OUTER is the next
+   such record outside.  */
 typedef struct cg_lanes
 {
   int width;
   const char *lane;  /* the counter of the lanes, 0 .. WIDTH-1 */
+  int level;
+  struct cg_lanes *outer;
   int nsums;
   cg_lane_entry sums[16];
 } cg_lanes;
@@ -95,6 +102,8 @@ typedef struct cgen
                            nothing may be computed before it there */
   int depth;            /* C blocks entered */
   cg_lanes *lanes;      /* the loop in lanes directly around, or NULL */
+  cg_lanes *spans;      /* the loops around it that sums may span,
+                           innermost first (level 2, 3, ...), or NULL */
   const te_tensor *const *lane_skip; /* the NULL tests between it and the */
   int lane_nskip;                    /* statement being printed */
 } cgen;

@@ -319,6 +319,14 @@ typedef struct te_stmt
                      its element does not move: the back ends add its
                      values in partial sums, one per lane, and those to
                      the element after the loop */
+  int lanes_span; /* lanes.c, with lanes_sum: the partial sums span this
+                     many loops of its nest (its own, or its stage's when
+                     it has none), the innermost and those directly
+                     outside it, along none of which its element moves;
+                     each of them keeps its own, added lane by lane into
+                     the next one's after each of its runs, and the
+                     outermost's reach the element after it.  0 or 1:
+                     the innermost only */
   int split;      /* statements that ran as one fused nest until rows.c
                      gave each its loops share this number (nonzero, one
                      per such nest of a stage); lib/back/lower.c may run

@@ -1,14 +1,15 @@
 /* clip.c -- a loop whose statements all run between two bounds on its
    counter runs between them, and its statements test them no more.
 
-   Before:  stage 0: for n < N, o < F, oh < H:
-              for ci < C, kh < 3, kw < 3, ow < W:
+   Before:  stage 0: for n < N, o < F:
+              for ci < C, kh < 3, kw < 3, oh < H, ow < W:
                 if (0 <= oh + kh - 1 < H && 0 <= ow + kw - 1 < W)
-                  d_x[...] += wt[...] * d1[ow];
-   After:   stage 0: for n < N, o < F, oh < H:
-              for ci < C, max (0, 1 - oh) <= kh < min (3, H + 1 - oh),
-                  kw < 3, max (0, 1 - kw) <= ow < min (W, W + 1 - kw):
-                d_x[...] += wt[...] * d1[ow];
+                  d_x[...] += wt[...] * d1[W*oh + ow];
+   After:   stage 0: for n < N, o < F:
+              for ci < C, kh < 3, kw < 3,
+                  max (0, 1 - kh) <= oh < min (H, H + 1 - kh),
+                  max (0, 1 - kw) <= ow < min (W, W + 1 - kw):
+                d_x[...] += wt[...] * d1[W*oh + ow];
 
    A convolution's zero padding written as a bounds test (the forward's
    `if (ih >= 0 && ih < h && iw >= 0 && iw < w)`) guards every adjoint
