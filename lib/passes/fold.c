@@ -23,6 +23,13 @@
    Then R reads the sum of the values instead, and T and its statements
    go.  Exact in real arithmetic (the order of the additions changes);
    every value is computed once, as before.
+   Steps 1-3 take one reader.  A temporary whose one contribution is a
+   load, a copy of another array (the adjoint of a convolution's
+   accumulator, d1[e] += d_y[e], which d_b's and the window's nests
+   read), is read from that array by every statement that reads it, at
+   the element the copy wrote there (te_same_element), when nothing
+   writes the copied array from the copy's stage to the reader's
+   (step 5).  The same values, without the copy and its pass.
    4. Last, the simplifier's rules for products with a select of one
       element (te_simplify_points: points.c's selects, times what R or a
       sum multiplies them by) on every statement: the gradient of
@@ -34,6 +41,7 @@
 #include "ir/index.h"
 
 #define MAX_PARTS 8
+#define MAX_READS 8
 
 typedef struct part
 {
@@ -58,14 +66,54 @@ written_between (const te_program *p, int from, int to, const te_node *v)
   return false;
 }
 
+/* Step 5: T, whose one contribution W adds a load of another array at
+   the element it writes, every iteration of W's loops its own element
+   in row-major order, all of T: T is a copy of that array, and the NR
+   statements READS read it instead.  */
+static bool
+copy (te_program *p, te_tensor *t, const part *w, int np, const part *reads,
+      int nr)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stmt *c = w->st;
+  const te_stage *cg = &p->stages[w->stage];
+  te_node *lin, *size;
+  if (np != 1 || c->value->op != TE_LOAD || c->value->u.tensor == t
+      || te_canon_int (ctx, c->value->args[0]) != te_canon_int (ctx, c->index)
+      || !te_linearize (ctx, cg->nloops, cg->loops, &lin, &size)
+      || lin != te_canon_int (ctx, c->index) || !t->size
+      || size != te_canon_int (ctx, t->size))
+    return false;
+  for (int i = 0; i < nr; i++)
+    if (written_between (p, w->stage, reads[i].stage, c->value))
+      return false;
+  te_tensor *src = c->value->u.tensor;
+  for (int i = 0; i < nr; i++)
+    {
+      te_stmt *x = reads[i].st;
+      te_node *load[MAX_READS];
+      int nl = te_loads_of (x->value, t, load, MAX_READS);
+      if (nl < 1 || nl > MAX_READS)
+        return false;
+      for (int k = 0; k < nl; k++)
+        x->value = te_replace (ctx, x->value, load[k],
+                               te_load (ctx, src, load[k]->args[0]));
+    }
+  te_program_note (p, "fold: %s, a copy of %s, is read from it (%d "
+                   "statement(s))", t->name, src->name, nr);
+  te_program_drop_unread (p);
+  return true;
+}
+
 /* Fold T if it is a candidate (steps 1-3).  */
 static bool
 fold (te_program *p, te_tensor *t)
 {
   te_ctx *ctx = p->ctx;
-  part parts[MAX_PARTS];
-  int np = 0, rs = -1;
+  part parts[MAX_PARTS], reads_at[MAX_READS];
+  int np = 0, rs = -1, nr = 0;
   te_stmt *r = NULL;
+  bool several = false; /* more than one reader, or one after a part */
   for (int s = 0; s < p->nstages; s++)
     {
       te_stage *sg = &p->stages[s];
@@ -91,17 +139,23 @@ fold (te_program *p, te_tensor *t)
             }
           else if (reads)
             {
-              if (r || x->ninner || te_reads (x->index, t)
+              if (x->ninner || te_reads (x->index, t)
                   || (x->guard && te_reads (x->guard, t))
-                  || te_reads_in_reduction (x->value, t))
+                  || te_reads_in_reduction (x->value, t) || nr == MAX_READS
+                  || !np)
                 return false;
+              several |= r != NULL;
               r = x;
               rs = s;
+              reads_at[nr].stage = s;
+              reads_at[nr++].st = x;
             }
         }
     }
   if (!r || !np)
     return false;
+  if (several)
+    return copy (p, t, &parts[0], np, reads_at, nr);
   te_node *load[2];
   if (te_loads_of (r->value, t, load, 2) != 1)
     return false;

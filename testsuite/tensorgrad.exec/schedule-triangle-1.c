@@ -68,4 +68,4 @@ main (void)
 }
 
 /* { dg-final { scan-tensorgrad-after schedule "for \\(fused\\) t < n, u < 1 \\+ t, i < m:" } } */
-/* { dg-final { scan-tensorgrad-backward "for u < 1 \\+ t, i < m: d_p\\\[" } } */
+/* { dg-final { scan-tensorgrad-backward "for \\(fused\\) t < n, u < 1 \\+ t, i < m:" } } */
