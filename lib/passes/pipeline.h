@@ -25,7 +25,8 @@ typedef struct te_pass
   /* FORWARD and BACKWARD passes: rewrite P, or fill DIAG and fail.  */
   bool (*run) (te_program *p, te_diag *diag);
   const char *what;    /* one line for a maintainer */
-  bool blas;           /* runs only with -fplugin-arg-tensorgrad-blas */
+  bool blas;           /* runs with -fplugin-arg-tensorgrad-blas, and
+                          as an optimization without it */
 } te_pass;
 
 /* The passes in the order they run; te_npasses of them.  */
