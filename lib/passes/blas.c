@@ -1,6 +1,8 @@
 /* blas.c -- the matrix products of a backward program, each a stage of
    its own that the back ends run as a CBLAS call
-   (-fplugin-arg-tensorgrad-blas).
+   (-fplugin-arg-tensorgrad-blas), or without the option as the tiled
+   product of lib/back/tiled.h (te_program.tiled; then this pass is an
+   optimization, not run with no-opt).
 
    Before (a dense layer's gradient, as the reverse sweep makes it):
        stage 2: for i < n, j < m, p < k:
