@@ -51,6 +51,11 @@
       sum's statement over the stage's loops and the sum's is a product
       (te_gemm_match).
 
+   Without the option (te_program.tiled), a gradient that runs on OpenMP
+   threads (the forward's parallel loops, the option parallel) keeps its
+   products as loops, which parallel.c may run on threads: the tiled
+   function is serial.
+
    Limits: see gemm.c (a product with a third factor that varies, a sum
    over two counters); a product inside a fused nest stays loops.  */
 
@@ -130,6 +135,12 @@ bool
 te_program_blas (te_program *p, te_diag *diag)
 {
   (void) diag;
+  if (p->tiled && (p->parallel_all || p->nparallel))
+    {
+      te_program_note (p, "blas: the products stay loops: the gradient "
+                          "runs on OpenMP threads");
+      return true;
+    }
   int n;
   te_stage *old = te_program_take_stages (p, &n);
   for (int s = 0; s < n; s++)

@@ -228,8 +228,9 @@ te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
     {
       const te_pass *pass = &te_passes[i];
       /* A blas pass runs with the option blas, and as an optimization
-         without it (the products run tiled, lib/back/tiled.h).  */
-      if (pass->blas ? !pl->blas && !pl->opt
+         without it (the products run tiled, lib/back/tiled.h) unless
+         no-tiled.  */
+      if (pass->blas ? !pl->blas && !(pl->opt && pl->tiled)
                      : pass->optimization && !pl->opt)
         continue;
       if (pass->kind == TE_PASS_REVERSE && pl->forward_only)

@@ -41,6 +41,8 @@ typedef struct te_pipeline
                           gradient */
   bool verify;         /* run te_program_verify after every pass */
   bool blas;           /* run the passes marked blas */
+  bool tiled;          /* without blas, run them too (with opt): the
+                          products run tiled (not no-tiled) */
   FILE *dump;          /* the dump file, or NULL */
   /* What the run leaves.  */
   te_program *fwd;     /* the forward program as the passes left it */
