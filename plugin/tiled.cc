@@ -3,11 +3,11 @@
    order, and how; lib/back/cgen-tiled.c prints the same as C).
 
    Before:  a blas stage of a gradient made without
-            -fplugin-arg-tensorgrad-blas (te_program.tiled).
+	    -fplugin-arg-tensorgrad-blas (te_program.tiled).
    After:   once per object and element type, a static function
-            tensorgrad.tiled.f32 (f64) of (m, n, k, alpha, a, sai, sap, b,
-            sbp, sbj, c, ldc), gimplified, which emit.cc hands to the
-            call graph with the gradients and calls for the stage.
+	    tensorgrad.tiled.f32 (f64) of (m, n, k, alpha, a, sai, sap, b,
+	    sbp, sbj, c, ldc), gimplified, which emit.cc hands to the
+	    call graph with the gradients and calls for the stage.
 
    1. The locals, the packing buffers (malloc; on failure, step 4 of
       tiled.h: the sums unpacked) and the loops of tiled.h's steps 1-3,
@@ -56,7 +56,7 @@ static tree
 set (tree lhs, tree rhs)
 {
   return build2 (MODIFY_EXPR, TREE_TYPE (lhs), lhs,
-                 fold_convert (TREE_TYPE (lhs), rhs));
+		 fold_convert (TREE_TYPE (lhs), rhs));
 }
 
 static tree
@@ -83,7 +83,7 @@ plus (tree ptr, tree idx)
 {
   tree elem = TREE_TYPE (TREE_TYPE (ptr));
   tree off = fold_build2 (MULT_EXPR, sizetype, fold_convert (sizetype, idx),
-                          TYPE_SIZE_UNIT (elem));
+			  TYPE_SIZE_UNIT (elem));
   return fold_build_pointer_plus (ptr, off);
 }
 
@@ -100,10 +100,10 @@ vat (tree vt, tree ptr, tree idx)
 {
   tree elem = TREE_TYPE (TREE_TYPE (ptr));
   tree off = fold_build2 (MULT_EXPR, sizetype, fold_convert (sizetype, idx),
-                          TYPE_SIZE_UNIT (elem));
+			  TYPE_SIZE_UNIT (elem));
   tree addr = fold_build_pointer_plus (ptr, off);
   return build2 (MEM_REF, vt, addr,
-                 build_int_cst (build_pointer_type (elem), 0));
+		 build_int_cst (build_pointer_type (elem), 0));
 }
 
 /* for (V = LO; V < HI; V += STEP) BODY, longs.  */
@@ -113,10 +113,9 @@ for_loop (tree v, tree lo, tree hi, tree step, tree body)
   tree list = alloc_stmt_list ();
   append_to_statement_list (set (v, lo), &list);
   tree inner = alloc_stmt_list ();
-  append_to_statement_list (
-      build1 (EXIT_EXPR, void_type_node,
-              build2 (GE_EXPR, boolean_type_node, v, hi)),
-      &inner);
+  append_to_statement_list (build1 (EXIT_EXPR, void_type_node,
+				    build2 (GE_EXPR, boolean_type_node, v, hi)),
+			    &inner);
   append_to_statement_list (body, &inner);
   append_to_statement_list (set (v, add (v, step)), &inner);
   append_to_statement_list (build1 (LOOP_EXPR, void_type_node, inner), &list);
@@ -137,8 +136,8 @@ static tree
 round_to (tree v, int w)
 {
   return mul (fold_build2 (TRUNC_DIV_EXPR, long_integer_type_node,
-                           add (v, lng (w - 1)), lng (w)),
-              lng (w));
+			   add (v, lng (w - 1)), lng (w)),
+	      lng (w));
 }
 
 /* malloc (COUNT elements) as PTR's type.  */
@@ -147,8 +146,8 @@ alloc_of (tree ptr, tree count)
 {
   tree elem = TREE_TYPE (ptr);
   tree bytes = fold_build2 (MULT_EXPR, size_type_node,
-                            fold_convert (size_type_node, count),
-                            TYPE_SIZE_UNIT (elem));
+			    fold_convert (size_type_node, count),
+			    TYPE_SIZE_UNIT (elem));
   return fold_convert (
       ptr, build_call_expr (builtin_decl_explicit (BUILT_IN_MALLOC), 1, bytes));
 }
@@ -157,8 +156,8 @@ alloc_of (tree ptr, tree count)
 static int
 vector_bytes (tree elem)
 {
-  machine_mode m = targetm.vectorize.preferred_simd_mode (
-      SCALAR_FLOAT_TYPE_MODE (elem));
+  machine_mode m
+      = targetm.vectorize.preferred_simd_mode (SCALAR_FLOAT_TYPE_MODE (elem));
   if (!VECTOR_MODE_P (m) || !GET_MODE_SIZE (m).is_constant ())
     return 16;
   int bytes = GET_MODE_SIZE (m).to_constant ();
@@ -180,14 +179,14 @@ pack_block (builder *b, const pack *k, tree kc, tree r, tree p, tree x)
   tree dst = at (k->buf, add (add (mul (r, kc), mul (p, k->w)), x));
   tree rx = add (r, x);
   tree src = at (k->src, add (mul (add (rx, k->start), k->sx),
-                              mul (add (k->p0, p), k->sp)));
+			      mul (add (k->p0, p), k->sp)));
   tree val = build3 (COND_EXPR, elem,
-                     build2 (LT_EXPR, boolean_type_node, rx, k->count), src,
-                     build_zero_cst (elem));
+		     build2 (LT_EXPR, boolean_type_node, rx, k->count), src,
+		     build_zero_cst (elem));
   tree inner = for_loop (x, lng (0), k->w, lng (1), set (dst, val));
   (void) b;
   return for_loop (r, lng (0), k->count, k->w,
-               for_loop (p, lng (0), kc, lng (1), inner));
+		   for_loop (p, lng (0), kc, lng (1), inner));
 }
 
 tree
@@ -198,12 +197,12 @@ tiled_build (te_type type, tree like)
   tree cptr = build_pointer_type (build_qualified_type (elem, TYPE_QUAL_CONST));
   tree ptr = build_pointer_type (elem);
   tree types[12] = { lt, lt, lt, elem, cptr, lt, lt, cptr, lt, lt, ptr, lt };
-  const char *names[12] = { "m", "n", "k", "alpha", "a", "sai", "sap", "b",
-                            "sbp", "sbj", "c", "ldc" };
+  const char *names[12] = { "m",   "n", "k",   "alpha", "a", "sai",
+			    "sap", "b", "sbp", "sbj",   "c", "ldc" };
   tree ftype = build_function_type_array (void_type_node, 12, types);
   location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
   tree name = get_identifier (type == TE_F64 ? "tensorgrad.tiled.f64"
-                                             : "tensorgrad.tiled.f32");
+					     : "tensorgrad.tiled.f32");
   tree fn = build_decl (loc, FUNCTION_DECL, name, ftype);
   SET_DECL_ASSEMBLER_NAME (fn, name);
   TREE_STATIC (fn) = 1;
@@ -216,14 +215,14 @@ tiled_build (te_type type, tree like)
     {
       DECL_CONTEXT (fn) = DECL_CONTEXT (like);
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fn)
-          = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (like);
+	  = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (like);
       DECL_FUNCTION_SPECIFIC_TARGET (fn) = DECL_FUNCTION_SPECIFIC_TARGET (like);
     }
   tree parm[12], chain = NULL_TREE, *tail = &chain;
   for (int i = 0; i < 12; i++)
     {
-      parm[i] = build_decl (loc, PARM_DECL, get_identifier (names[i]),
-                            types[i]);
+      parm[i]
+	  = build_decl (loc, PARM_DECL, get_identifier (names[i]), types[i]);
       DECL_ARG_TYPE (parm[i]) = types[i];
       DECL_CONTEXT (parm[i]) = fn;
       TREE_USED (parm[i]) = 1;
@@ -237,8 +236,8 @@ tiled_build (te_type type, tree like)
   DECL_CONTEXT (result) = fn;
   DECL_RESULT (fn) = result;
   tree m = parm[0], n = parm[1], k = parm[2], alpha = parm[3], a = parm[4],
-       sai = parm[5], sap = parm[6], bm = parm[7], sbp = parm[8],
-       sbj = parm[9], c = parm[10], ldc = parm[11];
+       sai = parm[5], sap = parm[6], bm = parm[7], sbp = parm[8], sbj = parm[9],
+       c = parm[10], ldc = parm[11];
 
   tree saved = current_function_decl;
   push_struct_function (fn);
@@ -287,15 +286,15 @@ tiled_build (te_type type, tree like)
   tree aip = at (a, add (mul (i, sai), mul (add (pc, p), sap)));
   tree bpj = at (bm, add (mul (add (pc, p), sbp), mul (j, sbj)));
   tree cij = at (c, add (mul (i, ldc), j));
-  tree sum_p = stmts2 (set (s, build_zero_cst (elem)),
-                       for_loop (p, lng (0), kc, lng (1),
-                             set (s, add (s, mul (aip, bpj)))));
+  tree sum_p = stmts2 (
+      set (s, build_zero_cst (elem)),
+      for_loop (p, lng (0), kc, lng (1), set (s, add (s, mul (aip, bpj)))));
   append_to_statement_list (set (cij, add (cij, mul (alpha, s))), &sum_p);
   tree unpacked = for_loop (
       pc, lng (0), k, lng (KC),
       stmts2 (set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))),
-              for_loop (i, lng (0), m, lng (1),
-                    for_loop (j, lng (0), n, lng (1), sum_p))));
+	      for_loop (i, lng (0), m, lng (1),
+			for_loop (j, lng (0), n, lng (1), sum_p))));
 
   /* Step 3: one tile at panels ir (of A) and jr (of B).  */
   tree tile = alloc_stmt_list ();
@@ -306,8 +305,7 @@ tiled_build (te_type type, tree like)
       append_to_statement_list (set (acc[r][v], build_zero_cst (vt)), &tile);
   tree step = alloc_stmt_list ();
   for (int v = 0; v < NV; v++)
-    append_to_statement_list (set (bv[v], vat (vtu, bp, lng (v * vl))),
-                              &step);
+    append_to_statement_list (set (bv[v], vat (vtu, bp, lng (v * vl))), &step);
   for (int r = 0; r < MR; r++)
     {
       vec<constructor_elt, va_gc> *els = NULL;
@@ -315,22 +313,21 @@ tiled_build (te_type type, tree like)
       tree sv = new_var (b, elem, "ar");
       append_to_statement_list (set (sv, ar), &step);
       for (int l = 0; l < vl; l++)
-        CONSTRUCTOR_APPEND_ELT (els, NULL_TREE, sv);
+	CONSTRUCTOR_APPEND_ELT (els, NULL_TREE, sv);
       append_to_statement_list (set (av, build_constructor (vt, els)), &step);
       for (int v = 0; v < NV; v++)
-        append_to_statement_list (
-            set (acc[r][v],
-                 build2 (PLUS_EXPR, vt, acc[r][v],
-                         build2 (MULT_EXPR, vt, av, bv[v]))),
-            &step);
+	append_to_statement_list (
+	    set (acc[r][v], build2 (PLUS_EXPR, vt, acc[r][v],
+				    build2 (MULT_EXPR, vt, av, bv[v]))),
+	    &step);
     }
   append_to_statement_list (
-      set (ap, fold_build_pointer_plus (
-                   ap, size_int (MR * tree_to_uhwi (size)))),
+      set (ap,
+	   fold_build_pointer_plus (ap, size_int (MR * tree_to_uhwi (size)))),
       &step);
   append_to_statement_list (
-      set (bp, fold_build_pointer_plus (
-                   bp, size_int (NR * tree_to_uhwi (size)))),
+      set (bp,
+	   fold_build_pointer_plus (bp, size_int (NR * tree_to_uhwi (size)))),
       &step);
   append_to_statement_list (for_loop (p, lng (0), kc, lng (1), step), &tile);
   append_to_statement_list (
@@ -348,11 +345,11 @@ tiled_build (te_type type, tree like)
   for (int r = 0; r < MR; r++)
     for (int v = 0; v < NV; v++)
       {
-        tree cv = vat (vtu, cp, add (mul (lng (r), ldc), lng (v * vl)));
-        append_to_statement_list (
-            set (cv, build2 (PLUS_EXPR, vt, cv,
-                             build2 (MULT_EXPR, vt, alv, acc[r][v]))),
-            &full);
+	tree cv = vat (vtu, cp, add (mul (lng (r), ldc), lng (v * vl)));
+	append_to_statement_list (
+	    set (cv, build2 (PLUS_EXPR, vt, cv,
+			     build2 (MULT_EXPR, vt, alv, acc[r][v]))),
+	    &full);
       }
   /* An edge tile: the tile into scratch T, then element by element.  */
   tree edge = alloc_stmt_list ();
@@ -361,20 +358,20 @@ tiled_build (te_type type, tree like)
   for (int r = 0; r < MR; r++)
     for (int v = 0; v < NV; v++)
       append_to_statement_list (
-          set (vat (vtu, taddr, lng (r * NR + v * vl)), acc[r][v]), &edge);
+	  set (vat (vtu, taddr, lng (r * NR + v * vl)), acc[r][v]), &edge);
   tree cpij = at (cp, add (mul (i, ldc), j));
   tree tij = at (taddr, add (mul (i, lng (NR)), j));
   append_to_statement_list (
       for_loop (i, lng (0), mr, lng (1),
-            for_loop (j, lng (0), nr, lng (1),
-                  set (cpij, add (cpij, mul (alpha, tij))))),
+		for_loop (j, lng (0), nr, lng (1),
+			  set (cpij, add (cpij, mul (alpha, tij))))),
       &edge);
   append_to_statement_list (
       build3 (COND_EXPR, void_type_node,
-              build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
-                      build2 (EQ_EXPR, boolean_type_node, mr, lng (MR)),
-                      build2 (EQ_EXPR, boolean_type_node, nr, lng (NR))),
-              full, edge),
+	      build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
+		      build2 (EQ_EXPR, boolean_type_node, mr, lng (MR)),
+		      build2 (EQ_EXPR, boolean_type_node, nr, lng (NR))),
+	      full, edge),
       &tile);
 
   /* Steps 1-3.  */
@@ -385,24 +382,26 @@ tiled_build (te_type type, tree like)
       set (mc, lmin (fold_build2 (MINUS_EXPR, lt, m, ic), lng (MC))), &per_ic);
   append_to_statement_list (pack_block (b, &pka, kc, ir, p, x), &per_ic);
   append_to_statement_list (
-      for_loop (jr, lng (0), nc, lng (NR), for_loop (ir, lng (0), mc, lng (MR), tile)),
+      for_loop (jr, lng (0), nc, lng (NR),
+		for_loop (ir, lng (0), mc, lng (MR), tile)),
       &per_ic);
   tree per_pc = alloc_stmt_list ();
   append_to_statement_list (
       set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))), &per_pc);
   append_to_statement_list (pack_block (b, &pkb, kc, jr, p, x), &per_pc);
-  append_to_statement_list (for_loop (ic, lng (0), m, lng (MC), per_ic), &per_pc);
+  append_to_statement_list (for_loop (ic, lng (0), m, lng (MC), per_ic),
+			    &per_pc);
   tree per_jc = alloc_stmt_list ();
   append_to_statement_list (
       set (nc, lmin (fold_build2 (MINUS_EXPR, lt, n, jc), lng (NC))), &per_jc);
-  append_to_statement_list (for_loop (pc, lng (0), k, lng (KC), per_pc), &per_jc);
+  append_to_statement_list (for_loop (pc, lng (0), k, lng (KC), per_pc),
+			    &per_jc);
   tree packed = for_loop (jc, lng (0), n, lng (NC), per_jc);
 
-  tree have = build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
-                      build2 (NE_EXPR, boolean_type_node, pa,
-                              build_int_cst (ptr, 0)),
-                      build2 (NE_EXPR, boolean_type_node, pb,
-                              build_int_cst (ptr, 0)));
+  tree have = build2 (
+      TRUTH_ANDIF_EXPR, boolean_type_node,
+      build2 (NE_EXPR, boolean_type_node, pa, build_int_cst (ptr, 0)),
+      build2 (NE_EXPR, boolean_type_node, pb, build_int_cst (ptr, 0)));
   append_to_statement_list (
       build3 (COND_EXPR, void_type_node, have, packed, unpacked), &body);
   append_to_statement_list (build_call_expr (free_fn, 1, pa), &body);

@@ -7,9 +7,9 @@
    lib/back/cgen-tiled.c as C), a static function per element type
 
        void tg_tiled_f64 (long m, long n, long k, double alpha,
-                          const double *a, long sai, long sap,
-                          const double *b, long sbp, long sbj,
-                          double *c, long ldc)
+			  const double *a, long sai, long sap,
+			  const double *b, long sbp, long sbj,
+			  double *c, long ldc)
 
    computing C(i, j) += alpha * sum_p A(i, p) B(p, j) for i < M, j < N,
    p < K, with A(i, p) = a[i*sai + p*sap], B(p, j) = b[p*sbp + j*sbj] and
