@@ -29,6 +29,9 @@
 
 #include "emit.h"
 #include "abi.h"
+#include "tiled.h"
+
+#include "back/tiled.h"
 
 #include <string.h>
 
@@ -41,6 +44,9 @@ static tree made_stderr;
 static tree max_threads_decl;
 /* cblas_sgemm and cblas_dgemm as emit.cc declared them (cblas_decl).  */
 static tree made_cblas[2];
+/* The tiled products' static functions, float and double (tiled.cc),
+   once made.  */
+static tree made_tiled[2];
 /* The math functions with vector forms as emit.cc declared them
    (vector_math_decl), by operation and precision (double second).  */
 static tree made_vector_math[TE_NUM_OPS][2];
@@ -55,6 +61,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
   { &max_threads_decl, 1, sizeof (max_threads_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_cblas[0], 2, sizeof (made_cblas[0]), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_tiled[0], 2, sizeof (made_tiled[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_vector_math[0][0], 2 * TE_NUM_OPS, sizeof (made_vector_math[0][0]),
     &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
@@ -2128,17 +2136,73 @@ gemm_sizes_ok (emitter *e, const te_gemm *g)
   return cond;
 }
 
-/* Blas stage G (lib/back/lower.c step 6): when the sizes suit the BLAS,
-   inside the statement's NULL tests, one CBLAS call per iteration of the
-   batch loops; otherwise the statement's loop nest.  */
+/* One call of the tiled product's function (lib/back/tiled.h) for
+   product ARG (a te_gemm), at the batch counters' values: a transposed
+   operand is its strides swapped.  */
+static tree
+tiled_call (emitter *e, const void *arg)
+{
+  const te_gemm *g = (const te_gemm *) arg;
+  te_ctx *ctx = e->p->ctx;
+  tree fn = made_tiled[g->c->type == TE_F64];
+  tree one = build_int_cst (long_integer_type_node, 1);
+  tree lda = expr (e, g->lda), ldb = expr (e, g->ldb);
+  tree vals[12] = {
+    expr (e, g->m), expr (e, g->n), expr (e, g->k),
+    expr (e, te_float (ctx, g->c->type, g->alpha)),
+    element_address (e, g->a, g->off_a), g->trans_a ? one : lda,
+    g->trans_a ? lda : one, element_address (e, g->b, g->off_b),
+    g->trans_b ? one : ldb, g->trans_b ? ldb : one,
+    element_address (e, g->c, g->off_c), expr (e, g->ldc)
+  };
+  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
+  tree args[12];
+  for (int i = 0; i < 12; i++, types = TREE_CHAIN (types))
+    {
+      if (!vals[i] || !fn)
+        return build_empty_stmt (e->loc);
+      args[i] = fold_convert (TREE_VALUE (types), vals[i]);
+    }
+  return build_call_expr_loc_array (e->loc, fn, 12, args);
+}
+
+/* The sizes of G run tiled (lib/back/tiled.h): M, N, K at least their
+   minimums and M N >= MIN_MNK / K, as longs.  */
+static tree
+tiled_sizes_ok (emitter *e, const te_gemm *g)
+{
+  tree lt = long_integer_type_node;
+  tree m = fold_convert (lt, expr (e, g->m));
+  tree n = fold_convert (lt, expr (e, g->n));
+  tree k = fold_convert (lt, expr (e, g->k));
+  tree cond = build2 (GE_EXPR, boolean_type_node, m,
+                      build_int_cst (lt, TE_TILED_MIN_M));
+  tree more[3] = {
+    build2 (GE_EXPR, boolean_type_node, n, build_int_cst (lt, TE_TILED_MIN_N)),
+    build2 (GE_EXPR, boolean_type_node, k, build_int_cst (lt, TE_TILED_MIN_K)),
+    build2 (GE_EXPR, boolean_type_node, build2 (MULT_EXPR, lt, m, n),
+            build2 (TRUNC_DIV_EXPR, lt, build_int_cst (lt, TE_TILED_MIN_MNK),
+                    k))
+  };
+  for (int i = 0; i < 3; i++)
+    cond = build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, more[i]);
+  return cond;
+}
+
+/* Blas stage G (lib/back/lower.c step 6): when the sizes suit the BLAS
+   (or the tiled function, te_program.tiled), inside the statement's NULL
+   tests, one call per iteration of the batch loops; otherwise the
+   statement's loop nest.  */
 static tree
 gemm_stage (emitter *e, const te_lw_stage *g)
 {
   const te_lw_stmt *l = &g->stmts[0];
   const te_gemm *gm = g->gemm;
   e->loc = stmt_location (e, l->st->loc);
-  tree cond = gemm_sizes_ok (e, gm);
-  tree calls = loop_nest (e, gm->nbatch, gm->batch, false, gemm_call, gm);
+  bool tiled = e->p->tiled;
+  tree cond = tiled ? tiled_sizes_ok (e, gm) : gemm_sizes_ok (e, gm);
+  tree calls = loop_nest (e, gm->nbatch, gm->batch, false,
+                          tiled ? tiled_call : gemm_call, gm);
   tree tests = all_nonnull (e, l->skip, l->nskip);
   if (tests)
     calls = build3 (COND_EXPR, void_type_node, tests, calls, NULL_TREE);
@@ -2248,6 +2312,18 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
   DECL_IGNORED_P (result) = 1;
   DECL_CONTEXT (result) = fndecl;
   DECL_RESULT (fndecl) = result;
+  /* The tiled products' functions, made once per object before the
+     gradient's body (they are gimplified on their own).  */
+  for (int s = 0; s < lw->nstages && p->tiled; s++)
+    {
+      const te_gemm *gm = lw->stages[s].gemm;
+      int d = gm ? gm->c->type == TE_F64 : 0;
+      if (gm && !made_tiled[d])
+        {
+          made_tiled[d] = tiled_build (gm->c->type, fndecl);
+          pending = tree_cons (NULL_TREE, made_tiled[d], pending);
+        }
+    }
   /* allocate_struct_function lays out the parameters and the result.  */
   tree saved_fn = current_function_decl;
   push_struct_function (fndecl);

@@ -57,6 +57,7 @@
 #include "fold-const.h"
 #include "stor-layout.h"
 #include "varasm.h"
+#include "target.h"
 #include "langhooks.h"
 #include "debug.h"
 #include "builtins.h"

@@ -60,6 +60,9 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
   "                                 forward results, fusion or loop\n"
   "                                 ordering), for comparison\n"
+  "  -fplugin-arg-tensorgrad-no-tiled\n"
+  "                                 without blas, run the gradient's\n"
+  "                                 matrix products as loops, not tiled\n"
   "  -fplugin-arg-tensorgrad-parallel\n"
   "                                 run every loop nest of a gradient that\n"
   "                                 can on OpenMP threads (with -fopenmp)\n"
@@ -88,11 +91,16 @@ static const struct
                    { "dump", false },
                    { "dump-c", true },
                    { "header", true }, { "help", false },
-                   { "no-opt", false }, { "parallel", false },
+                   { "no-opt", false }, { "no-tiled", false },
+                   { "parallel", false },
                    { "vector-math", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
+
+/* -fplugin-arg-tensorgrad-no-tiled: without blas, the matrix products
+   stay loops (lib/back/tiled.h not used).  */
+static bool tg_no_tiled;
 
 /* -fplugin-arg-tensorgrad-parallel: every gradient's loop nests on
    OpenMP threads where they can (lib/passes/parallel.c), not only those
@@ -465,6 +473,7 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   memset (pl, 0, sizeof *pl);
   pl->opt = !tg_no_opt;
   pl->blas = tg_blas;
+  pl->tiled = !tg_no_tiled;
   pl->forward_only = forward_only;
 #ifdef TG_CHECKING
   pl->verify = true;
@@ -759,7 +768,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         {
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
                  "blas-forward, check, check-sizes=, check-tol=, dump, "
-                 "dump-c=FILE, header=FILE, help, no-opt, parallel, "
+                 "dump-c=FILE, header=FILE, help, no-opt, no-tiled, "
+                 "parallel, "
                  "vector-math",
                  key);
           ok = false;
@@ -785,6 +795,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_header_name = value;
       else if (!strcmp (key, "no-opt"))
         tg_no_opt = true;
+      else if (!strcmp (key, "no-tiled"))
+        tg_no_tiled = true;
       else if (!strcmp (key, "parallel"))
         {
           tg_parallel = true;

@@ -68,6 +68,7 @@
 
 #include "back/cgen-expr.h"
 #include "back/cgen.h"
+#include "back/tiled.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -705,6 +706,52 @@ gemm_call_line (cgen *g, block *out, const void *arg)
   free (ldc.s);
 }
 
+/* One call of the tiled product's function for product ARG (a te_gemm),
+   as emit.cc's tiled_call: a transposed operand is its strides
+   swapped.  */
+static void
+tiled_call_line (cgen *g, block *out, const void *arg)
+{
+  const te_gemm *m = arg;
+  cx M = cg_render (g, out, m->m), N = cg_render (g, out, m->n),
+     K = cg_render (g, out, m->k), lda = cg_render (g, out, m->lda),
+     ldb = cg_render (g, out, m->ldb), ldc = cg_render (g, out, m->ldc);
+  char *a = gemm_pointer (g, out, m->a, m->off_a);
+  char *b = gemm_pointer (g, out, m->b, m->off_b);
+  char *c = gemm_pointer (g, out, m->c, m->off_c);
+  if (a && b && c)
+    blk_stmt (out, "tg_tiled_%s (%s, %s, %s, %.17g, %s, %s, %s, %s, %s, %s, "
+                   "%s, %s);",
+              m->c->type == TE_F64 ? "f64" : "f32", M.s, N.s, K.s, m->alpha,
+              a, m->trans_a ? "1" : lda.s, m->trans_a ? lda.s : "1", b,
+              m->trans_b ? "1" : ldb.s, m->trans_b ? ldb.s : "1", c, ldc.s);
+  free (a);
+  free (b);
+  free (c);
+  free (M.s);
+  free (N.s);
+  free (K.s);
+  free (lda.s);
+  free (ldb.s);
+  free (ldc.s);
+}
+
+/* The sizes for which G runs tiled (back/tiled.h), as emit.cc's
+   tiled_sizes_ok, into HEAD.  */
+static void
+tiled_range (cgen *g, block *out, sbuf *head, const te_gemm *m)
+{
+  cx M = cg_render (g, out, m->m), N = cg_render (g, out, m->n),
+     K = cg_render (g, out, m->k);
+  sb_printf (head, "(long) (%s) >= %d && (long) (%s) >= %d && (long) (%s) >= "
+                   "%d && (long) (%s) * (long) (%s) >= %dL / (long) (%s)",
+             M.s, TE_TILED_MIN_M, N.s, TE_TILED_MIN_N, K.s, TE_TILED_MIN_K,
+             M.s, N.s, TE_TILED_MIN_MNK, K.s);
+  free (M.s);
+  free (N.s);
+  free (K.s);
+}
+
 /* "LO <= X && X <= INT_MAX" into HEAD (X and LO integer nodes, LO NULL
    for 1), after " && " unless FIRST; nothing when X is LO (tested
    before).  */
@@ -738,16 +785,24 @@ gemm_nest (cgen *g, block *out, const te_lw_stage *l)
   const te_lw_stmt *st = &l->stmts[0];
   g->loc = st->st->loc;
   sbuf head = { 0 };
-  gemm_range (g, out, &head, m->m, NULL, true);
-  gemm_range (g, out, &head, m->n, NULL, false);
-  gemm_range (g, out, &head, m->k, NULL, false);
-  gemm_range (g, out, &head, m->lda, m->trans_a ? m->m : m->k, false);
-  gemm_range (g, out, &head, m->ldb, m->trans_b ? m->k : m->n, false);
-  gemm_range (g, out, &head, m->ldc, m->n, false);
-  blk_stmt (out, "/* %s */", te_gemm_text (g->p, m));
+  bool tiled = g->p->tiled;
+  if (tiled)
+    tiled_range (g, out, &head, m);
+  else
+    {
+      gemm_range (g, out, &head, m->m, NULL, true);
+      gemm_range (g, out, &head, m->n, NULL, false);
+      gemm_range (g, out, &head, m->k, NULL, false);
+      gemm_range (g, out, &head, m->lda, m->trans_a ? m->m : m->k, false);
+      gemm_range (g, out, &head, m->ldb, m->trans_b ? m->k : m->n, false);
+      gemm_range (g, out, &head, m->ldc, m->n, false);
+    }
+  blk_stmt (out, "/* %s%s */", te_gemm_text (g->p, m),
+            tiled ? ", tiled: no CBLAS" : "");
   block calls = { { 0 }, 0 }, inner = { { 0 }, 0 }, loops = { { 0 }, 0 };
   cg_scope_enter (g);
-  cg_emit_loops (g, &inner, m->nbatch, m->batch, false, gemm_call_line, m);
+  cg_emit_loops (g, &inner, m->nbatch, m->batch, false,
+                 tiled ? tiled_call_line : gemm_call_line, m);
   cg_scope_leave (g);
   cg_if_nonnull (g, &calls, st->skip, st->nskip, &inner);
   /* In braces: an if inside, then else, would read as the inner if's
@@ -772,6 +827,11 @@ gemm_prototypes (const te_lowered *lw, sbuf *out)
       if (!m || done[m->c->type == TE_F64])
         continue;
       done[m->c->type == TE_F64] = true;
+      if (lw->p->tiled)
+        {
+          cg_tiled_function (m->c->type, out);
+          continue;
+        }
       const char *t = cg_c_type (m->c->type, false);
       sb_printf (out, "\n/* A CBLAS (-lopenblas, -lcblas, -lblas); the enums as "
                       "int.  */\nvoid %s (int, int, int, int, int, int, %s, "

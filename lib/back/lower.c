@@ -1022,8 +1022,8 @@ te_lowered_dump (FILE *f, const te_lowered *l)
                  s, g->chain[0], g->chain[1],
                  g->stage->stmts[g->chain[0]].dst->name);
       if (g->gemm)
-        fprintf (f, "lower: stage %d: blas: %s\n", s,
-                 te_gemm_text (l->p, g->gemm));
+        fprintf (f, "lower: stage %d: %s: %s\n", s,
+                 l->p->tiled ? "tiled" : "blas", te_gemm_text (l->p, g->gemm));
       else if (g->blas_why)
         fprintf (f, "lower: stage %d: blas: loops, %s\n", s, g->blas_why);
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");

@@ -468,6 +468,10 @@ typedef struct te_program
                              count leaves a scalar rest (GCC at -O3, a
                              cost model other than very-cheap): lanes.c
                              runs in lanes only loops that sum in them */
+  bool tiled;             /* blas stages (te_stage.blas) run as the
+                             tiled nest of lib/back/tiled.h, no CBLAS:
+                             a backward program made without
+                             -fplugin-arg-tensorgrad-blas */
   const struct te_program *forward; /* a backward program's forward
                              (ad.c), whose tensors it shares; else NULL */
   int ntimed;

@@ -1,6 +1,8 @@
 /* blas.c -- the matrix products of a backward program, each a stage of
    its own that the back ends run as a CBLAS call
-   (-fplugin-arg-tensorgrad-blas).
+   (-fplugin-arg-tensorgrad-blas), or without the option as the tiled
+   product of lib/back/tiled.h (te_program.tiled; then this pass is an
+   optimization, not run with no-opt).
 
    Before (a dense layer's gradient, as the reverse sweep makes it):
        stage 2: for i < n, j < m, p < k:
@@ -48,6 +50,11 @@
       one floating sum of the temporary's type over one loop, and the
       sum's statement over the stage's loops and the sum's is a product
       (te_gemm_match).
+
+   Without the option (te_program.tiled), a gradient that runs on OpenMP
+   threads (the forward's parallel loops, the option parallel) keeps its
+   products as loops, which parallel.c may run on threads: the tiled
+   function is serial.
 
    Limits: see gemm.c (a product with a third factor that varies, a sum
    over two counters); a product inside a fused nest stays loops.  */
@@ -128,6 +135,12 @@ bool
 te_program_blas (te_program *p, te_diag *diag)
 {
   (void) diag;
+  if (p->tiled && (p->parallel_all || p->nparallel))
+    {
+      te_program_note (p, "blas: the products stay loops: the gradient "
+                          "runs on OpenMP threads");
+      return true;
+    }
   int n;
   te_stage *old = te_program_take_stages (p, &n);
   for (int s = 0; s < n; s++)

@@ -99,7 +99,8 @@ const te_pass te_passes[] = {
     "to the same elements: one pass over it" },
   { "blas", TE_PASS_BACKWARD, false, te_program_blas,
     "each matrix product in a stage of its own, which the back ends run "
-    "as a CBLAS call (only with -fplugin-arg-tensorgrad-blas)", true },
+    "as a CBLAS call (-fplugin-arg-tensorgrad-blas) or, without the option, "
+    "as a cache-tiled nest (not with no-opt)", true },
   { "accumulate-stages", TE_PASS_BACKWARD, true,
     te_program_accumulate_stages,
     "a sum down the columns of a stage's loop is added into its elements "
@@ -232,7 +233,11 @@ te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
   for (int i = 0; ok && i < te_npasses; i++)
     {
       const te_pass *pass = &te_passes[i];
-      if ((pass->optimization && !pl->opt) || (pass->blas && !pl->blas))
+      /* A blas pass runs with the option blas, and as an optimization
+         without it (the products run tiled, lib/back/tiled.h) unless
+         no-tiled.  */
+      if (pass->blas ? !pl->blas && !(pl->opt && pl->tiled)
+                     : pass->optimization && !pl->opt)
         continue;
       if (pass->kind == TE_PASS_REVERSE && pl->forward_only)
         break;
@@ -251,6 +256,8 @@ te_pipeline_run (te_pipeline *pl, te_program *lifted, te_diag *diag)
         case TE_PASS_REVERSE:
           pl->bwd = ad_reverse (pl->fwd, pl->opt, diag);
           ok = pl->bwd != NULL;
+          if (ok)
+            pl->bwd->tiled = !pl->blas;
           p = pl->bwd;
           notes = 0;
           break;

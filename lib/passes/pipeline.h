@@ -25,7 +25,8 @@ typedef struct te_pass
   /* FORWARD and BACKWARD passes: rewrite P, or fill DIAG and fail.  */
   bool (*run) (te_program *p, te_diag *diag);
   const char *what;    /* one line for a maintainer */
-  bool blas;           /* runs only with -fplugin-arg-tensorgrad-blas */
+  bool blas;           /* runs with -fplugin-arg-tensorgrad-blas, and
+                          as an optimization without it */
 } te_pass;
 
 /* The passes in the order they run; te_npasses of them.  */
@@ -40,6 +41,8 @@ typedef struct te_pipeline
                           gradient */
   bool verify;         /* run te_program_verify after every pass */
   bool blas;           /* run the passes marked blas */
+  bool tiled;          /* without blas, run them too (with opt): the
+                          products run tiled (not no-tiled) */
   FILE *dump;          /* the dump file, or NULL */
   /* What the run leaves.  */
   te_program *fwd;     /* the forward program as the passes left it */

@@ -10,8 +10,10 @@
    is; short4: a hidden layer of a constant 4 units stays as it is.
    Sizes leave a rest after blocks of 8; checked against central
    differences, also with NULL shadows.  The pass accumulate-stages, before
-   rows.c, makes the additions of these (its note names itself).  */
-/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
+   rows.c, makes the additions of these (its note names itself).  With
+   no-tiled: the sums are matrix products, which the pass blas would
+   otherwise take first (tiled-dense-1.c).  */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
 
 #include <math.h>
 #include "tg-test.h"

@@ -1,8 +1,9 @@
 /* { dg-do run } */
-/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
 /* The shape of the gradients of attention-1.c's kernels (which that test
    checks, also without the optimizer): what the dump says the passes did
-   to them.  */
+   to them, with no-tiled (tiled, the scores' products run whole, on
+   T x T temporaries: attention-1.c checks those gradients).  */
 
 #include "attention-1.c"
 

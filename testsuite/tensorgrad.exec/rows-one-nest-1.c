@@ -1,5 +1,5 @@
 /* { dg-do run } */
-/* { dg-options "-fplugin-arg-tensorgrad-dump-c=rows-one-nest-1.gen.c -fplugin-arg-tensorgrad-dump -I." } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump-c=rows-one-nest-1.gen.c -fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled -I." } */
 /* { dg-additional-sources "rows-one-nest-1-aux.c" } */
 /* The statements of a fused gradient nest that the rows pass gave loops
    of their own run as one nest of those loops again, in the GIMPLE and in
@@ -14,7 +14,8 @@
    d_y[i][j].  Both gradients
    are checked against central differences, with each input shadow NULL
    too, and the injected ones against dump-c's with every combination of
-   NULL shadows.  */
+   NULL shadows.  With no-tiled: dense's products would run tiled
+   (tiled-dense-1.c).  */
 
 #include <stddef.h>
 #include <math.h>

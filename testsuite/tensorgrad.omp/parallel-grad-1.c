@@ -159,6 +159,9 @@ main (void)
   return tg_exit ();
 }
 
+/* Its products stay loops, which run on the threads (the tiled product is
+   serial: lib/passes/blas.c).  */
+/* { dg-final { scan-tensorgrad-dump "blas: the products stay loops: the gradient runs on OpenMP threads" } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: the loop over i of the nest writing d1, d_b, d_x, d_w runs on OpenMP threads" 1 } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: d_b is summed per thread there, then in the order of the threads" 1 } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: d_w is summed per thread there, then in the order of the threads" 1 } } */

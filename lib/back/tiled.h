@@ -1,0 +1,86 @@
+/* tiled.h -- a matrix product without a library: the cache-tiled,
+   register-blocked nest the back ends run for a blas stage (te_stage.blas,
+   lib/ir/gemm.h) when -fplugin-arg-tensorgrad-blas is not given
+   (te_program.tiled).
+
+   Each back end emits, once per object (plugin/tiled.cc as GENERIC,
+   lib/back/cgen-tiled.c as C), a static function per element type
+
+       void tg_tiled_f64 (long m, long n, long k, double alpha,
+			  const double *a, long sai, long sap,
+			  const double *b, long sbp, long sbj,
+			  double *c, long ldc)
+
+   computing C(i, j) += alpha * sum_p A(i, p) B(p, j) for i < M, j < N,
+   p < K, with A(i, p) = a[i*sai + p*sap], B(p, j) = b[p*sbp + j*sbj] and
+   C(i, j) = c[i*ldc + j]: a transposed operand is a swap of its strides.
+   The stage calls it once per iteration of its batch loops, inside the
+   statement's NULL tests, when the sizes pass te_tiled's test below
+   (the same in both back ends); otherwise it runs the stage's loops.
+
+   1. For each block of NC columns (jc) and then of KC terms (pc, in
+      increasing order): the B block is packed into panels of NR columns,
+      each panel row after row (pb[jr*kc + p*NR + j]), zero past N.
+   2. For each block of MC rows (ic): the A block is packed into panels
+      of MR rows, column after column (pa[ir*kc + p*MR + i]), zero past M.
+   3. For each MR x NR tile: MR * NV vector accumulators (NV vectors of
+      the target's preferred width across NR = NV * lanes columns) start
+      at zero; for p < kc they add the broadcast A element times B's
+      vectors, both panels read in order; then C += alpha * tile (a full
+      tile with vector loads and stores, an edge tile through a scratch
+      copy, element by element).  C is only added to, never assigned.
+   4. When the packing buffers cannot be allocated, the same sums without
+      packing: for each KC block, each element's partial sum, then
+      C += alpha * it.
+
+   The order of summation: each element of C gets, for each block of KC
+   terms in order, the sum of its terms in increasing p (started at
+   zero), times alpha.  It depends on KC only, not on the vector width,
+   MR, NR, MC or NC, so the GIMPLE (which takes the target's vector
+   width) and the dump-c C (16-byte vectors) sum alike, and the result
+   is deterministic; it differs from the stage's loops (and the MPFR
+   interpreter) by the order of summation.  The tile sizes were measured
+   by hand on the bench's dense product (float, 256 x 512 x 512, no
+   -march): 4 x 12 floats at 16-byte vectors ran at 25-30 GFLOP/s at
+   -O2 and -O3 alike (4 x 8: 25, 3 x 16: 29-30, 8 x 4: 19); register
+   blocks left as arrays (not unrolled) ran at 7-14 at -O2.  In the
+   plugin (the dense gradient's two products, CPU time, a loaded
+   machine): 4 x 3 vectors 35-36 GFLOP/s at -O2 and -O3 though GCC keeps
+   one accumulator on the stack with SSE's two-operand instructions (17
+   registers); 6 x 2 and 5 x 2, which fit, 32-33.  The loops it replaces
+   ran at 15 (-O2) and 23 (-O3) on that product.  Small products: at
+   64 x 64 x 64 the loops were as fast at -O2 and faster at -O3 (41
+   against 32 GFLOP/s, in L1), at 64 x 128 x 64 and 96^3 slower (28
+   against 38, 32 against 50 at -O3); below the threshold the two are
+   alike.  */
+
+#ifndef TG_TILED_H
+#define TG_TILED_H
+
+/* Rows of a register tile; vectors across one.  */
+#define TE_TILED_MR 4
+#define TE_TILED_NV 3
+/* Terms per block of the sum (sets the order of summation), rows per
+   packed A block, NR-column panels per packed B block.  */
+#define TE_TILED_KC 256
+#define TE_TILED_MC 64
+#define TE_TILED_NC_PANELS 64
+
+/* The sizes for which a stage runs tiled: M >= 4, N >= 8, K >= 8 and
+   M N K >= 32768 (tested as M N >= 32768 / K, no overflow); smaller
+   products run the stage's loops, which pack nothing.  */
+#define TE_TILED_MIN_M 4
+#define TE_TILED_MIN_N 8
+#define TE_TILED_MIN_K 8
+#define TE_TILED_MIN_MNK 32768
+
+#include "ir/te.h"
+
+struct sbuf;
+
+/* The C of tg_tiled_f32 (TYPE TE_F32) or tg_tiled_f64, in an #ifndef of
+   its own (a dump-c file holds the gradients of several kernels), into
+   OUT (cgen-tiled.c).  */
+void cg_tiled_function (te_type type, struct sbuf *out);
+
+#endif /* TG_TILED_H */
