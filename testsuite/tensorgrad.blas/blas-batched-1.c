@@ -95,8 +95,8 @@ main (void)
 }
 
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
-/* { dg-final { scan-tensorgrad-dump "\n  blas: d_A = \[a-z0-9_\]+ \\* B\\^T as cblas_sgemm \\(m, K, n\\) in a loop over b\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\n  blas: d_B = A\\^T \\* \[a-z0-9_\]+ as cblas_sgemm \\(K, n, m\\) in a loop over b\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: d_A = \[a-zA-Z0-9_\]+ \\* B\\^T as cblas_sgemm \\(m, K, n\\) in a loop over b\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: d_B = A\\^T \\* \[a-zA-Z0-9_\]+ as cblas_sgemm \\(K, n, m\\) in a loop over b\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_v = P\\^T \\* \[a-z0-9_\]+ as cblas_dgemm \\(T, E, T\\) in a loop over h\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: s = q \\* kk\\^T as cblas_dgemm \\(T, T, E\\) in a loop over h, computed again\n" } } */
 /* { dg-final { tg-blas-calls cblas_sgemm } } */
