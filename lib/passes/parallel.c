@@ -35,6 +35,15 @@
          that only this stage touches, whose first statement there sets
          a run of elements holding all that the iteration then reads or
          writes: each thread gets an array of its own (SCRATCH); or
+      c'. only added to (+=) in this stage, never read there, at
+         elements whose range in one iteration (over the stage's other
+         loops and the statements' own) lies wholly below (or above)
+         the range of every later iteration, for each pair of
+         statements writing it: each element is added to by one
+         iteration, as in a.  A quotient of sizes in the difference of
+         the bounds is read as what it is (X = X / Y * Y + R, R >= 0):
+         attention's heads, C / NH * h + i for h < NH, i < C / NH,
+         stay below C; or
       c. only added to (+=) in this stage, never read there, at elements
          whose range over all the stage's loops can be told: summed per
          thread, then in the order of the threads.
@@ -50,7 +59,10 @@
    the result depends on the number of threads (and is the same for a
    given number on every run), not on timing.
 
-   Limits: only the outermost loop; an array a stage both adds to from
+   Limits: only the outermost loop; a guard on a write narrows nothing
+   in c' (a padded convolution's input adjoint reaches the rows of the
+   next sample where its taps are skipped, and keeps its partials); an
+   array a stage both adds to from
    every iteration and reads keeps it serial, and so does a row that
    every iteration adds to without setting it first.  */
 
@@ -284,6 +296,104 @@ iteration_row (const te_program *p, int si, const te_tensor *t)
   return lo0 != NULL;
 }
 
+/* A quotient X / Y of a parameter X by an integer expression of the
+   sizes, found in a node (te_walk's DATA).  */
+typedef struct quotient_query
+{
+  te_node *found;
+} quotient_query;
+
+static void
+quotient_fn (te_node *n, void *data)
+{
+  quotient_query *q = data;
+  if (!q->found && n->op == TE_DIV && n->args[0]->op == TE_PARAM
+      && te_param_poly (n->args[1]))
+    q->found = n;
+}
+
+/* Is integer expression N at least 0 wherever stage S runs, also when a
+   quotient of sizes in it has to be read as what it is?  With each
+   quotient Q = X / Y of a parameter X written as a fresh A and X as
+   A * Y + R (0 <= R < Y: C's division of sizes, which are not negative),
+   C - C / NH * NH becomes R.  */
+static bool
+never_negative_quotients (te_ctx *ctx, const te_stage *s, te_node *n)
+{
+  if (never_negative (ctx, s, n))
+    return true;
+  n = te_canon_int (ctx, n);
+  for (int k = 0; k < 4; k++)
+    {
+      quotient_query q = { NULL };
+      te_walk (n, quotient_fn, &q);
+      if (!q.found)
+        return false;
+      te_node *a = te_param_ref (ctx, TE_I64, -6100 - 2 * k);
+      te_node *r = te_param_ref (ctx, TE_I64, -6101 - 2 * k);
+      te_node *x = q.found->args[0], *y = q.found->args[1];
+      n = te_replace (ctx, n, q.found, a);
+      n = te_canon_int (
+          ctx, te_replace (ctx, n, x,
+                           te_add (ctx, te_mul (ctx, a,
+                                                te_cast (ctx, a->type, y)),
+                                   r)));
+      if (never_negative (ctx, s, n))
+        return true;
+    }
+  return false;
+}
+
+/* Step 2c': does every iteration of stage S's outermost loop add to
+   elements of T that no other iteration reaches?  The range of T each
+   statement reaches in one iteration v (over the stage's other loops
+   and its own) lies, for every pair of statements, wholly below (or,
+   for all pairs, wholly above) the range any later iteration v + 1 + w
+   reaches.  Then T needs no partials: each element is added to by one
+   thread, in the serial order.  (The heads of attention's d_qkv:
+   C / NH * h + i with h < NH and i < C / NH stays below C.)  */
+static bool
+iterations_apart (te_ctx *ctx, const te_stage *s, const te_tensor *t)
+{
+  te_node *lo[MAX_ACCESS], *hi[MAX_ACCESS];
+  int n = 0;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      if (x->dst != t)
+        continue;
+      if (n == MAX_ACCESS || s->nloops - 1 + x->ninner > 2 * TE_MAX_LOOPS)
+        return false;
+      te_loop inner[2 * TE_MAX_LOOPS];
+      int m = 0;
+      for (int l = 1; l < s->nloops; l++)
+        inner[m++] = s->loops[l];
+      for (int l = 0; l < x->ninner; l++)
+        inner[m++] = x->inner[l];
+      if (!te_index_range (ctx, x->index, m, inner, &lo[n], &hi[n]))
+        return false;
+      n++;
+    }
+  te_node *v = te_var (ctx, s->loops[0].var);
+  te_node *later = te_add (ctx, v,
+                           te_add (ctx, te_int (ctx, 1),
+                                   te_param_ref (ctx, TE_I64, -6000)));
+  bool up = true, down = true;
+  for (int a = 0; a < n && (up || down); a++)
+    for (int b = 0; b < n && (up || down); b++)
+      {
+        te_node *lo_b = te_replace (ctx, lo[b], v, later);
+        te_node *hi_b = te_replace (ctx, hi[b], v, later);
+        te_node *one = te_int (ctx, 1);
+        up = up && never_negative_quotients (
+                       ctx, s, te_sub (ctx, te_sub (ctx, lo_b, hi[a]), one));
+        down = down && never_negative_quotients (
+                           ctx, s, te_sub (ctx, te_sub (ctx, lo[a], hi_b),
+                                           one));
+      }
+  return n && (up || down);
+}
+
 /* Step 2c: the range of elements of T that stage S adds to, over all
    its loops, into *LO and *SPAN; false when it cannot be told.  */
 static bool
@@ -388,8 +498,11 @@ why_text (serial_why why, const char *who, char *buf, size_t size)
 /* Step 2 for stage SI of P: its parallel form, or NULL with *WHY (and
    *WHO, the array it concerns) saying why not.  */
 static te_parallel *
-threads_for (te_program *p, int si, serial_why *why, const char **who)
+threads_for (te_program *p, int si, serial_why *why, const char **who,
+             te_tensor **apart, int *napart)
 {
+  int na = 0;
+  *napart = 0;
   te_stage *s = &p->stages[si];
   *who = NULL;
   if (s->call || !s->nloops || !s->nstmts)
@@ -458,6 +571,11 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
           *why = WHY_SHARED;
           return NULL;
         }
+      if (iterations_apart (p->ctx, s, t))
+        {
+          apart[na++] = t;
+          continue;
+        }
       if (!added_range (p->ctx, s, t, &lo[np], &span[np]))
         {
           *why = WHY_UNBOUNDED;
@@ -465,6 +583,7 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
         }
       partial[np++] = t;
     }
+  *napart = na;
   te_parallel *par = te_alloc (p->ctx, sizeof *par);
   par->npartial = np;
   par->partial = te_alloc (p->ctx, sizeof *par->partial * (np + 1));
@@ -496,7 +615,9 @@ te_program_parallel (te_program *p, te_diag *diag)
       written_names (s, names, sizeof names);
       serial_why why;
       const char *who;
-      s->par = threads_for (p, si, &why, &who);
+      te_tensor *apart[MAX_WRITTEN];
+      int napart;
+      s->par = threads_for (p, si, &why, &who, apart, &napart);
       if (!s->par)
         {
           char buf[200];
@@ -512,6 +633,10 @@ te_program_parallel (te_program *p, te_diag *diag)
         te_program_note (p, "parallel: %s is summed per thread there, "
                             "then in the order of the threads",
                          s->par->partial[k]->name);
+      for (int k = 0; k < napart; k++)
+        te_program_note (p, "parallel: the iterations there add to "
+                            "elements of %s apart",
+                         apart[k]->name);
       for (int k = 0; k < s->par->nscratch; k++)
         te_program_note (p, "parallel: each thread has a %s of its own "
                             "there",
