@@ -14,7 +14,9 @@
    head_window (double): y[i][h] = sum_{j <= hs} sin (x[i*C + h*hs + j]),
    one element past each head, which for the last head is the next row's
    first when NH divides C (C = 9, NH = 3): its d_x stays summed per
-   thread.  Both against central differences at 1, 2 and 4 threads (the
+   thread.  rev_rows (double): y[i] = sum_j x[n-1-i][j]^2, rows taken
+   from the end, d_x[(n-1-i)*m + j] += 2 d_y[i] x[(n-1-i)*m + j]: each
+   later iteration's row lies below, apart too.  Both against central differences at 1, 2 and 4 threads (the
    NULL shadow too); head_norms's gradient on TG_THREADS threads is the
    same bits as on one.  */
 
@@ -60,6 +62,20 @@ head_window (int n, int C, int NH, const double *x, double *y)
       }
 }
 
+__attribute__ ((differentiable))
+void
+rev_rows (int n, int m, const double *x, double *y)
+{
+#pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (int j = 0; j < m; j++)
+        s += x[(n - 1 - i) * m + j] * x[(n - 1 - i) * m + j];
+      y[i] = s;
+    }
+}
+
 /* head_norms's gradient on TG_THREADS threads and on one: the same
    bits.  */
 static void
@@ -102,9 +118,15 @@ main (void)
   double *wx = tg_alloc (wn * wC + 1), *wy = tg_alloc (wn * wNH);
   tg_fill (wx, wn * wC + 1, 3, -1, 1);
   TG_GRADCHECK (head_window, &wn, &wC, &wNH, wx, wy);
+  int rn = 13, rm = 7;
+  double *rx = tg_alloc (rn * rm), *ry = tg_alloc (rn);
+  tg_fill (rx, rn * rm, 4, -1, 1);
+  TG_GRADCHECK (rev_rows, &rn, &rm, rx, ry);
+  TG_GRADCHECK_NULL (rev_rows, "x", &rn, &rm, rx, ry);
   free (x), free (y), free (x2), free (y2), free (wx), free (wy);
+  free (rx), free (ry);
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump-times "parallel: the iterations there add to elements of d_x apart" 1 } } */
+/* { dg-final { scan-tensorgrad-dump-times "parallel: the iterations there add to elements of d_x apart" 2 } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: d_x is summed per thread there, then in the order of the threads" 1 } } */
