@@ -1427,6 +1427,234 @@ omp_for_loop (location_t loc, tree i, tree n, tree body, bool nowait)
   return loop;
 }
 
+/* ---- partials of the elements a thread's iterations reach ---- */
+
+/* The iterations of the loop of COUNT iterations (clamped at 0) that
+   the calling thread runs, statically: the team's NTEAM threads take
+   runs of COUNT / NTEAM, the first COUNT % NTEAM one more, in thread
+   order.  Appends to *REGION
+     tid = omp_get_thread_num ();  n0 = max (count, 0);
+     v0 = tid * (n0 / nteam) + min (tid, n0 % nteam);
+     v1 = v0 + n0 / nteam + (tid < n0 % nteam);
+   and gives the locals (private: each is pushed on OWN) in *TID, *V0
+   and *V1.  */
+static void
+region_chunk (emitter *e, tree count, tree nteam, vec<tree> &own,
+              tree *region, tree *tid, tree *v0, tree *v1)
+{
+  tree lt = long_integer_type_node;
+  tree n0 = new_local (e, lt, NULL), qq = new_local (e, lt, NULL);
+  tree rr = new_local (e, lt, NULL);
+  *tid = new_local (e, lt, NULL);
+  *v0 = new_local (e, lt, NULL);
+  *v1 = new_local (e, lt, NULL);
+  own.safe_push (n0), own.safe_push (qq), own.safe_push (rr);
+  own.safe_push (*tid), own.safe_push (*v0), own.safe_push (*v1);
+  append_to_statement_list (build2 (MODIFY_EXPR, lt, *tid, omp_thread ()),
+                            region);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, n0, build2 (MAX_EXPR, lt, count, long_cst (0))),
+      region);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, qq, build2 (TRUNC_DIV_EXPR, lt, n0, nteam)),
+      region);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, rr, build2 (TRUNC_MOD_EXPR, lt, n0, nteam)),
+      region);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, *v0,
+              build2 (PLUS_EXPR, lt, build2 (MULT_EXPR, lt, *tid, qq),
+                      build2 (MIN_EXPR, lt, *tid, rr))),
+      region);
+  tree extra = fold_convert (lt, build2 (LT_EXPR, boolean_type_node, *tid,
+                                         rr));
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, *v1,
+              build2 (PLUS_EXPR, lt, *v0,
+                      build2 (PLUS_EXPR, lt, qq, extra))),
+      region);
+}
+
+/* The integer N of the program, with counter VAR standing for AT.  */
+static tree
+expr_at (emitter *e, const te_node *n, int var, tree at)
+{
+  tree saved = e->vars[var];
+  e->vars[var] = at;
+  tree r = fold_convert (long_integer_type_node, expr (e, n));
+  e->vars[var] = saved;
+  return r;
+}
+
+/* The calling thread's partial of ELEM that holds the elements its
+   iterations V0 to V1 - 1 of the loop over VAR (blocks of WIDTH of it,
+   when not NULL) reach, FIRST at its first to LAST at its last, within
+   LO to LO + SPAN - 1:
+     if (ptrs)
+       { a = max (FIRST (v0), lo);  b = min (LAST (v1 - 1), lo + span - 1);
+         sp = v0 < v1 ? max (b - a + 1, 0) : 0;
+         blk = malloc (sp * size + gap);  memset (blk, 0, sp * size);
+         ptrs[tid] = blk;  bnds[2 tid] = a;  bnds[2 tid + 1] = sp;
+         BASE = blk - a; }
+     else BASE = NULL;
+   The gap keeps the next block of the heap, another thread's maybe,
+   a page from the lines this one writes (PARTIAL_GAP).  */
+static tree
+ranged_block (emitter *e, int var, tree width, const te_node *first,
+              const te_node *last, tree elem, tree lo, tree span, tree ptrs,
+              tree bnds, tree tid, tree v0, tree v1, tree base,
+              vec<tree> &own)
+{
+  tree lt = long_integer_type_node;
+  tree at = new_local (e, lt, NULL), a = new_local (e, lt, NULL);
+  tree b = new_local (e, lt, NULL), sp = new_local (e, lt, NULL);
+  tree pe = build_pointer_type (elem);
+  tree blk = new_local (e, pe, NULL);
+  own.safe_push (at), own.safe_push (a), own.safe_push (b);
+  own.safe_push (sp), own.safe_push (blk);
+  tree set = alloc_stmt_list ();
+  tree from = width ? build2 (MULT_EXPR, lt, v0, width) : v0;
+  tree to = build2 (MINUS_EXPR, lt,
+                    width ? build2 (MULT_EXPR, lt, v1, width) : v1,
+                    long_cst (1));
+  append_to_statement_list (build2 (MODIFY_EXPR, lt, at, from), &set);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, a,
+              build2 (MAX_EXPR, lt, expr_at (e, first, var, at), lo)),
+      &set);
+  append_to_statement_list (build2 (MODIFY_EXPR, lt, at, to), &set);
+  tree top = build2 (MINUS_EXPR, lt, build2 (PLUS_EXPR, lt, lo, span),
+                     long_cst (1));
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, b,
+              build2 (MIN_EXPR, lt, expr_at (e, last, var, at), top)),
+      &set);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, sp,
+              build3 (COND_EXPR, lt,
+                      build2 (LT_EXPR, boolean_type_node, v0, v1),
+                      build2 (MAX_EXPR, lt,
+                              build2 (PLUS_EXPR, lt,
+                                      build2 (MINUS_EXPR, lt, b, a),
+                                      long_cst (1)),
+                              long_cst (0)),
+                      long_cst (0))),
+      &set);
+  tree bytes = fold_build2 (MULT_EXPR, size_type_node,
+                            fold_convert (size_type_node, sp),
+                            TYPE_SIZE_UNIT (elem));
+  tree call = build_call_expr (
+      builtin_decl_explicit (BUILT_IN_MALLOC), 1,
+      fold_build2 (PLUS_EXPR, size_type_node, bytes,
+                   build_int_cst (size_type_node, PARTIAL_GAP)));
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, pe, blk, fold_convert (pe, call)), &set);
+  append_to_statement_list (
+      build_call_expr (builtin_decl_explicit (BUILT_IN_MEMSET), 3, blk,
+                       integer_zero_node, bytes),
+      &set);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, pe,
+              build_fold_indirect_ref (element_plus (ptrs, pe, tid)), blk),
+      &set);
+  tree two_t = build2 (MULT_EXPR, lt, tid, long_cst (2));
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt,
+              build_fold_indirect_ref (element_plus (bnds, lt, two_t)), a),
+      &set);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt,
+              build_fold_indirect_ref (element_plus (
+                  bnds, lt, build2 (PLUS_EXPR, lt, two_t, long_cst (1)))),
+              sp),
+      &set);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, TREE_TYPE (base), base,
+              fold_convert (TREE_TYPE (base),
+                            element_plus (blk, elem,
+                                          build1 (NEGATE_EXPR, lt, a)))),
+      &set);
+  return build3 (COND_EXPR, void_type_node, nonnull (ptrs), set,
+                 build2 (MODIFY_EXPR, TREE_TYPE (base), base,
+                         build_zero_cst (TREE_TYPE (base))));
+}
+
+/* After the barrier, the sum of partials kept by ranged_block into DST
+   (of ELEM), the elements LO to LO + SPAN - 1 shared out among the
+   NTEAM threads, each element's partials added in thread order:
+     if (ptrs)
+       #pragma omp for schedule (static) nowait
+       for (q = 0; q < span; q++)
+         { acc = 0;
+           for (t = 0; t < nteam; t++)
+             { d = lo + q - bnds[2 t];
+               if (d >= 0 && d < bnds[2 t + 1]) acc += ptrs[t][d]; }
+           if (acc != 0) DST[lo + q] += acc; }  */
+static tree
+ranged_sum (emitter *e, tree elem, tree dst, tree lo, tree span, tree ptrs,
+            tree bnds, tree nteam, vec<tree> &own)
+{
+  tree lt = long_integer_type_node;
+  tree q = new_local (e, lt, NULL), t = new_local (e, lt, NULL);
+  tree d = new_local (e, lt, NULL), acc = new_local (e, elem, NULL);
+  own.safe_push (q), own.safe_push (t), own.safe_push (d);
+  own.safe_push (acc);
+  tree pe = build_pointer_type (elem);
+  tree two_t = build2 (MULT_EXPR, lt, t, long_cst (2));
+  tree at = build_fold_indirect_ref (element_plus (bnds, lt, two_t));
+  tree sp = build_fold_indirect_ref (element_plus (
+      bnds, lt, build2 (PLUS_EXPR, lt, two_t, long_cst (1))));
+  tree blk = build_fold_indirect_ref (element_plus (ptrs, pe, t));
+  tree per_thread = alloc_stmt_list ();
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, d,
+              build2 (MINUS_EXPR, lt, build2 (PLUS_EXPR, lt, lo, q), at)),
+      &per_thread);
+  tree inside = build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
+                        build2 (GE_EXPR, boolean_type_node, d, long_cst (0)),
+                        build2 (LT_EXPR, boolean_type_node, d, sp));
+  append_to_statement_list (
+      build3 (COND_EXPR, void_type_node, inside,
+              build2 (MODIFY_EXPR, elem, acc,
+                      build2 (PLUS_EXPR, elem, acc,
+                              build_fold_indirect_ref (
+                                  element_plus (blk, elem, d)))),
+              NULL_TREE),
+      &per_thread);
+  tree per_elem = alloc_stmt_list ();
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, elem, acc, build_zero_cst (elem)), &per_elem);
+  append_to_statement_list (count_loop (e, t, nteam, per_thread), &per_elem);
+  tree to = build_fold_indirect_ref (
+      element_plus (dst, elem, build2 (PLUS_EXPR, lt, lo, q)));
+  append_to_statement_list (
+      build3 (COND_EXPR, void_type_node,
+              build2 (NE_EXPR, boolean_type_node, acc, build_zero_cst (elem)),
+              build2 (MODIFY_EXPR, elem, to,
+                      build2 (PLUS_EXPR, elem, to, acc)),
+              NULL_TREE),
+      &per_elem);
+  return build3 (COND_EXPR, void_type_node, nonnull (ptrs),
+                 omp_for_loop (e->loc, q, span, per_elem, true), NULL_TREE);
+}
+
+/* After the region: if (ptrs) { for (t < nth) free (ptrs[t]);
+   free (ptrs); free (bnds); }  */
+static tree
+ranged_free (emitter *e, tree ptrs, tree bnds, tree nth)
+{
+  tree t = new_local (e, long_integer_type_node, NULL);
+  tree pe = TREE_TYPE (TREE_TYPE (ptrs));
+  tree fr = builtin_decl_explicit (BUILT_IN_FREE);
+  tree all = count_loop (
+      e, t, nth,
+      build_call_expr (fr, 1,
+                       build_fold_indirect_ref (element_plus (ptrs, pe, t))));
+  append_to_statement_list (build_call_expr (fr, 1, ptrs), &all);
+  append_to_statement_list (build_call_expr (fr, 1, bnds), &all);
+  return build3 (COND_EXPR, void_type_node, nonnull (ptrs), all, NULL_TREE);
+}
+
 /* LOOPS (NLOOPS of them, those of stage E->par_stage) around the body FN
    builds with ARG, the outermost on OpenMP threads:
      ext = ...;  nth = omp_get_max_threads ();
@@ -1471,9 +1699,23 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
       build2 (MODIFY_EXPR, lt, ext,
               fold_convert (lt, expr (e, loops[0].extent))),
       &stmts);
+  bool in_lanes = nloops == 1 && loops[0].lanes > 1 && !e->novector;
+  tree width = in_lanes ? long_cst (loops[0].lanes) : NULL_TREE;
+  tree count = ext;
+  if (in_lanes)
+    {
+      count = new_local (e, lt, NULL);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, count,
+                  build2 (TRUNC_DIV_EXPR, lt, ext, width)),
+          &stmts);
+    }
   tree nth = NULL_TREE;
   int np = par->npartial;
-  auto_vec<tree> part, raw, span, stride, lo, dst, elem;
+  bool ranged = false;
+  for (int k = 0; k < np; k++)
+    ranged |= par->first[k] != NULL;
+  auto_vec<tree> part, raw, span, stride, lo, dst, elem, ptrs, bnds;
   if (np)
     {
       nth = new_local (e, lt, NULL);
@@ -1490,9 +1732,6 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
                                    tensor_base (e, t)));
       lo.safe_push (new_local (e, lt, NULL));
       span.safe_push (new_local (e, lt, NULL));
-      stride.safe_push (new_local (e, lt, NULL));
-      raw.safe_push (new_local (e, build_pointer_type (elem[k]), NULL));
-      part.safe_push (new_local (e, restrict_pointer (elem[k]), NULL));
       append_to_statement_list (
           build2 (MODIFY_EXPR, lt, lo[k],
                   fold_convert (lt, expr (e, par->lo[k]))),
@@ -1501,6 +1740,37 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
           build2 (MODIFY_EXPR, lt, span[k],
                   fold_convert (lt, expr (e, par->span[k]))),
           &stmts);
+      if (par->first[k])
+        {
+          /* ptrs = S ? calloc (nth, sizeof (T *)) : NULL;
+             bnds = ptrs ? calloc (2 * nth, sizeof (long)) : NULL;  */
+          tree pe = build_pointer_type (elem[k]);
+          ptrs.safe_push (new_local (e, build_pointer_type (pe), NULL));
+          bnds.safe_push (new_local (e, build_pointer_type (lt), NULL));
+          append_to_statement_list (
+              build2 (MODIFY_EXPR, TREE_TYPE (ptrs[k]), ptrs[k],
+                      build3 (COND_EXPR, TREE_TYPE (ptrs[k]), nonnull (dst[k]),
+                              calloc_of (pe, nth),
+                              build_zero_cst (TREE_TYPE (ptrs[k])))),
+              &stmts);
+          append_to_statement_list (
+              build2 (MODIFY_EXPR, TREE_TYPE (bnds[k]), bnds[k],
+                      build3 (COND_EXPR, TREE_TYPE (bnds[k]),
+                              nonnull (ptrs[k]),
+                              calloc_of (lt, build2 (MULT_EXPR, lt, nth,
+                                                     long_cst (2))),
+                              build_zero_cst (TREE_TYPE (bnds[k])))),
+              &stmts);
+          stride.safe_push (NULL_TREE);
+          raw.safe_push (NULL_TREE);
+          part.safe_push (NULL_TREE);
+          continue;
+        }
+      ptrs.safe_push (NULL_TREE);
+      bnds.safe_push (NULL_TREE);
+      stride.safe_push (new_local (e, lt, NULL));
+      raw.safe_push (new_local (e, build_pointer_type (elem[k]), NULL));
+      part.safe_push (new_local (e, restrict_pointer (elem[k]), NULL));
       /* stride = (max (span, 0) + L - 1) / L * L + G, in elements.  */
       HOST_WIDE_INT size = tree_to_shwi (TYPE_SIZE_UNIT (elem[k]));
       tree line = long_cst (PARTIAL_LINE / size);
@@ -1534,6 +1804,19 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
   /* The region's own pointers, set first in it.  */
   tree region = alloc_stmt_list ();
   auto_vec<tree> own, frees;
+  tree nteam = NULL_TREE, tid = NULL_TREE, v0 = NULL_TREE, v1 = NULL_TREE;
+  if (np)
+    {
+      nteam = new_local (e, lt, NULL);
+      own.safe_push (nteam);
+      tree nfn = builtin_decl_explicit (BUILT_IN_OMP_GET_NUM_THREADS);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, nteam,
+                  fold_convert (lt, build_call_expr (nfn, 0))),
+          &region);
+    }
+  if (ranged)
+    region_chunk (e, count, nteam, own, &region, &tid, &v0, &v1);
   unsigned mark = e->own_tensors.length ();
   for (int k = 0; k < par->nscratch; k++)
     {
@@ -1551,6 +1834,19 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
     }
   for (int k = 0; k < np; k++)
     {
+      if (ptrs[k])
+        {
+          tree base = new_local (e, restrict_pointer (elem[k]), NULL);
+          append_to_statement_list (
+              ranged_block (e, loops[0].var, width, par->first[k],
+                            par->last[k], elem[k], lo[k], span[k], ptrs[k],
+                            bnds[k], tid, v0, v1, base, own),
+              &region);
+          own.safe_push (base);
+          e->own_tensors.safe_push (par->partial[k]);
+          e->own_ptrs.safe_push (base);
+          continue;
+        }
       tree base = new_local (e, TREE_TYPE (part[k]), NULL);
       tree set = alloc_stmt_list ();
       append_to_statement_list (
@@ -1590,20 +1886,11 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
        for (blk = 0; blk < ext / W; blk++)      (on threads)
          for (lane = 0; lane < W; lane++) { v = blk * W + lane; BODY }
        for (v = ext / W * W; v < ext; v++) BODY  */
-  bool in_lanes = nloops == 1 && loops[0].lanes > 1 && !e->novector;
-  tree width = in_lanes ? long_cst (loops[0].lanes) : NULL_TREE;
-  tree var = NULL_TREE, ctr, count = ext;
+  tree var = NULL_TREE, ctr;
   if (!in_lanes)
     ctr = var = loop_var_decl (e, loops[0].var);
   else
-    {
-      ctr = new_local (e, lt, NULL);
-      count = new_local (e, lt, NULL);
-      append_to_statement_list (
-          build2 (MODIFY_EXPR, lt, count,
-                  build2 (TRUNC_DIV_EXPR, lt, ext, width)),
-          &stmts);
-    }
+    ctr = new_local (e, lt, NULL);
   tree older = e->locals;
   tree inner;
   if (in_lanes)
@@ -1637,9 +1924,25 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
      of a stage of nests) run on threads too.  */
   e->par_stage = stage;
 
-  append_to_statement_list (
-      omp_for_loop (loc, ctr, count, outline_body (e, inner, older), false),
-      &region);
+  if (ranged)
+    {
+      /* for (ctr = v0; ctr < v1; ctr++) BODY; then the barrier.  */
+      own.safe_push (ctr);
+      append_to_statement_list (build2 (MODIFY_EXPR, lt, ctr, v0), &region);
+      append_to_statement_list (
+          plain_loop (e, build2 (GE_EXPR, boolean_type_node, ctr, v1),
+                      outline_body (e, inner, older),
+                      build2 (MODIFY_EXPR, lt, ctr,
+                              build2 (PLUS_EXPR, lt, ctr, long_cst (1)))),
+          &region);
+      append_to_statement_list (
+          build_call_expr (builtin_decl_explicit (BUILT_IN_GOMP_BARRIER), 0),
+          &region);
+    }
+  else
+    append_to_statement_list (
+        omp_for_loop (loc, ctr, count, outline_body (e, inner, older), false),
+        &region);
   for (unsigned k = 0; k < frees.length (); k++)
     append_to_statement_list (
         build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, frees[k]),
@@ -1653,19 +1956,16 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
      convolution's taps), which may lie outside the array.  The sum runs
      over the team the region has (omp_get_num_threads), which may be
      smaller than asked for: each thread zeroed its own block only.  */
-  tree nteam = NULL_TREE;
-  if (np)
-    {
-      nteam = new_local (e, lt, NULL);
-      own.safe_push (nteam);
-      tree nfn = builtin_decl_explicit (BUILT_IN_OMP_GET_NUM_THREADS);
-      append_to_statement_list (
-          build2 (MODIFY_EXPR, lt, nteam,
-                  fold_convert (lt, build_call_expr (nfn, 0))),
-          &region);
-    }
   for (int k = 0; k < np; k++)
     {
+      if (ptrs[k])
+        {
+          append_to_statement_list (
+              ranged_sum (e, elem[k], dst[k], lo[k], span[k], ptrs[k],
+                          bnds[k], nteam, own),
+              &region);
+          continue;
+        }
       tree t = new_local (e, lt, NULL), q = new_local (e, lt, NULL);
       tree acc = new_local (e, elem[k], NULL);
       own.safe_push (t);
@@ -1699,7 +1999,8 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
           &region);
     }
 
-  tree clauses = region_clauses (e, par, region, ctr, own);
+  tree clauses = region_clauses (e, par, region, ranged ? NULL_TREE : ctr,
+                                own);
   if (nth)
     {
       tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
@@ -1725,7 +2026,9 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
 
   for (int k = 0; k < np; k++)
     append_to_statement_list (
-        build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, raw[k]),
+        ptrs[k] ? ranged_free (e, ptrs[k], bnds[k], nth)
+                : build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1,
+                                   raw[k]),
         &stmts);
   if (in_lanes)
     {

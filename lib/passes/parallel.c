@@ -46,7 +46,12 @@
          stay below C; or
       c. only added to (+=) in this stage, never read there, at elements
          whose range over all the stage's loops can be told: summed per
-         thread, then in the order of the threads.
+         thread, then in the order of the threads.  When the lowest and
+         the highest element one iteration reaches never decrease as the
+         counter grows, and move with it (thread_range: a convolution's
+         input adjoint), a thread's partial holds only the elements from
+         the lowest of its first iteration to the highest of its last
+         (te_parallel.first, last).
       Everything else the gradient computes per iteration (counters,
       accumulators, shared values) is the emitter's locals, which each
       thread keeps a copy of.
@@ -344,6 +349,81 @@ never_negative_quotients (te_ctx *ctx, const te_stage *s, te_node *n)
   return false;
 }
 
+/* The lowest and highest element of T that each statement of stage S
+   writing it reaches in one iteration of the outermost loop (over the
+   stage's other loops and its own), in terms of that loop's counter,
+   into LO and HI (room for MAX_ACCESS); their number, or -1 when one
+   cannot be told.  */
+static int
+iteration_bounds (te_ctx *ctx, const te_stage *s, const te_tensor *t,
+                  te_node **lo, te_node **hi)
+{
+  int n = 0;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      if (x->dst != t)
+        continue;
+      if (n == MAX_ACCESS || s->nloops - 1 + x->ninner > 2 * TE_MAX_LOOPS)
+        return -1;
+      te_loop inner[2 * TE_MAX_LOOPS];
+      int m = 0;
+      for (int l = 1; l < s->nloops; l++)
+        inner[m++] = s->loops[l];
+      for (int l = 0; l < x->ninner; l++)
+        inner[m++] = x->inner[l];
+      if (!te_index_range (ctx, x->index, m, inner, &lo[n], &hi[n]))
+        return -1;
+      n++;
+    }
+  return n;
+}
+
+/* Is N, an expression of the sizes and stage S's outermost counter V, an
+   expression of those alone that never decreases as V grows?  */
+static bool
+grows_with (te_ctx *ctx, const te_stage *s, te_node *n)
+{
+  te_node *v = te_var (ctx, s->loops[0].var);
+  te_node *probe = te_param_ref (ctx, TE_I64, -6200);
+  if (!te_param_poly (te_canon_int (ctx, te_replace (ctx, n, v, probe))))
+    return false;
+  te_node *later = te_add (ctx, v,
+                           te_add (ctx, te_int (ctx, 1),
+                                   te_param_ref (ctx, TE_I64, -6000)));
+  return never_negative_quotients (
+      ctx, s, te_sub (ctx, te_replace (ctx, n, v, later), n));
+}
+
+/* Step 2c, each thread's part: the lowest and highest element of T that
+   one iteration of stage S's outermost loop adds to, as expressions of
+   its counter that never decrease as it grows, into *FIRST and *LAST:
+   then the iterations from A to B reach no element outside FIRST (A) to
+   LAST (B), and a thread's partial needs no more.  False when they
+   cannot be told so.  */
+static bool
+thread_range (te_ctx *ctx, const te_stage *s, const te_tensor *t,
+              te_node **first, te_node **last)
+{
+  te_node *lo[MAX_ACCESS], *hi[MAX_ACCESS];
+  int n = iteration_bounds (ctx, s, t, lo, hi);
+  if (n <= 0)
+    return false;
+  te_node *f = NULL, *l = NULL;
+  for (int a = 0; a < n; a++)
+    {
+      if (!grows_with (ctx, s, lo[a]) || !grows_with (ctx, s, hi[a]))
+        return false;
+      f = f && f != lo[a] ? te_binary (ctx, TE_MIN, f, lo[a]) : lo[a];
+      l = l && l != hi[a] ? te_binary (ctx, TE_MAX, l, hi[a]) : hi[a];
+    }
+  *first = te_canon_int (ctx, f);
+  *last = te_canon_int (ctx, l);
+  /* A range the same in every iteration (a weight's) is the whole.  */
+  return te_uses_var (*first, s->loops[0].var)
+         || te_uses_var (*last, s->loops[0].var);
+}
+
 /* Step 2c': does every iteration of stage S's outermost loop add to
    elements of T that no other iteration reaches?  The range of T each
    statement reaches in one iteration v (over the stage's other loops
@@ -352,28 +432,16 @@ never_negative_quotients (te_ctx *ctx, const te_stage *s, te_node *n)
    reaches.  Then T needs no partials: each element is added to by one
    thread, in the serial order.  (The heads of attention's d_qkv:
    C / NH * h + i with h < NH and i < C / NH stays below C.)  */
+static int iteration_bounds (te_ctx *ctx, const te_stage *s,
+                             const te_tensor *t, te_node **lo, te_node **hi);
+
 static bool
 iterations_apart (te_ctx *ctx, const te_stage *s, const te_tensor *t)
 {
   te_node *lo[MAX_ACCESS], *hi[MAX_ACCESS];
-  int n = 0;
-  for (int i = 0; i < s->nstmts; i++)
-    {
-      const te_stmt *x = &s->stmts[i];
-      if (x->dst != t)
-        continue;
-      if (n == MAX_ACCESS || s->nloops - 1 + x->ninner > 2 * TE_MAX_LOOPS)
-        return false;
-      te_loop inner[2 * TE_MAX_LOOPS];
-      int m = 0;
-      for (int l = 1; l < s->nloops; l++)
-        inner[m++] = s->loops[l];
-      for (int l = 0; l < x->ninner; l++)
-        inner[m++] = x->inner[l];
-      if (!te_index_range (ctx, x->index, m, inner, &lo[n], &hi[n]))
-        return false;
-      n++;
-    }
+  int n = iteration_bounds (ctx, s, t, lo, hi);
+  if (n <= 0)
+    return false;
   te_node *v = te_var (ctx, s->loops[0].var);
   te_node *later = te_add (ctx, v,
                            te_add (ctx, te_int (ctx, 1),
@@ -530,6 +598,7 @@ threads_for (te_program *p, int si, serial_why *why, const char **who,
   te_tensor *written[MAX_WRITTEN], *partial[MAX_WRITTEN];
   te_tensor *scratch[MAX_WRITTEN], *values[MAX_WRITTEN];
   te_node *lo[MAX_WRITTEN], *span[MAX_WRITTEN];
+  te_node *first[MAX_WRITTEN], *last[MAX_WRITTEN];
   int nw = 0, np = 0, ns = 0, nv = 0;
   for (int i = 0; i < s->nstmts; i++)
     {
@@ -581,6 +650,8 @@ threads_for (te_program *p, int si, serial_why *why, const char **who,
           *why = WHY_UNBOUNDED;
           return NULL;
         }
+      if (!thread_range (p->ctx, s, t, &first[np], &last[np]))
+        first[np] = last[np] = NULL;
       partial[np++] = t;
     }
   *napart = na;
@@ -592,6 +663,10 @@ threads_for (te_program *p, int si, serial_why *why, const char **who,
   memcpy (par->partial, partial, sizeof *partial * np);
   memcpy (par->lo, lo, sizeof *lo * np);
   memcpy (par->span, span, sizeof *span * np);
+  par->first = te_alloc (p->ctx, sizeof *par->first * (np + 1));
+  par->last = te_alloc (p->ctx, sizeof *par->last * (np + 1));
+  memcpy (par->first, first, sizeof *first * np);
+  memcpy (par->last, last, sizeof *last * np);
   par->nscratch = ns;
   par->scratch = te_alloc (p->ctx, sizeof *par->scratch * (ns + 1));
   memcpy (par->scratch, scratch, sizeof *scratch * ns);
@@ -630,9 +705,15 @@ te_program_parallel (te_program *p, te_diag *diag)
                           "%s runs on OpenMP threads",
                        te_program_var_name (p, s->loops[0].var), names);
       for (int k = 0; k < s->par->npartial; k++)
-        te_program_note (p, "parallel: %s is summed per thread there, "
-                            "then in the order of the threads",
-                         s->par->partial[k]->name);
+        {
+          te_program_note (p, "parallel: %s is summed per thread there, "
+                              "then in the order of the threads",
+                           s->par->partial[k]->name);
+          if (s->par->first[k])
+            te_program_note (p, "parallel: each thread's partial of %s "
+                                "holds the elements its iterations reach",
+                             s->par->partial[k]->name);
+        }
       for (int k = 0; k < napart; k++)
         te_program_note (p, "parallel: the iterations there add to "
                             "elements of %s apart",
