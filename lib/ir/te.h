@@ -382,6 +382,11 @@ typedef struct te_parallel
   int npartial;
   te_tensor **partial;
   te_node **lo, **span;
+  /* Of each partial, or NULL: the lowest and highest element one
+     iteration adds to, in terms of the outermost counter, neither
+     decreasing as it grows; a thread's partial holds FIRST (its first
+     iteration) to LAST (its last) only.  */
+  te_node **first, **last;
   int nscratch;
   te_tensor **scratch;
   int nvalues;

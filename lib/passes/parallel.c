@@ -35,9 +35,23 @@
          that only this stage touches, whose first statement there sets
          a run of elements holding all that the iteration then reads or
          writes: each thread gets an array of its own (SCRATCH); or
+      c'. only added to (+=) in this stage, never read there, at
+         elements whose range in one iteration (over the stage's other
+         loops and the statements' own) lies wholly below (or above)
+         the range of every later iteration, for each pair of
+         statements writing it: each element is added to by one
+         iteration, as in a.  A quotient of sizes in the difference of
+         the bounds is read as what it is (X = X / Y * Y + R, R >= 0):
+         attention's heads, C / NH * h + i for h < NH, i < C / NH,
+         stay below C; or
       c. only added to (+=) in this stage, never read there, at elements
          whose range over all the stage's loops can be told: summed per
-         thread, then in the order of the threads.
+         thread, then in the order of the threads.  When the lowest and
+         the highest element one iteration reaches never decrease as the
+         counter grows, and move with it (thread_range: a convolution's
+         input adjoint), a thread's partial holds only the elements from
+         the lowest of its first iteration to the highest of its last
+         (te_parallel.first, last).
       Everything else the gradient computes per iteration (counters,
       accumulators, shared values) is the emitter's locals, which each
       thread keeps a copy of.
@@ -50,7 +64,10 @@
    the result depends on the number of threads (and is the same for a
    given number on every run), not on timing.
 
-   Limits: only the outermost loop; an array a stage both adds to from
+   Limits: only the outermost loop; a guard on a write narrows nothing
+   in c' (a padded convolution's input adjoint reaches the rows of the
+   next sample where its taps are skipped, and keeps its partials); an
+   array a stage both adds to from
    every iteration and reads keeps it serial, and so does a row that
    every iteration adds to without setting it first.  */
 
@@ -284,6 +301,167 @@ iteration_row (const te_program *p, int si, const te_tensor *t)
   return lo0 != NULL;
 }
 
+/* A quotient X / Y of a parameter X by an integer expression of the
+   sizes, found in a node (te_walk's DATA).  */
+typedef struct quotient_query
+{
+  te_node *found;
+} quotient_query;
+
+static void
+quotient_fn (te_node *n, void *data)
+{
+  quotient_query *q = data;
+  if (!q->found && n->op == TE_DIV && n->args[0]->op == TE_PARAM
+      && te_param_poly (n->args[1]))
+    q->found = n;
+}
+
+/* Is integer expression N at least 0 wherever stage S runs, also when a
+   quotient of sizes in it has to be read as what it is?  With each
+   quotient Q = X / Y of a parameter X written as a fresh A and X as
+   A * Y + R (0 <= R < Y: C's division of sizes, which are not negative),
+   C - C / NH * NH becomes R.  */
+static bool
+never_negative_quotients (te_ctx *ctx, const te_stage *s, te_node *n)
+{
+  if (never_negative (ctx, s, n))
+    return true;
+  n = te_canon_int (ctx, n);
+  for (int k = 0; k < 4; k++)
+    {
+      quotient_query q = { NULL };
+      te_walk (n, quotient_fn, &q);
+      if (!q.found)
+        return false;
+      te_node *a = te_param_ref (ctx, TE_I64, -6100 - 2 * k);
+      te_node *r = te_param_ref (ctx, TE_I64, -6101 - 2 * k);
+      te_node *x = q.found->args[0], *y = q.found->args[1];
+      n = te_replace (ctx, n, q.found, a);
+      n = te_canon_int (
+          ctx, te_replace (ctx, n, x,
+                           te_add (ctx, te_mul (ctx, a,
+                                                te_cast (ctx, a->type, y)),
+                                   r)));
+      if (never_negative (ctx, s, n))
+        return true;
+    }
+  return false;
+}
+
+/* The lowest and highest element of T that each statement of stage S
+   writing it reaches in one iteration of the outermost loop (over the
+   stage's other loops and its own), in terms of that loop's counter,
+   into LO and HI (room for MAX_ACCESS); their number, or -1 when one
+   cannot be told.  */
+static int
+iteration_bounds (te_ctx *ctx, const te_stage *s, const te_tensor *t,
+                  te_node **lo, te_node **hi)
+{
+  int n = 0;
+  for (int i = 0; i < s->nstmts; i++)
+    {
+      const te_stmt *x = &s->stmts[i];
+      if (x->dst != t)
+        continue;
+      if (n == MAX_ACCESS || s->nloops - 1 + x->ninner > 2 * TE_MAX_LOOPS)
+        return -1;
+      te_loop inner[2 * TE_MAX_LOOPS];
+      int m = 0;
+      for (int l = 1; l < s->nloops; l++)
+        inner[m++] = s->loops[l];
+      for (int l = 0; l < x->ninner; l++)
+        inner[m++] = x->inner[l];
+      if (!te_index_range (ctx, x->index, m, inner, &lo[n], &hi[n]))
+        return -1;
+      n++;
+    }
+  return n;
+}
+
+/* Is N, an expression of the sizes and stage S's outermost counter V, an
+   expression of those alone that never decreases as V grows?  */
+static bool
+grows_with (te_ctx *ctx, const te_stage *s, te_node *n)
+{
+  te_node *v = te_var (ctx, s->loops[0].var);
+  te_node *probe = te_param_ref (ctx, TE_I64, -6200);
+  if (!te_param_poly (te_canon_int (ctx, te_replace (ctx, n, v, probe))))
+    return false;
+  te_node *later = te_add (ctx, v,
+                           te_add (ctx, te_int (ctx, 1),
+                                   te_param_ref (ctx, TE_I64, -6000)));
+  return never_negative_quotients (
+      ctx, s, te_sub (ctx, te_replace (ctx, n, v, later), n));
+}
+
+/* Step 2c, each thread's part: the lowest and highest element of T that
+   one iteration of stage S's outermost loop adds to, as expressions of
+   its counter that never decrease as it grows, into *FIRST and *LAST:
+   then the iterations from A to B reach no element outside FIRST (A) to
+   LAST (B), and a thread's partial needs no more.  False when they
+   cannot be told so.  */
+static bool
+thread_range (te_ctx *ctx, const te_stage *s, const te_tensor *t,
+              te_node **first, te_node **last)
+{
+  te_node *lo[MAX_ACCESS], *hi[MAX_ACCESS];
+  int n = iteration_bounds (ctx, s, t, lo, hi);
+  if (n <= 0)
+    return false;
+  te_node *f = NULL, *l = NULL;
+  for (int a = 0; a < n; a++)
+    {
+      if (!grows_with (ctx, s, lo[a]) || !grows_with (ctx, s, hi[a]))
+        return false;
+      f = f && f != lo[a] ? te_binary (ctx, TE_MIN, f, lo[a]) : lo[a];
+      l = l && l != hi[a] ? te_binary (ctx, TE_MAX, l, hi[a]) : hi[a];
+    }
+  *first = te_canon_int (ctx, f);
+  *last = te_canon_int (ctx, l);
+  /* A range the same in every iteration (a weight's) is the whole.  */
+  return te_uses_var (*first, s->loops[0].var)
+         || te_uses_var (*last, s->loops[0].var);
+}
+
+/* Step 2c': does every iteration of stage S's outermost loop add to
+   elements of T that no other iteration reaches?  The range of T each
+   statement reaches in one iteration v (over the stage's other loops
+   and its own) lies, for every pair of statements, wholly below (or,
+   for all pairs, wholly above) the range any later iteration v + 1 + w
+   reaches.  Then T needs no partials: each element is added to by one
+   thread, in the serial order.  (The heads of attention's d_qkv:
+   C / NH * h + i with h < NH and i < C / NH stays below C.)  */
+static int iteration_bounds (te_ctx *ctx, const te_stage *s,
+                             const te_tensor *t, te_node **lo, te_node **hi);
+
+static bool
+iterations_apart (te_ctx *ctx, const te_stage *s, const te_tensor *t)
+{
+  te_node *lo[MAX_ACCESS], *hi[MAX_ACCESS];
+  int n = iteration_bounds (ctx, s, t, lo, hi);
+  if (n <= 0)
+    return false;
+  te_node *v = te_var (ctx, s->loops[0].var);
+  te_node *later = te_add (ctx, v,
+                           te_add (ctx, te_int (ctx, 1),
+                                   te_param_ref (ctx, TE_I64, -6000)));
+  bool up = true, down = true;
+  for (int a = 0; a < n && (up || down); a++)
+    for (int b = 0; b < n && (up || down); b++)
+      {
+        te_node *lo_b = te_replace (ctx, lo[b], v, later);
+        te_node *hi_b = te_replace (ctx, hi[b], v, later);
+        te_node *one = te_int (ctx, 1);
+        up = up && never_negative_quotients (
+                       ctx, s, te_sub (ctx, te_sub (ctx, lo_b, hi[a]), one));
+        down = down && never_negative_quotients (
+                           ctx, s, te_sub (ctx, te_sub (ctx, lo[a], hi_b),
+                                           one));
+      }
+  return n && (up || down);
+}
+
 /* Step 2c: the range of elements of T that stage S adds to, over all
    its loops, into *LO and *SPAN; false when it cannot be told.  */
 static bool
@@ -388,8 +566,11 @@ why_text (serial_why why, const char *who, char *buf, size_t size)
 /* Step 2 for stage SI of P: its parallel form, or NULL with *WHY (and
    *WHO, the array it concerns) saying why not.  */
 static te_parallel *
-threads_for (te_program *p, int si, serial_why *why, const char **who)
+threads_for (te_program *p, int si, serial_why *why, const char **who,
+             te_tensor **apart, int *napart)
 {
+  int na = 0;
+  *napart = 0;
   te_stage *s = &p->stages[si];
   *who = NULL;
   if (s->call || !s->nloops || !s->nstmts)
@@ -417,6 +598,7 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
   te_tensor *written[MAX_WRITTEN], *partial[MAX_WRITTEN];
   te_tensor *scratch[MAX_WRITTEN], *values[MAX_WRITTEN];
   te_node *lo[MAX_WRITTEN], *span[MAX_WRITTEN];
+  te_node *first[MAX_WRITTEN], *last[MAX_WRITTEN];
   int nw = 0, np = 0, ns = 0, nv = 0;
   for (int i = 0; i < s->nstmts; i++)
     {
@@ -458,13 +640,21 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
           *why = WHY_SHARED;
           return NULL;
         }
+      if (iterations_apart (p->ctx, s, t))
+        {
+          apart[na++] = t;
+          continue;
+        }
       if (!added_range (p->ctx, s, t, &lo[np], &span[np]))
         {
           *why = WHY_UNBOUNDED;
           return NULL;
         }
+      if (!thread_range (p->ctx, s, t, &first[np], &last[np]))
+        first[np] = last[np] = NULL;
       partial[np++] = t;
     }
+  *napart = na;
   te_parallel *par = te_alloc (p->ctx, sizeof *par);
   par->npartial = np;
   par->partial = te_alloc (p->ctx, sizeof *par->partial * (np + 1));
@@ -473,6 +663,10 @@ threads_for (te_program *p, int si, serial_why *why, const char **who)
   memcpy (par->partial, partial, sizeof *partial * np);
   memcpy (par->lo, lo, sizeof *lo * np);
   memcpy (par->span, span, sizeof *span * np);
+  par->first = te_alloc (p->ctx, sizeof *par->first * (np + 1));
+  par->last = te_alloc (p->ctx, sizeof *par->last * (np + 1));
+  memcpy (par->first, first, sizeof *first * np);
+  memcpy (par->last, last, sizeof *last * np);
   par->nscratch = ns;
   par->scratch = te_alloc (p->ctx, sizeof *par->scratch * (ns + 1));
   memcpy (par->scratch, scratch, sizeof *scratch * ns);
@@ -496,7 +690,9 @@ te_program_parallel (te_program *p, te_diag *diag)
       written_names (s, names, sizeof names);
       serial_why why;
       const char *who;
-      s->par = threads_for (p, si, &why, &who);
+      te_tensor *apart[MAX_WRITTEN];
+      int napart;
+      s->par = threads_for (p, si, &why, &who, apart, &napart);
       if (!s->par)
         {
           char buf[200];
@@ -509,9 +705,19 @@ te_program_parallel (te_program *p, te_diag *diag)
                           "%s runs on OpenMP threads",
                        te_program_var_name (p, s->loops[0].var), names);
       for (int k = 0; k < s->par->npartial; k++)
-        te_program_note (p, "parallel: %s is summed per thread there, "
-                            "then in the order of the threads",
-                         s->par->partial[k]->name);
+        {
+          te_program_note (p, "parallel: %s is summed per thread there, "
+                              "then in the order of the threads",
+                           s->par->partial[k]->name);
+          if (s->par->first[k])
+            te_program_note (p, "parallel: each thread's partial of %s "
+                                "holds the elements its iterations reach",
+                             s->par->partial[k]->name);
+        }
+      for (int k = 0; k < napart; k++)
+        te_program_note (p, "parallel: the iterations there add to "
+                            "elements of %s apart",
+                         apart[k]->name);
       for (int k = 0; k < s->par->nscratch; k++)
         te_program_note (p, "parallel: each thread has a %s of its own "
                             "there",

@@ -10,7 +10,8 @@
    recurrence the gradient runs backwards) under a parallel loop over
    the rows stays serial, and the dump says why.  Causal attention over
    (b, t) pairs: its gradient's nest over the samples, each thread with
-   its own causal row of scratch.  Every gradient
+   its own causal row of scratch, adding to d_qkv where no other sample
+   does.  Every gradient
    component against central differences, at 1, 2 and 4 threads.  */
 
 #include <math.h>
@@ -54,7 +55,8 @@ row_scan (int n, int m, const double *x, double *y)
 /* Causal attention as llm.c writes it, its (b, t) pairs under the
    pragma: the gradient's nest over the samples runs on threads, each
    with its own causal row of scratch (set over the whole row, used up to
-   t: inside it wherever the nest runs), d_qkv summed per thread.  */
+   t: inside it wherever the nest runs), d_qkv added to directly: each
+   sample's rows of it are its own, its heads C / NH * h + i below C.  */
 __attribute__ ((differentiable))
 void
 attention (int B, int T, int C, int NH, const float *qkv, float *preatt,
@@ -169,3 +171,4 @@ main (void)
 /* { dg-final { scan-tensorgrad-dump "parallel: the nest writing \[^\n\]* stays serial: it runs a recurrence" } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: the loop over b of the nest writing d5, d1, e_att, d_z, d_qkv, d3 runs on OpenMP threads" 1 } } */
 /* { dg-final { scan-tensorgrad-dump-times "parallel: each thread has a d5 of its own there" 1 } } */
+/* { dg-final { scan-tensorgrad-dump-times "parallel: the iterations there add to elements of d_qkv apart" 1 } } */
