@@ -677,33 +677,59 @@ gemm_pointer (cgen *g, block *out, const te_tensor *t, const te_node *off)
   return sb_take (&b);
 }
 
+/* Product M's sizes, leading dimensions and operands as C text, for a
+   call of the CBLAS or of the tiled function (NULL pointers when an
+   operand has no address).  */
+typedef struct gemm_args
+{
+  cx m, n, k, lda, ldb, ldc;
+  char *a, *b, *c;
+} gemm_args;
+
+static gemm_args
+gemm_render (cgen *g, block *out, const te_gemm *m)
+{
+  gemm_args r;
+  r.m = cg_render (g, out, m->m);
+  r.n = cg_render (g, out, m->n);
+  r.k = cg_render (g, out, m->k);
+  r.lda = cg_render (g, out, m->lda);
+  r.ldb = cg_render (g, out, m->ldb);
+  r.ldc = cg_render (g, out, m->ldc);
+  r.a = gemm_pointer (g, out, m->a, m->off_a);
+  r.b = gemm_pointer (g, out, m->b, m->off_b);
+  r.c = gemm_pointer (g, out, m->c, m->off_c);
+  return r;
+}
+
+static void
+gemm_args_free (gemm_args *r)
+{
+  free (r->a);
+  free (r->b);
+  free (r->c);
+  free (r->m.s);
+  free (r->n.s);
+  free (r->k.s);
+  free (r->lda.s);
+  free (r->ldb.s);
+  free (r->ldc.s);
+}
+
 /* One CBLAS call for product ARG (a te_gemm), as emit.cc's gemm_call:
    CblasRowMajor is 101, CblasNoTrans 111, CblasTrans 112.  */
 static void
 gemm_call_line (cgen *g, block *out, const void *arg)
 {
   const te_gemm *m = arg;
-  cx M = cg_render (g, out, m->m), N = cg_render (g, out, m->n),
-     K = cg_render (g, out, m->k), lda = cg_render (g, out, m->lda),
-     ldb = cg_render (g, out, m->ldb), ldc = cg_render (g, out, m->ldc);
-  char *a = gemm_pointer (g, out, m->a, m->off_a);
-  char *b = gemm_pointer (g, out, m->b, m->off_b);
-  char *c = gemm_pointer (g, out, m->c, m->off_c);
-  if (a && b && c)
+  gemm_args r = gemm_render (g, out, m);
+  if (r.a && r.b && r.c)
     blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
                    "%.17g, %s, %s);",
               te_gemm_function (m), m->trans_a ? 112 : 111,
-              m->trans_b ? 112 : 111, M.s, N.s, K.s, m->alpha, a, lda.s, b,
-              ldb.s, m->beta, c, ldc.s);
-  free (a);
-  free (b);
-  free (c);
-  free (M.s);
-  free (N.s);
-  free (K.s);
-  free (lda.s);
-  free (ldb.s);
-  free (ldc.s);
+              m->trans_b ? 112 : 111, r.m.s, r.n.s, r.k.s, m->alpha, r.a,
+              r.lda.s, r.b, r.ldb.s, m->beta, r.c, r.ldc.s);
+  gemm_args_free (&r);
 }
 
 /* One call of the tiled product's function for product ARG (a te_gemm),
@@ -713,27 +739,15 @@ static void
 tiled_call_line (cgen *g, block *out, const void *arg)
 {
   const te_gemm *m = arg;
-  cx M = cg_render (g, out, m->m), N = cg_render (g, out, m->n),
-     K = cg_render (g, out, m->k), lda = cg_render (g, out, m->lda),
-     ldb = cg_render (g, out, m->ldb), ldc = cg_render (g, out, m->ldc);
-  char *a = gemm_pointer (g, out, m->a, m->off_a);
-  char *b = gemm_pointer (g, out, m->b, m->off_b);
-  char *c = gemm_pointer (g, out, m->c, m->off_c);
-  if (a && b && c)
+  gemm_args r = gemm_render (g, out, m);
+  if (r.a && r.b && r.c)
     blk_stmt (out, "tg_tiled_%s (%s, %s, %s, %.17g, %s, %s, %s, %s, %s, %s, "
                    "%s, %s);",
-              m->c->type == TE_F64 ? "f64" : "f32", M.s, N.s, K.s, m->alpha,
-              a, m->trans_a ? "1" : lda.s, m->trans_a ? lda.s : "1", b,
-              m->trans_b ? "1" : ldb.s, m->trans_b ? ldb.s : "1", c, ldc.s);
-  free (a);
-  free (b);
-  free (c);
-  free (M.s);
-  free (N.s);
-  free (K.s);
-  free (lda.s);
-  free (ldb.s);
-  free (ldc.s);
+              m->c->type == TE_F64 ? "f64" : "f32", r.m.s, r.n.s, r.k.s,
+              m->alpha, r.a, m->trans_a ? "1" : r.lda.s,
+              m->trans_a ? r.lda.s : "1", r.b, m->trans_b ? "1" : r.ldb.s,
+              m->trans_b ? r.ldb.s : "1", r.c, r.ldc.s);
+  gemm_args_free (&r);
 }
 
 /* The sizes for which G runs tiled (back/tiled.h), as emit.cc's
