@@ -22,4 +22,4 @@ conv_pad (int n, int K, int P, const double *x, const double *w, double *y) /* {
     }
 }
 
-/* { dg-final { scan-tensorgrad-backward "for max \\(0, P - i\\) <= k < " } } */
+/* { dg-final { scan-tensorgrad-backward ", max \\(0, P - i\\) <= k < " } } */
