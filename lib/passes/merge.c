@@ -87,23 +87,6 @@ writes_read (const te_stage *s, const te_node *n)
   return false;
 }
 
-/* N with the counters of A's loops named as B's; NULL when a name of
-   B's is one of A's other counters (no such clash in practice: each
-   stage names its counters anew).  */
-static te_node *
-as_b (te_ctx *ctx, te_node *n, const te_stage *a, const te_stage *b)
-{
-  for (int l = 0; l < a->nloops; l++)
-    for (int o = 0; o < a->nloops; o++)
-      if (o != l && b->loops[l].var == a->loops[o].var)
-        return NULL;
-  for (int l = 0; l < a->nloops; l++)
-    if (a->loops[l].var != b->loops[l].var)
-      n = te_replace (ctx, n, te_var (ctx, a->loops[l].var),
-                      te_var (ctx, b->loops[l].var));
-  return n;
-}
-
 /* Steps 2 and 3 for statement K of stage AI; whether it moved.  */
 static bool
 move (te_program *p, int ai, int k)
@@ -124,13 +107,14 @@ move (te_program *p, int ai, int k)
       for (int l = 0; l < a->nloops; l++)
         if (b->loops[l].start || a->loops[l].start
             || b->loops[l].lanes || a->loops[l].lanes
-            || as_b (ctx, a->loops[l].extent, a, b) != b->loops[l].extent)
+            || te_rename_counters (ctx, a->loops[l].extent, a->nloops,
+                                   a->loops, b->loops) != b->loops[l].extent)
           return false;
-      te_node *index = as_b (ctx, x->index, a, b);
-      te_node *value = as_b (ctx, x->value, a, b);
-      if (!index || !value)
-        return false;
-      index = te_canon_int (ctx, index);
+      te_node *index = te_canon_int (
+          ctx, te_rename_counters (ctx, x->index, a->nloops, a->loops,
+                                   b->loops));
+      te_node *value
+          = te_rename_counters (ctx, x->value, a->nloops, a->loops, b->loops);
       for (int y = 0; y < b->nstmts; y++)
         {
           te_stmt *t = &b->stmts[y];
