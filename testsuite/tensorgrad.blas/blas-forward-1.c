@@ -27,31 +27,7 @@
 #include "tg-test.h"
 #include <float.h>
 
-static int sgemm_calls, dgemm_calls;
-
-void __real_cblas_sgemm (int, int, int, int, int, int, float, const float *,
-			 int, const float *, int, float, float *, int);
-void __real_cblas_dgemm (int, int, int, int, int, int, double,
-			 const double *, int, const double *, int, double,
-			 double *, int);
-
-void
-__wrap_cblas_sgemm (int o, int ta, int tb, int m, int n, int k, float al,
-		    const float *a, int lda, const float *b, int ldb,
-		    float be, float *c, int ldc)
-{
-  sgemm_calls++;
-  __real_cblas_sgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
-
-void
-__wrap_cblas_dgemm (int o, int ta, int tb, int m, int n, int k, double al,
-		    const double *a, int lda, const double *b, int ldb,
-		    double be, double *c, int ldc)
-{
-  dgemm_calls++;
-  __real_cblas_dgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
+#include "blas-calls.h"
 
 __attribute__ ((differentiable)) void
 linear (int n, int k, int m, int ldx, const float *x, const float *w,
@@ -315,8 +291,8 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 66\\): y = x \\* w\\^T as cblas_sgemm \\(n, m, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 94\\): c = a\\^T \\* g as cblas_dgemm \\(m, n, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 135\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 42\\): y = x \\* w\\^T as cblas_sgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 70\\): c = a\\^T \\* g as cblas_dgemm \\(m, n, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 111\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line \[0-9\]+\\): loops, not a stage of one statement\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 153\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 129\\): y = x \\* w as cblas_sgemm \\(n, m, k\\)\n" } } */

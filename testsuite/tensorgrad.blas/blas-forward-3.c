@@ -24,31 +24,7 @@
 #include "tg-test.h"
 #include <float.h>
 
-static int sgemm_calls, dgemm_calls;
-
-void __real_cblas_sgemm (int, int, int, int, int, int, float, const float *,
-			 int, const float *, int, float, float *, int);
-void __real_cblas_dgemm (int, int, int, int, int, int, double,
-			 const double *, int, const double *, int, double,
-			 double *, int);
-
-void
-__wrap_cblas_sgemm (int o, int ta, int tb, int m, int n, int k, float al,
-		    const float *a, int lda, const float *b, int ldb,
-		    float be, float *c, int ldc)
-{
-  sgemm_calls++;
-  __real_cblas_sgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
-
-void
-__wrap_cblas_dgemm (int o, int ta, int tb, int m, int n, int k, double al,
-		    const double *a, int lda, const double *b, int ldb,
-		    double be, double *c, int ldc)
-{
-  dgemm_calls++;
-  __real_cblas_dgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
+#include "blas-calls.h"
 
 __attribute__ ((differentiable)) void
 mlp2 (int n, int d, int h, int c, const float *x, const float *w1,
@@ -214,6 +190,6 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 64\\): hid = x \\* w1 as cblas_sgemm \\(n, h, d\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 72\\): y = hid \\* w2 as cblas_sgemm \\(n, c, h\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 114\\): t = x \\* w\\^T as cblas_dgemm \\(9, 5, 13\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 40\\): hid = x \\* w1 as cblas_sgemm \\(n, h, d\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 48\\): y = hid \\* w2 as cblas_sgemm \\(n, c, h\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 90\\): t = x \\* w\\^T as cblas_dgemm \\(9, 5, 13\\)\n" } } */

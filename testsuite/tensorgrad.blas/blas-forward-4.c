@@ -30,31 +30,7 @@
 #include "tg-test.h"
 #include <float.h>
 
-static int sgemm_calls, dgemm_calls;
-
-void __real_cblas_sgemm (int, int, int, int, int, int, float, const float *,
-			 int, const float *, int, float, float *, int);
-void __real_cblas_dgemm (int, int, int, int, int, int, double,
-			 const double *, int, const double *, int, double,
-			 double *, int);
-
-void
-__wrap_cblas_sgemm (int o, int ta, int tb, int m, int n, int k, float al,
-		    const float *a, int lda, const float *b, int ldb,
-		    float be, float *c, int ldc)
-{
-  sgemm_calls++;
-  __real_cblas_sgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
-
-void
-__wrap_cblas_dgemm (int o, int ta, int tb, int m, int n, int k, double al,
-		    const double *a, int lda, const double *b, int ldb,
-		    double be, double *c, int ldc)
-{
-  dgemm_calls++;
-  __real_cblas_dgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
+#include "blas-calls.h"
 
 #define ATTN_BODY                                                             \
   int C = NH * hs;                                                            \
@@ -309,9 +285,9 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 101\\): s = q \\* k\\^T as cblas_sgemm \\(T, T, hs\\) in a loop over b, h\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage \[0-9\]+ \\(line 101\\): out = a \\* v as cblas_sgemm \\(T, hs, T\\) in a loop over b, h\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 170\\): y = x \\* w as cblas_dgemm \\(n, m, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 211\\): z = x \\* w as cblas_dgemm \\(n, m, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 211\\): y2 = x \\* w as cblas_dgemm \\(n, m, k\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 126\\): c = a \\* w as cblas_sgemm \\(\[a-z\]+, m, k\\) in a loop over \[a-z\]+\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 77\\): s = q \\* k\\^T as cblas_sgemm \\(T, T, hs\\) in a loop over b, h\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage \[0-9\]+ \\(line 77\\): out = a \\* v as cblas_sgemm \\(T, hs, T\\) in a loop over b, h\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 146\\): y = x \\* w as cblas_dgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 187\\): z = x \\* w as cblas_dgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 1 \\(line 187\\): y2 = x \\* w as cblas_dgemm \\(n, m, k\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 102\\): c = a \\* w as cblas_sgemm \\(\[a-z\]+, m, k\\) in a loop over \[a-z\]+\n" } } */

@@ -28,31 +28,7 @@
 #include "tg-test.h"
 #include <float.h>
 
-static int sgemm_calls, dgemm_calls;
-
-void __real_cblas_sgemm (int, int, int, int, int, int, float, const float *,
-			 int, const float *, int, float, float *, int);
-void __real_cblas_dgemm (int, int, int, int, int, int, double,
-			 const double *, int, const double *, int, double,
-			 double *, int);
-
-void
-__wrap_cblas_sgemm (int o, int ta, int tb, int m, int n, int k, float al,
-		    const float *a, int lda, const float *b, int ldb,
-		    float be, float *c, int ldc)
-{
-  sgemm_calls++;
-  __real_cblas_sgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
-
-void
-__wrap_cblas_dgemm (int o, int ta, int tb, int m, int n, int k, double al,
-		    const double *a, int lda, const double *b, int ldb,
-		    double be, double *c, int ldc)
-{
-  dgemm_calls++;
-  __real_cblas_dgemm (o, ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc);
-}
+#include "blas-calls.h"
 
 #define CONV2D_BODY                                                           \
   for (int n = 0; n < nb; n++)                                                \
@@ -212,6 +188,6 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 80\\): y = wt \\* x.col as cblas_sgemm \\(f, max \\(h, 0\\) \\* max \\(w, 0\\), 9 \\* max \\(c, 0\\)\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 107\\): y = wt \\* x.col as cblas_dgemm \\(f, max \\(1 \\+ l - K, 0\\), max \\(c, 0\\) \\* max \\(K, 0\\)\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 134\\): loops, no factor the summed loops move as one counter\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 56\\): y = wt \\* x.col as cblas_sgemm \\(f, max \\(h, 0\\) \\* max \\(w, 0\\), 9 \\* max \\(c, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 83\\): y = wt \\* x.col as cblas_dgemm \\(f, max \\(1 \\+ l - K, 0\\), max \\(c, 0\\) \\* max \\(K, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 110\\): loops, no factor the summed loops move as one counter\n" } } */
