@@ -38,7 +38,7 @@ kernels="dense conv2d softmax layernorm batchnorm layernorm_stats tanhchain mlp
          rnn attention crossent_padded"
 # The kernels whose gradients have matrix products, built once more with
 # -fplugin-arg-tensorgrad-blas and linked with $CBLAS_LIBS.
-blas_kernels="dense mlp attention"
+blas_kernels="dense conv2d mlp attention"
 CBLAS_LIBS=${CBLAS_LIBS:-}
 # The flags every kernel gets besides -O2/-O3: no -march (reproducible)
 # unless BENCH_CFLAGS says, no -ffast-math, no OpenMP.  Printed in the

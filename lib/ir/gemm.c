@@ -598,6 +598,67 @@ unguarded (te_node *body)
   return body;
 }
 
+/* ---- Patches: a product over several loops packed as a matrix ---- */
+
+bool
+te_gemm_patches (te_program *q, const char *name, te_type type, te_loc loc,
+                 const te_loop *b, int nb, const te_loop *kk, int nkk,
+                 const te_loop *pix, int npix, te_patches *pp)
+{
+  te_ctx *ctx = q->ctx;
+  te_node *n_b;
+  memset (pp, 0, sizeof *pp);
+  if (!te_linearize (ctx, nb, b, &pp->lin_b, &n_b)
+      || !te_linearize (ctx, nkk, kk, &pp->lin_kk, &pp->n_kk)
+      || !te_linearize (ctx, npix, pix, &pp->lin_pix, &pp->n_pix))
+    return false;
+  pp->t = te_program_add_tensor (q, name, type, TE_TK_LOCAL, -1, loc);
+  pp->t->size = te_canon_int (
+      ctx, te_binary (ctx, TE_MUL, n_b,
+                      te_binary (ctx, TE_MUL, pp->n_kk, pp->n_pix)));
+  pp->index = te_gemm_patch_index (ctx, pp, pp->lin_b, pp->lin_kk,
+                                   pp->lin_pix);
+  return true;
+}
+
+te_node *
+te_gemm_patch_index (te_ctx *ctx, const te_patches *pp, te_node *b,
+                     te_node *kk, te_node *pix)
+{
+  return te_canon_int (
+      ctx, te_binary (ctx, TE_ADD,
+                      te_binary (ctx, TE_MUL,
+                                 te_binary (ctx, TE_ADD,
+                                            te_binary (ctx, TE_MUL, b,
+                                                       pp->n_kk),
+                                            kk),
+                                 pp->n_pix),
+                      pix));
+}
+
+te_stage *
+te_gemm_pack (te_program *q, const te_patches *pp, const te_loop *b, int nb,
+              const te_loop *kk, int nkk, const te_loop *pix, int npix,
+              te_node *value, te_node *guard, te_loc loc, te_loc stmt_loc)
+{
+  te_stage *a = te_program_add_stage (q, loc);
+  for (int l = 0; l < nb; l++)
+    te_stage_add_loop (a, b[l].var, b[l].extent);
+  for (int l = 0; l < nkk; l++)
+    te_stage_add_loop (a, kk[l].var, kk[l].extent);
+  for (int l = 0; l < npix; l++)
+    te_stage_add_loop (a, pix[l].var, pix[l].extent);
+  te_stage_add_stmt (q, a, pp->t, pp->index, TE_SET, value, guard, stmt_loc);
+  return a;
+}
+
+bool
+te_gemm_dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops,
+                     int n, te_node **step)
+{
+  return dense_chain (ctx, index, loops, n, step);
+}
+
 /* Step 3b, a product over several loops (a convolution, C[n][o][oh][ow]
    = sum over ci, kh, kw of W[o][ci][kh][kw] X[n][ci][oh + kh][ow + kw]
    behind its padding's tests), as im2col: with W the factor whose index
@@ -673,47 +734,27 @@ im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
       for (int l = 0; l < s->nloops - nc; l++)
         if (te_uses_var (xi, s->loops[l].var))
           pb[npb++] = s->loops[l];
-      te_node *lin_pb, *n_pb, *lin_kk, *n_kk, *lin_pix, *n_pix;
-      if (!te_linearize (ctx, npb, pb, &lin_pb, &n_pb)
-          || !te_linearize (ctx, nr, red, &lin_kk, &n_kk)
-          || !te_linearize (ctx, nc, cols, &lin_pix, &n_pix))
-        return *why = "an extent that moves with a loop", NULL;
       /* The pack stage: P[(pb K + kk) PIX + pix] = the term with X for
-         the product.  */
+         the product (te_gemm_patches).  */
       char name[128];
       snprintf (name, sizeof name, "%s.col", ld[1 - w]->u.tensor->name);
-      te_tensor *pt = te_program_add_tensor (q, name, st->dst->type,
-                                             TE_TK_LOCAL, -1, st->loc);
-      pt->size = te_canon_int (ctx, te_binary (ctx, TE_MUL, n_pb,
-                                               te_binary (ctx, TE_MUL, n_kk,
-                                                          n_pix)));
-      te_stage *a = te_program_add_stage (q, s->loc);
-      for (int l = 0; l < npb; l++)
-        te_stage_add_loop (a, pb[l].var, pb[l].extent);
-      for (int l = 0; l < nr; l++)
-        te_stage_add_loop (a, red[l].var, red[l].extent);
-      for (int l = 0; l < nc; l++)
-        te_stage_add_loop (a, cols[l].var, cols[l].extent);
-      te_node *pidx = te_canon_int (
-          ctx, te_binary (ctx, TE_ADD,
-                          te_binary (ctx, TE_MUL,
-                                     te_binary (ctx, TE_ADD,
-                                                te_binary (ctx, TE_MUL,
-                                                           lin_pb, n_kk),
-                                                lin_kk),
-                                     n_pix),
-                          lin_pix));
+      te_patches pp;
+      if (!te_gemm_patches (q, name, st->dst->type, st->loc, pb, npb, red,
+                            nr, cols, nc, &pp))
+        return *why = "an extent that moves with a loop", NULL;
+      te_tensor *pt = pp.t;
+      te_node *lin_pb = pp.lin_b, *n_kk = pp.n_kk, *n_pix = pp.n_pix;
       /* The selects' tests as the statement's guard (the temporary
          starts zeroed, and plugin/forward.cc's clip turns the tests
          into the loops' bounds), unless a select has its 0 first.  */
       te_node *guard = guard_of (ctx, body);
       if (guard == body)
-        te_stage_add_stmt (q, a, pt, pidx, TE_SET,
-                           te_replace (ctx, body, rest, ld[1 - w]), NULL,
-                           st->loc);
+        te_gemm_pack (q, &pp, pb, npb, red, nr, cols, nc,
+                      te_replace (ctx, body, rest, ld[1 - w]), NULL, s->loc,
+                      st->loc);
       else
-        te_stage_add_stmt (q, a, pt, pidx, TE_SET, ld[1 - w], guard,
-                           st->loc);
+        te_gemm_pack (q, &pp, pb, npb, red, nr, cols, nc, ld[1 - w], guard,
+                      s->loc, st->loc);
       /* The product's loops: the stage's but the columns, then pix and
          kk, new counters.  */
       int pix = te_program_new_var (q, "pix"), kk = te_program_new_var (q, "kk");
@@ -740,15 +781,8 @@ im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
       te_node *wnew = te_canon_int (
           ctx, te_binary (ctx, TE_ADD, at_zero (ctx, wi, rv, nr),
                           te_binary (ctx, TE_MUL, wstep, te_var (ctx, kk))));
-      te_node *pnew = te_replace (ctx, pidx, lin_kk, te_var (ctx, kk));
-      pnew = te_canon_int (ctx, te_binary (
-          ctx, TE_ADD,
-          te_binary (ctx, TE_MUL,
-                     te_binary (ctx, TE_ADD,
-                                te_binary (ctx, TE_MUL, lin_pb, n_kk),
-                                te_var (ctx, kk)),
-                     n_pix),
-          te_var (ctx, pix)));
+      te_node *pnew = te_gemm_patch_index (ctx, &pp, lin_pb, te_var (ctx, kk),
+                                           te_var (ctx, pix));
       te_node *v = te_binary (ctx, TE_MUL, te_load (ctx, ld[w]->u.tensor, wnew),
                               te_load (ctx, pt, pnew));
       return consts ? te_binary (ctx, TE_MUL, consts, v) : v;

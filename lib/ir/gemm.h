@@ -78,6 +78,42 @@ const char *te_gemm_text (const te_program *p, const te_gemm *g);
 te_program *te_gemm_forward (te_program *p, int si, te_gemm *g,
                              const char **why);
 
+/* The patches of a product over several loops (a convolution's im2col)
+   as a matrix in a local array of Q: P[(b KK + kk) PIX + pix], with b
+   the iteration of batch loops B[0..NB), kk that of the loops KK[0..NKK)
+   and pix that of PIX[0..NPIX) (te_linearize each, row-major): one
+   KK by PIX matrix per batch iteration, the pixels along its rows.  */
+typedef struct te_patches
+{
+  te_tensor *t;                      /* P, TE_TK_LOCAL, its size set */
+  te_node *lin_b, *lin_kk, *lin_pix; /* each group's iteration */
+  te_node *n_kk, *n_pix;             /* KK, PIX */
+  te_node *index;                    /* P's element at lin_b, lin_kk,
+                                        lin_pix */
+} te_patches;
+
+/* Add P, named NAME, of TYPE, to Q and fill *PP; false (nothing added)
+   when an extent uses a counter.  */
+bool te_gemm_patches (te_program *q, const char *name, te_type type,
+                      te_loc loc, const te_loop *b, int nb,
+                      const te_loop *kk, int nkk, const te_loop *pix,
+                      int npix, te_patches *pp);
+/* P's element at batch iteration B, kk KK and pix PIX (integer nodes).  */
+te_node *te_gemm_patch_index (te_ctx *ctx, const te_patches *pp, te_node *b,
+                              te_node *kk, te_node *pix);
+/* Append to Q the packing stage, over the loops B, KK and PIX:
+   P[index] = VALUE where GUARD holds (NULL: everywhere; P starts zeroed,
+   so the padding's zeros stay).  */
+te_stage *te_gemm_pack (te_program *q, const te_patches *pp,
+                        const te_loop *b, int nb, const te_loop *kk, int nkk,
+                        const te_loop *pix, int npix, te_node *value,
+                        te_node *guard, te_loc loc, te_loc stmt_loc);
+/* Do the loops LOOPS[0..N) (outermost first) move INDEX as one counter
+   of their row-major iteration would, times the innermost's coefficient,
+   which goes to *STEP?  */
+bool te_gemm_dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops,
+                          int n, te_node **step);
+
 /* The CBLAS function for G: "cblas_sgemm" or "cblas_dgemm".  */
 const char *te_gemm_function (const te_gemm *g);
 

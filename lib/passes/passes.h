@@ -159,6 +159,10 @@ bool te_lanes_long_loop (const te_loop *l);
    stage's counters, and cost more than a load, once into temporaries.  */
 bool te_program_materialize (te_program *p, te_diag *diag);
 
+/* patches.c: a convolution's gradient statements of backward program P
+   as matrix products over their patches (im2col, col2im), which blas.c
+   then reads.  */
+bool te_program_patches (te_program *p, te_diag *diag);
 /* blas.c: each matrix product of backward program P (ir/gemm.h) in a
    stage of its own, marked for a CBLAS call.  */
 bool te_program_blas (te_program *p, te_diag *diag);

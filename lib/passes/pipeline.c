@@ -97,6 +97,11 @@ const te_pass te_passes[] = {
   { "merge", TE_PASS_BACKWARD, true, te_program_merge,
     "an adjoint's elementwise terms are added in the later nest that adds "
     "to the same elements: one pass over it" },
+  { "patches", TE_PASS_BACKWARD, false, te_program_patches,
+    "a convolution's gradient as matrix products over its patches: the "
+    "input's patches packed (im2col) for the weights' gradient, the "
+    "input's gradient added back from them (col2im), when blas runs and "
+    "the gradient is serial", true },
   { "blas", TE_PASS_BACKWARD, false, te_program_blas,
     "each matrix product in a stage of its own, which the back ends run "
     "as a CBLAS call (-fplugin-arg-tensorgrad-blas) or, without the option, "

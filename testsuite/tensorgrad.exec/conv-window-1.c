@@ -9,7 +9,9 @@
    being tested per pixel.  Rows of 11 and 3 pixels (a rest, no whole
    block); checked against central differences, also with NULL
    shadows.  */
-/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
+/* The loops, not the tiled products over the patches (patches.c):
+   no-tiled.  */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
 
 #include "tg-test.h"
 
