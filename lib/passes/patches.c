@@ -68,7 +68,8 @@
    of summation.  The temporaries are per batch (nb c 9 h w elements
    each), allocated once per call, zeroed.
 
-   Limits: a sum of several products, a third varying factor (a mask),
+   Limits: a product with a factor the kernel tests against NULL
+   (an optional pointer) that is not the patched one, a sum of several products, a third varying factor (a mask),
    a guard that reads data or the product's own loops, a group whose
    loops are not a dense chain of the other array, and strided windows
    whose taps do not step T as the pixels do all stay loops.  */
@@ -418,6 +419,11 @@ patch_stmt (te_program *p, const te_stage *os, int k, counters *cv)
     {
       plan pl;
       if (!classify (ctx, os, &pr, coef, t, &pl) || small (ctx, &pl))
+        continue;
+      /* The product loads the other two without the guard: not a
+         pointer the kernel tests against NULL.  */
+      if ((pl.partner[0] && pr.a[pl.partner[0]].t->optional)
+          || pr.a[pl.partner[1]].t->optional)
         continue;
       /* The group whose array the batch loops move innermost first.  */
       int first = 1;
