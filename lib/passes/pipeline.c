@@ -100,8 +100,8 @@ const te_pass te_passes[] = {
   { "patches", TE_PASS_BACKWARD, false, te_program_patches,
     "a convolution's gradient as matrix products over its patches: the "
     "input's patches packed (im2col) for the weights' gradient, the "
-    "input's gradient added back from them (col2im), when blas runs and "
-    "the gradient is serial", true },
+    "input's gradient added back from them (col2im), when blas runs (not "
+    "tiled when the gradient runs on OpenMP threads)", true },
   { "blas", TE_PASS_BACKWARD, false, te_program_blas,
     "each matrix product in a stage of its own, which the back ends run "
     "as a CBLAS call (-fplugin-arg-tensorgrad-blas) or, without the option, "
