@@ -593,6 +593,48 @@ class Gen(Exprs, Blocks, Refused):
             ["%s[%s] = %s;" % (y.name, flat([oh, ow], ["i", "j"]), acc)]
         self.emit(self.loops([("i", oh.text), ("j", ow.text)], inner))
 
+    def st_conv(self):
+        """A convolution over channels (focused: --stages conv): filters
+        of C channels, maybe over a batch, zero padding tested in the
+        loop or none (valid); its gradient runs as products over the
+        patches (lib/passes/patches.c)."""
+        ch = self.ch
+        self.tag("conv")
+        K = ch.pick([3, 2, 1, 5])
+        pad = ch.chance(0.6)
+        P = K // 2 if pad else 0
+        nb = self.new_dim() if ch.chance(0.5) else None
+        c, f = self.new_dim(), self.new_dim()
+        oh, ow = self.new_dim(), self.new_dim()
+        ih = oh if pad else self.new_dim(oh.v + K - 1, reuse=False)
+        iw = ow if pad else self.new_dim(ow.v + K - 1, reuse=False)
+        bd = [nb] if nb else []
+        x = self.get_array(bd + [c, ih, iw])
+        kd = Dim(str(K), K)
+        w = self.get_array([f, c, kd, kd])
+        lo, hi = ival_mul((x.lo, x.hi), (w.lo, w.hi))
+        n = K * K * c.v
+        y = self.new_dest(bd + [f, oh, ow], min(n * lo, 0), max(n * hi, 0))
+        acc = self.fresh("s")
+        xb = "(b*%s + c)" % c.text if nb else "c"
+        yb = "(b*%s + o)" % f.text if nb else "o"
+        term = "%s[((o*%s + c)*%d + p)*%d + q] * %s[(%s*%s + u)*%s + v]" % (
+            w.name, c.text, K, K, x.name, xb, ih.text, iw.text)
+        body = ["int u = i + p - %d, v = j + q - %d;" % (P, P)]
+        if pad:
+            self.tag("conv-pad")
+            body += ["if (u >= 0 && u < %s && v >= 0 && v < %s)"
+                     % (ih.text, iw.text), "  %s += %s;" % (acc, term)]
+        else:
+            body += ["%s += %s;" % (acc, term)]
+        inner = ["$T %s = 0.0$;" % acc] + self.loops(
+            [("c", c.text), ("p", kd.text), ("q", kd.text)], body, 0) + \
+            ["%s[(%s*%s + i)*%s + j] = %s;" % (y.name, yb, oh.text, ow.text,
+                                             acc)]
+        outer = ([("b", nb.text)] if nb else []) + \
+            [("o", f.text), ("i", oh.text), ("j", ow.text)]
+        self.emit(self.loops(outer, inner))
+
     def idx_param(self, n, V):
         name = self.fresh("ix")
         self.k.params.append({"kind": "idx", "name": name, "n": n, "V": V})
@@ -1034,7 +1076,7 @@ class Gen(Exprs, Blocks, Refused):
                      ("pairs", 2)]
     # Kinds drawn only when --stages names them (narrow variations of a
     # kind of STAGE_WEIGHTS, to measure one construct).
-    FOCUSED = ["causal-tail"]
+    FOCUSED = ["causal-tail", "conv"]
     REFUSED = ["break", "while-data", "scratch-partial-overwrite",
                "switch", "carried-scalar-inner", "partial-overwrite",
                "scatter-store", "goto", "compaction", "unrolled-stores",
