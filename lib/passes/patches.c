@@ -296,6 +296,56 @@ typedef struct counters
   int v[2];
 } counters;
 
+/* Step 4's stages for plan PL of PR (statement ST of stage OS), in the
+   order they run, appended to P: the packing (T a load), the product
+   PROD with its statement PST, col2im (T the destination); P in *PP
+   with group INNER's chain innermost.  */
+static void
+append (te_program *p, const te_stage *os, const te_stmt *st,
+        const product *pr, const plan *pl, int inner, const te_patches *pp,
+        const te_stage *prod, const te_stmt *pst)
+{
+  te_ctx *ctx = p->ctx;
+  int outer = 1 - inner;
+  const access *ta = &pr->a[pl->t];
+  const te_loop *kl = pl->chain[outer], *pxl = pl->chain[inner];
+  int nk = pl->nchain[outer], npx = pl->nchain[inner];
+  if (pl->t != 0)
+    te_gemm_pack (p, pp, pl->b, pl->nb, kl, nk, pxl, npx,
+                  te_load (ctx, ta->t, ta->index), pr->guard, os->loc,
+                  st->loc)->nest = os->nest;
+  te_stage *ps = te_program_add_stage (p, os->loc);
+  *ps = *prod;
+  ps->stmts = NULL;
+  ps->nstmts = 0;
+  *te_stage_add_stmt (p, ps, NULL, NULL, TE_SET, NULL, NULL, 0) = *pst;
+  if (pl->t == 0)
+    {
+      te_stage *c = te_program_add_stage (p, os->loc);
+      c->nest = os->nest;
+      for (int l = 0; l < pl->nb; l++)
+        te_stage_add_loop (c, pl->b[l].var, pl->b[l].extent);
+      for (int l = 0; l < nk; l++)
+        te_stage_add_loop (c, kl[l].var, kl[l].extent);
+      for (int l = 0; l < npx; l++)
+        te_stage_add_loop (c, pxl[l].var, pxl[l].extent);
+      te_stage_add_stmt (p, c, st->dst, st->index, TE_ADD_TO,
+                         te_load (ctx, pp->t, pp->index), pr->guard, st->loc);
+    }
+  if (pl->t == 0)
+    te_program_note (p, "patches: %s: a product into %s (%s by %s per "
+                     "batch iteration), added back over the patches "
+                     "(col2im)", st->dst->name, pp->t->name,
+                     te_node_string (p, pp->n_kk),
+                     te_node_string (p, pp->n_pix));
+  else
+    te_program_note (p, "patches: %s: the patches of %s packed into %s "
+                     "(%s by %s per batch iteration), then a product",
+                     st->dst->name, ta->t->name, pp->t->name,
+                     te_node_string (p, pp->n_kk),
+                     te_node_string (p, pp->n_pix));
+}
+
 /* Step 4 and 5 for plan PL of PR (statement ST of stage OS) with group
    INNER's chain innermost in P: append the stages to P and return true,
    or append nothing and return false.  */
@@ -368,43 +418,7 @@ rewrite (te_program *p, const te_stage *os, const te_stmt *st,
       p->ntensors = ntensors;
       return false;
     }
-  /* The stages, in the order they run.  */
-  const te_loop *kl = pl->chain[outer], *pxl = pl->chain[inner];
-  int nk = pl->nchain[outer], npx = pl->nchain[inner];
-  if (pl->t != 0)
-    te_gemm_pack (p, &pp, pl->b, pl->nb, kl, nk, pxl, npx,
-                  te_load (ctx, ta->t, ta->index), pr->guard, os->loc,
-                  st->loc)->nest = os->nest;
-  te_stage *ps = te_program_add_stage (p, os->loc);
-  *ps = prod;
-  ps->stmts = NULL;
-  ps->nstmts = 0;
-  *te_stage_add_stmt (p, ps, NULL, NULL, TE_SET, NULL, NULL, 0) = pst;
-  if (pl->t == 0)
-    {
-      te_stage *c = te_program_add_stage (p, os->loc);
-      c->nest = os->nest;
-      for (int l = 0; l < pl->nb; l++)
-        te_stage_add_loop (c, pl->b[l].var, pl->b[l].extent);
-      for (int l = 0; l < nk; l++)
-        te_stage_add_loop (c, kl[l].var, kl[l].extent);
-      for (int l = 0; l < npx; l++)
-        te_stage_add_loop (c, pxl[l].var, pxl[l].extent);
-      te_stage_add_stmt (p, c, st->dst, st->index, TE_ADD_TO,
-                         te_load (ctx, pp.t, pp.index), pr->guard, st->loc);
-    }
-  if (pl->t == 0)
-    te_program_note (p, "patches: %s: a product into %s (%s by %s per "
-                     "batch iteration), added back over the patches "
-                     "(col2im)", st->dst->name, pp.t->name,
-                     te_node_string (p, pp.n_kk),
-                     te_node_string (p, pp.n_pix));
-  else
-    te_program_note (p, "patches: %s: the patches of %s packed into %s "
-                     "(%s by %s per batch iteration), then a product",
-                     st->dst->name, ta->t->name, pp.t->name,
-                     te_node_string (p, pp.n_kk),
-                     te_node_string (p, pp.n_pix));
+  append (p, os, st, pr, pl, inner, &pp, &prod, &pst);
   return true;
 }
 
