@@ -603,8 +603,10 @@ class Gen(Exprs, Blocks, Refused):
         K = ch.pick([3, 2, 1, 5])
         pad = ch.chance(0.6)
         P = K // 2 if pad else 0
-        nb = self.new_dim() if ch.chance(0.5) else None
-        c, f = self.new_dim(), self.new_dim()
+        # Few samples, channels and filters: the check differentiates
+        # every input element through the whole convolution.
+        nb = self.new_dim(ch.pick([1, 2])) if ch.chance(0.5) else None
+        c, f = self.new_dim(ch.pick([1, 2, 3])), self.new_dim(ch.pick([1, 2, 3]))
         oh, ow = self.new_dim(), self.new_dim()
         ih = oh if pad else self.new_dim(oh.v + K - 1, reuse=False)
         iw = ow if pad else self.new_dim(ow.v + K - 1, reuse=False)
