@@ -56,27 +56,31 @@
    When: with the blas option, or without it as an optimization (the
    tiled product), like blas.c.  Without the option, not when the
    gradient runs on OpenMP threads (the forward's parallel loops, the
-   option parallel), as blas.c: parallel.c runs the loops of every sample
-   on threads, where the tiled function is serial.  With it, also then:
-   the CBLAS runs on its own threads, and on bench/conv2d.c (-fopenmp,
-   -O3 -march=native, OpenBLAS, a loaded machine) the gradient took
-   4.9 ms on one thread and 5.3 on two, against 21 and 18 ms for the
-   loops on the threads (parallel.c leaves the packing serial).  Nor for a product whose
-   size M N K is a constant below tiled.h's TE_TILED_MIN_MNK: the loops
-   are as fast there and pack nothing.  The back ends still run a
-   product's loops at run time when its sizes do not suit the BLAS or
-   the tiled test; the results then equal the statement's loops.
+   option parallel), as blas.c: parallel.c runs the loops of every
+   sample on threads, where the tiled function is serial.  With it,
+   also then: the CBLAS runs on its own threads, and on bench/conv2d.c
+   (-fopenmp, -O3 -march=native, OpenBLAS, a loaded machine) the
+   gradient took 4.9 ms on one thread and 5.3 on two, against 21 and
+   18 ms for the loops on the threads (parallel.c leaves the packing
+   serial).  Nor for a product whose size M N K is a constant below
+   tiled.h's TE_TILED_MIN_MNK: the loops are as fast there and pack
+   nothing.  The back ends still run a product's loops at run time when
+   its sizes do not suit the BLAS or the tiled test.
 
    Numbers: a product sums each element's terms in the BLAS's or the
-   tiled nest's order, not the loops': the results agree up to the order
-   of summation.  The temporaries are per batch (nb c 9 h w elements
-   each), allocated once per call, zeroed.
+   tiled nest's order, and d_x's terms are summed over o first, then
+   over the taps: the results agree with the statement's loops up to
+   the order of summation.  The temporaries are per batch (nb c 9 h w
+   elements each), allocated once per call, zeroed.
 
-   Limits: a product with a factor the kernel tests against NULL
-   (an optional pointer) that is not the patched one, a sum of several products, a third varying factor (a mask),
-   a guard that reads data or the product's own loops, a group whose
-   loops are not a dense chain of the other array, and strided windows
-   whose taps do not step T as the pixels do all stay loops.  */
+   Limits: a product with a factor the kernel tests against NULL (an
+   optional pointer) that is not the patched one, a sum of several
+   products, a third varying factor (a mask), a guard that reads data
+   or the product's own loops, a group whose loops are not a dense
+   chain of the other array, and strided windows whose taps do not step
+   T as the pixels do all stay loops.  The product into d_x.col runs
+   when d_x is NULL too (its destination is a temporary; col2im is
+   skipped), as does the packing when d_wt is NULL.  */
 
 #include "passes/passes.h"
 #include "back/tiled.h"
