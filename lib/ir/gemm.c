@@ -285,8 +285,8 @@ te_gemm_text (const te_program *p, const te_gemm *g)
   char *buf = te_alloc (p->ctx, len);
   snprintf (buf, len, "%s = %s%s%s * %s%s as %s (%s, %s, %s)%s",
             g->c->name, alpha, g->a->name, g->trans_a ? "^T" : "",
-            g->b->name, g->trans_b ? "^T" : "", te_gemm_function (g), m, n,
-            k, batch);
+            g->b->name, g->trans_b ? "^T" : "",
+            p->tiled ? "tiled" : te_gemm_function (g), m, n, k, batch);
   return buf;
 }
 

@@ -47,7 +47,8 @@ bool te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
 
 /* "d_w = x^T * d1 as cblas_sgemm (k, m, n)", with " in a loop over b"
    for batch loops, in memory of P's context: the fixed wording of the
-   notes and the dump.  */
+   notes and the dump; "as tiled (k, m, n)" when P's products run tiled
+   (te_program.tiled, lib/back/tiled.h), not in a CBLAS.  */
 const char *te_gemm_text (const te_program *p, const te_gemm *g);
 
 /* Forward stage SI of P, one statement
