@@ -831,17 +831,14 @@ parse_options (struct plugin_name_args *info, bool *dump)
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
     }
-  /* tiled-forward asks for the kernels' products without a library:
-     blas-forward's CBLAS calls and no-tiled's loops contradict it.  */
-  const char *against = tg_blas_forward ? "blas-forward"
-                        : tg_no_tiled   ? "no-tiled"
-                                        : NULL;
-  if (tg_tiled_forward && against)
+  /* tiled-forward and blas-forward ask different things of the same
+     nests (blas and no-tiled concern the gradient's products: either
+     goes with tiled-forward).  */
+  if (tg_tiled_forward && tg_blas_forward)
     {
-      error ("tensorgrad: options %<tiled-forward%> and %qs conflict: "
-             "the kernel's products run either as the tiled product or %s",
-             against,
-             tg_blas_forward ? "as CBLAS calls" : "as loops");
+      error ("tensorgrad: options %<tiled-forward%> and %<blas-forward%> "
+             "conflict: the kernel's products run either as the tiled "
+             "product or as CBLAS calls");
       ok = false;
     }
   return ok;
