@@ -19,7 +19,8 @@ the gradient) and the gradient alone:
               links no CBLAS: the same nests run as the plugin's tiled
               product (counted where a nest became a call; built
               without -fopenmp, as blasfwd, so an OpenMP kernel's
-              gradient runs on one thread there).  The tensorgrad
+              gradient runs on one thread there, its products tiled,
+              where loops' keeps them loops on the threads).  The tensorgrad
               column is blasfwd, else blas, else loops; beside it the
               figures without a library ("nolib"): tiledfwd where it
               is counted, else loops, and the forward alone of each
