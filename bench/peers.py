@@ -20,11 +20,18 @@ the gradient) and the gradient alone:
               product (counted where a nest became a call; built
               without -fopenmp, as blasfwd, so an OpenMP kernel's
               gradient runs on one thread there, its products tiled,
-              where loops' keeps them loops on the threads).  The tensorgrad
-              column is blasfwd, else blas, else loops; beside it the
-              figures without a library ("nolib"): tiledfwd where it
-              is counted, else loops, and the forward alone of each
-              (with the loops' forward, "loops", beside the nolib one).
+              where loops' keeps them loops on the threads).  Each
+              variant but loops also has the options a user after
+              speed adds: -fplugin-arg-tensorgrad-vector-math (where
+              the target has libmvec) and, when built with -fopenmp,
+              -fplugin-arg-tensorgrad-parallel (every gradient nest
+              that can runs on the threads); "tuned" is loops with
+              just those.  The tensorgrad column is blasfwd, else
+              blas, else tuned, else loops; beside it the figures
+              without a library ("nolib"): tiledfwd where it is
+              counted, else tuned, else loops, and the forward alone
+              of each (with the loops' forward, "loops", beside the
+              nolib one).
   hand        the forward without the plugin and bench/K_ref.c, the
               hand-written backward (make bench's gen/hand ratio)
   PyTorch     the same mathematics written with torch ops as a PyTorch
@@ -324,6 +331,20 @@ def build(args, marches):
                     + ["-c", probe, "-o", probe + ".o"])
         if rc == 0:
             opts["blasfwd"] = fwd
+    # What a user after speed adds to all but loops: libmvec's vector
+    # math (where the target has it), and with -fopenmp the option
+    # parallel (the variants built without it cannot have it).
+    vm = ["-fplugin-arg-tensorgrad-vector-math"]
+    rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + vm
+                + ["-c", probe, "-o", probe + ".o"])
+    if rc:
+        vm = []
+    for v in list(opts):
+        if v != "loops":
+            opts[v] = opts[v] + vm + (
+                [] if v in ("blasfwd", "tiledfwd")
+                else ["-fplugin-arg-tensorgrad-parallel"])
+    opts["tuned"] = vm + ["-fplugin-arg-tensorgrad-parallel"]
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -366,6 +387,10 @@ def build(args, marches):
         if so and not so.startswith("unsupported") and (
                 not calls_cblas(so) or same_file(so, cell.get("loops"))):
             cell["blas"] = "n/a"
+        so = cell.get("tuned")
+        if so and not so.startswith("unsupported") \
+                and same_file(so, cell.get("loops")):
+            cell["tuned"] = "n/a"
         for v in ("blasfwd", "tiledfwd"):
             so = cell.get(v)
             if so and not so.startswith("unsupported") \
@@ -645,7 +670,7 @@ def ratio(a, b):
     return "-"
 
 
-def best_variant(cell, order=("blasfwd", "blas", "loops")):
+def best_variant(cell, order=("blasfwd", "blas", "tuned", "loops")):
     for v in order:
         if isinstance(cell.get(v), dict):
             return v
@@ -671,7 +696,7 @@ def table(title, tg, pt, built):
             why = cell.get("loops", "unsupported")
             print("  %-10s %s" % (name, why))
             continue
-        nl = best_variant(cell, ("tiledfwd", "loops")) or v
+        nl = best_variant(cell, ("tiledfwd", "tuned", "loops")) or v
         b, lp, hand = cell[v], cell[nl], cell.get("hand", {})
         p = pt.get("kernels", {}).get(name, {})
         ps, pg = p.get("step", "n/a"), p.get("grad", "n/a")
