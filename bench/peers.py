@@ -14,9 +14,24 @@ the gradient) and the gradient alone:
               then calls the CBLAS) and "blasfwd" has
               -fplugin-arg-tensorgrad-blas-forward (counted where a nest
               of the kernel became a call; built without -fopenmp, as
-              the option leaves an OpenMP kernel's nests alone).  The
-              tensorgrad column is blasfwd, else blas, else loops; the
-              loops are printed beside it.
+              the option leaves an OpenMP kernel's nests alone).
+              "tiledfwd" has -fplugin-arg-tensorgrad-tiled-forward and
+              links no CBLAS: the same nests run as the plugin's tiled
+              product (counted where a nest became a call; built
+              without -fopenmp, as blasfwd, so an OpenMP kernel's
+              gradient runs on one thread there, its products tiled,
+              where loops' keeps them loops on the threads).  Each
+              variant but loops also has the options a user after
+              speed adds: -fplugin-arg-tensorgrad-vector-math (where
+              the target has libmvec) and, when built with -fopenmp,
+              -fplugin-arg-tensorgrad-parallel (every gradient nest
+              that can runs on the threads); "tuned" is loops with
+              just those.  The tensorgrad column is blasfwd, else
+              blas, else tuned, else loops; beside it the figures
+              without a library ("nolib"): tiledfwd where it is
+              counted, else tuned, else loops, and the forward alone
+              of each (with the loops' forward, "loops", beside the
+              nolib one).
   hand        the forward without the plugin and bench/K_ref.c, the
               hand-written backward (make bench's gen/hand ratio)
   PyTorch     the same mathematics written with torch ops as a PyTorch
@@ -304,6 +319,11 @@ def build(args, marches):
                 "const float *x, float *y) { for (int i = 0; i < n; i++) "
                 "y[i] = 2.0f * x[i]; }\n")
     opts = {"loops": []}
+    tfwd = ["-fplugin-arg-tensorgrad-tiled-forward"]
+    rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + tfwd
+                + ["-c", probe, "-o", probe + ".o"])
+    if rc == 0:
+        opts["tiledfwd"] = tfwd
     if libs:
         opts["blas"] = ["-fplugin-arg-tensorgrad-blas"]
         fwd = opts["blas"] + ["-fplugin-arg-tensorgrad-blas-forward"]
@@ -311,6 +331,20 @@ def build(args, marches):
                     + ["-c", probe, "-o", probe + ".o"])
         if rc == 0:
             opts["blasfwd"] = fwd
+    # What a user after speed adds to all but loops: libmvec's vector
+    # math (where the target has it), and with -fopenmp the option
+    # parallel (the variants built without it cannot have it).
+    vm = ["-fplugin-arg-tensorgrad-vector-math"]
+    rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + vm
+                + ["-c", probe, "-o", probe + ".o"])
+    if rc:
+        vm = []
+    for v in list(opts):
+        if v != "loops":
+            opts[v] = opts[v] + vm + (
+                [] if v in ("blasfwd", "tiledfwd")
+                else ["-fplugin-arg-tensorgrad-parallel"])
+    opts["tuned"] = vm + ["-fplugin-arg-tensorgrad-parallel"]
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -325,14 +359,16 @@ def build(args, marches):
                                       "-lm"]))
                 for v, extra in opts.items():
                     so = os.path.join(args.out, "%s-%s-%s.so" % (k, march, v))
-                    # blas-forward leaves an OpenMP kernel's nests as
-                    # they are: that variant is built without -fopenmp
-                    # (the BLAS's threads instead of the pragmas').
-                    flags = [f for f in base if v != "blasfwd"
-                             or f != "-fopenmp"]
+                    # blas-forward and tiled-forward leave an OpenMP
+                    # kernel's nests as they are: those variants are
+                    # built without -fopenmp (the BLAS's threads, or
+                    # one, instead of the pragmas').
+                    fwd = v in ("blasfwd", "tiledfwd")
+                    flags = [f for f in base if not fwd or f != "-fopenmp"]
                     jobs[(march, k, v)] = (so, pool.submit(
                         run, cc + flags + ["-fplugin=" + args.plugin] + extra
-                        + ["-o", so, src] + libs + ["-lm"]))
+                        + ["-o", so, src]
+                        + (libs if v != "tiledfwd" else []) + ["-lm"]))
     built = {}
     for (march, k, v), (so, fut) in jobs.items():
         rc, log = fut.result()
@@ -351,9 +387,15 @@ def build(args, marches):
         if so and not so.startswith("unsupported") and (
                 not calls_cblas(so) or same_file(so, cell.get("loops"))):
             cell["blas"] = "n/a"
-        so = cell.get("blasfwd")
-        if so and not so.startswith("unsupported") and not has_blas_helper(so):
-            cell["blasfwd"] = "n/a"
+        so = cell.get("tuned")
+        if so and not so.startswith("unsupported") \
+                and same_file(so, cell.get("loops")):
+            cell["tuned"] = "n/a"
+        for v in ("blasfwd", "tiledfwd"):
+            so = cell.get(v)
+            if so and not so.startswith("unsupported") \
+                    and not has_blas_helper(so):
+                cell[v] = "n/a"
     return built, util
 
 
@@ -628,8 +670,8 @@ def ratio(a, b):
     return "-"
 
 
-def best_variant(cell):
-    for v in ("blasfwd", "blas", "loops"):
+def best_variant(cell, order=("blasfwd", "blas", "tuned", "loops")):
+    for v in order:
         if isinstance(cell.get(v), dict):
             return v
     return None
@@ -640,10 +682,13 @@ def table(title, tg, pt, built):
     print("  dgemm peak (1024^3): CBLAS %s GFLOP/s, torch.mm double %s "
           "GFLOP/s" % ("%.1f" % tg["peak"] if tg.get("peak") else "n/a",
                        "%.1f" % pt["peak"] if pt.get("peak") else "n/a"))
-    hdr = ("  %-10s %-8s | %-30s | %-30s | %-14s | %s"
-           % ("kernel", "tg", "step ms: tg loops torch",
-              "grad ms: tg loops torch", "tg/torch s g",
-              "loops/torch s g  tg/hand g  tg/fwd g  reldiff"))
+    print("  (nolib: without a library, tiledfwd where a nest of the "
+          "kernel became a call, else loops)")
+    hdr = ("  %-10s %-8s %-8s | %-30s | %-30s | %-39s | %-14s | %s"
+           % ("kernel", "tg", "nolib", "step ms: tg nolib torch",
+              "grad ms: tg nolib torch", "fwd ms: tg nolib loops torch",
+              "tg/torch s g",
+              "nolib/torch s g  tg/hand g  tg/fwd g  reldiff"))
     print(hdr)
     for name, cell in tg["kernels"].items():
         v = best_variant(cell)
@@ -651,13 +696,18 @@ def table(title, tg, pt, built):
             why = cell.get("loops", "unsupported")
             print("  %-10s %s" % (name, why))
             continue
-        b, lp, hand = cell[v], cell["loops"], cell.get("hand", {})
+        nl = best_variant(cell, ("tiledfwd", "tuned", "loops")) or v
+        b, lp, hand = cell[v], cell[nl], cell.get("hand", {})
         p = pt.get("kernels", {}).get(name, {})
         ps, pg = p.get("step", "n/a"), p.get("grad", "n/a")
-        print("  %-10s %-8s | %8s %8s %8s    | %8s %8s %8s    | %5s %5s    "
-              "| %5s %5s        %5s      %5s    %s"
-              % (name, v, ms(b["step"]), ms(lp["step"]), ms(ps),
+        lf = cell["loops"].get("fwd", "-") \
+            if isinstance(cell.get("loops"), dict) else "-"
+        print("  %-10s %-8s %-8s | %8s %8s %8s    | %8s %8s %8s    "
+              "| %8s %8s %8s %8s    | %5s %5s"
+              "    | %5s %5s        %5s      %5s    %s"
+              % (name, v, nl, ms(b["step"]), ms(lp["step"]), ms(ps),
                  ms(b["grad"]), ms(lp["grad"]), ms(pg),
+                 ms(b["fwd"]), ms(lp["fwd"]), ms(lf), ms(p.get("fwd", "n/a")),
                  ratio(b["step"], ps), ratio(b["grad"], pg),
                  ratio(lp["step"], ps), ratio(lp["grad"], pg),
                  ratio(b["grad"], hand.get("grad")),

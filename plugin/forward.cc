@@ -1,5 +1,6 @@
 /* forward.cc -- a matrix product in the kernel itself as a CBLAS call
-   (-fplugin-arg-tensorgrad-blas-forward).
+   (-fplugin-arg-tensorgrad-blas-forward) or as the tiled product
+   (-fplugin-arg-tensorgrad-tiled-forward, no library).
 
    Before (the kernel, GIMPLE after "ssa"):
 
@@ -23,7 +24,11 @@
    te_gemm_forward's program: y[...] = b[j] over i, j, then
    cblas_sgemm (CblasRowMajor, ..., n, m, k, 1, x, k, w, m, 1, y, m) when
    the sizes suit the BLAS at run time, else the loops adding the
-   product in the source's order.
+   product in the source's order.  With tiled-forward the program is
+   tiled (te_program.tiled): the helper calls the object's static
+   tensorgrad.tiled.f32/f64 (plugin/tiled.cc, lib/back/tiled.h) when
+   the sizes pass te_tiled's test, the loops otherwise, as a gradient's
+   products do without blas; the rest is the same.
 
    1. Only a kernel lifted from its own body (not an OpenMP kernel's
       serial twin: its nests are GCC's outlined regions) whose gradient
@@ -58,10 +63,12 @@
       deleted, and the virtual operands renamed.
 
    Each stage gets a dump line "blas-forward: stage S (line L): ..."
-   saying which nest became a call or why it stays loops.
+   saying which nest became a call ("... as cblas_sgemm (n, m, k)", or
+   "as tiled (n, m, k)") or why it stays loops.
 
-   Limits: the sum of the call is in the BLAS's order, not the source's
-   (documented with the option), and a scale inside the sum is applied
+   Limits: the sum of the call is in the BLAS's order (or the tiled
+   product's, blocks of 64 terms), not the source's (documented with
+   the options), and a scale inside the sum is applied
    after it; the parameters must not overlap (as for the gradient); a
    product behind a condition on its loops or on data, or a test of
    sizes inside the nest, over a triangle, two sums in one value,
@@ -387,7 +394,7 @@ params_are_registers (tree kernel)
 }
 
 unsigned
-forward_blas (function *fun, tree kernel, te_program *fwd)
+forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled)
 {
   if (fun->decl != kernel)
     {
@@ -405,6 +412,10 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
       te_gemm g;
       const char *why = NULL;
       te_program *q = te_gemm_forward (fwd, si, &g, &why);
+      /* The products of Q as the tiled function (the emitter makes it
+         once per object, emit.cc's made_tiled).  */
+      if (q)
+        q->tiled = tiled;
       class loop *root = NULL;
       if (q && !params_ok)
         why = "a parameter whose address is taken";
@@ -432,7 +443,7 @@ forward_blas (function *fun, tree kernel, te_program *fwd)
       if (dump_file)
         fprintf (dump_file, "blas-forward: stage %d (line %d): %s%s\n", si,
                  LOCATION_LINE (loc), why ? "loops, " : "",
-                 why ? why : te_gemm_text (fwd, &g));
+                 why ? why : te_gemm_text (q, &g));
       if (!helper)
         continue;
       if (replace_nest (fun, kernel, root, helper, loc, fwd, q))

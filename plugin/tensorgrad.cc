@@ -63,6 +63,12 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-no-tiled\n"
   "                                 without blas, run the gradient's\n"
   "                                 matrix products as loops, not tiled\n"
+  "  -fplugin-arg-tensorgrad-tiled-forward\n"
+  "                                 run the nests blas-forward would call\n"
+  "                                 the CBLAS for as the plugin's tiled\n"
+  "                                 product instead: no library (the sum\n"
+  "                                 is in blocks of 64 terms, not the\n"
+  "                                 source's order)\n"
   "  -fplugin-arg-tensorgrad-parallel\n"
   "                                 run every loop nest of a gradient that\n"
   "                                 can on OpenMP threads (with -fopenmp)\n"
@@ -92,7 +98,7 @@ static const struct
                    { "dump-c", true },
                    { "header", true }, { "help", false },
                    { "no-opt", false }, { "no-tiled", false },
-                   { "parallel", false },
+                   { "parallel", false }, { "tiled-forward", false },
                    { "vector-math", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
@@ -111,6 +117,9 @@ static bool tg_blas;
 /* -fplugin-arg-tensorgrad-blas-forward: those of the kernels too
    (forward.cc).  */
 static bool tg_blas_forward;
+/* -fplugin-arg-tensorgrad-tiled-forward: the kernels' products as the
+   tiled product (forward.cc, lib/back/tiled.h), no CBLAS.  */
+static bool tg_tiled_forward;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -497,7 +506,9 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   /* The program as lifted, before the passes rewrite it: what the
      kernel's own nests compute (forward.cc).  */
   if (lifted)
-    *lifted = fwd && tg_blas_forward ? te_program_copy (fwd) : NULL;
+    *lifted = fwd && (tg_blas_forward || tg_tiled_forward)
+                  ? te_program_copy (fwd)
+                  : NULL;
   *ok = fwd && te_pipeline_run (pl, fwd, diag);
   lift_remember (kernel, pl->callee);
   return fwd;
@@ -638,7 +649,7 @@ differentiate (function *fun, tree kernel)
      from the body as written.  */
   unsigned todo = 0;
   if (bwd && lifted && !seen_error ())
-    todo = forward_blas (fun, kernel, lifted);
+    todo = forward_blas (fun, kernel, lifted, tg_tiled_forward);
   if (lifted)
     te_ctx_free (lifted->ctx);
   if (dump_file)
@@ -769,7 +780,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
                  "blas-forward, check, check-sizes=, check-tol=, dump, "
                  "dump-c=FILE, header=FILE, help, no-opt, no-tiled, "
-                 "parallel, "
+                 "parallel, tiled-forward, "
                  "vector-math",
                  key);
           ok = false;
@@ -811,12 +822,24 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_blas = true;
       else if (!strcmp (key, "blas-forward"))
         tg_blas = tg_blas_forward = true;
+      else if (!strcmp (key, "tiled-forward"))
+        tg_tiled_forward = true;
       else if (!strcmp (key, "vector-math"))
         /* The target is checked when the options are final
            (vector_math_target).  */
         emit_vector_math = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
+    }
+  /* tiled-forward and blas-forward ask different things of the same
+     nests (blas and no-tiled concern the gradient's products: either
+     goes with tiled-forward).  */
+  if (tg_tiled_forward && tg_blas_forward)
+    {
+      error ("tensorgrad: options %<tiled-forward%> and %<blas-forward%> "
+             "conflict: the kernel's products run either as the tiled "
+             "product or as CBLAS calls");
+      ok = false;
     }
   return ok;
 }

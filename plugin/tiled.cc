@@ -3,7 +3,9 @@
    order, and how; lib/back/cgen-tiled.c prints the same as C).
 
    Before:  a blas stage of a gradient made without
-	    -fplugin-arg-tensorgrad-blas (te_program.tiled).
+	    -fplugin-arg-tensorgrad-blas, or of the function that runs a
+	    kernel's own product under -fplugin-arg-tensorgrad-tiled-forward
+	    (forward.cc; both te_program.tiled).
    After:   once per object and element type, a static function
 	    tensorgrad.tiled.f32 (f64) of (m, n, k, alpha, a, sai, sap, b,
 	    sbp, sbj, c, ldc), gimplified, which emit.cc hands to the

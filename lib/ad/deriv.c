@@ -67,9 +67,14 @@ deriv_adjoint (te_ctx *ctx, te_node *n, int i, te_node *a, te_diag *diag)
       return i == 0 ? a : te_unary (ctx, TE_NEG, a);
     case TE_MUL: /* d(x*y)/dx = y, d/dy = x */
       return mul (ctx, a, i == 0 ? y : x);
-    case TE_DIV: /* d(x/y)/dx = 1/y, d/dy = -(x/y)/y */
-      return i == 0 ? dvd (ctx, a, y)
-                    : te_unary (ctx, TE_NEG, dvd (ctx, mul (ctx, a, n), y));
+    case TE_DIV: /* d(x/y)/dx = 1/y, d/dy = -(x/y)/y; for a reciprocal
+                    1/y, -(1/y)(1/y): the quotient it has, no second
+                    division (a sigmoid's derivative) */
+      if (i == 0)
+        return dvd (ctx, a, y);
+      if (te_is_const (x, 1))
+        return te_unary (ctx, TE_NEG, mul (ctx, mul (ctx, a, n), n));
+      return te_unary (ctx, TE_NEG, dvd (ctx, mul (ctx, a, n), y));
     case TE_MIN: /* x <= y ? x : y; ties give x, a NaN x gives y */
       {
         te_node *picks_x = te_binary (ctx, TE_LE, x, y);

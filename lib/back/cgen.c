@@ -812,7 +812,7 @@ gemm_nest (cgen *g, block *out, const te_lw_stage *l)
       gemm_range (g, out, &head, m->ldc, m->n, false);
     }
   blk_stmt (out, "/* %s%s */", te_gemm_text (g->p, m),
-            tiled ? ", tiled: no CBLAS" : "");
+            tiled ? ", no CBLAS" : "");
   block calls = { { 0 }, 0 }, inner = { { 0 }, 0 }, loops = { { 0 }, 0 };
   cg_scope_enter (g);
   cg_emit_loops (g, &inner, m->nbatch, m->batch, false,

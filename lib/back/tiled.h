@@ -1,7 +1,8 @@
 /* tiled.h -- a matrix product without a library: the cache-tiled,
    register-blocked nest the back ends run for a blas stage (te_stage.blas,
-   lib/ir/gemm.h) when -fplugin-arg-tensorgrad-blas is not given
-   (te_program.tiled).
+   lib/ir/gemm.h) when -fplugin-arg-tensorgrad-blas is not given, and
+   for a kernel's own products under -fplugin-arg-tensorgrad-tiled-forward
+   (plugin/forward.cc) (te_program.tiled).
 
    Each back end emits, once per object (plugin/tiled.cc as GENERIC,
    lib/back/cgen-tiled.c as C), a static function per element type

@@ -45,8 +45,9 @@
      3. the stages;
      4. locals_as_params: the kernel's local arrays (te_tensor.decl)
         become pointer parameters after the kernel's;
-     5. te_gemm_match, and rows_apart: distinct iterations of the
-        product's row, column and batch loops store distinct elements
+     5. te_gemm_match, and te_rows_apart (lib/ir/index.h): distinct
+        iterations of the product's row, column and batch loops store
+        distinct elements
         (else the assignments of the source and the additions after the
         initial values differ).
    It refuses a stage that reads C, the return value, an optional
@@ -284,8 +285,8 @@ te_gemm_text (const te_program *p, const te_gemm *g)
   char *buf = te_alloc (p->ctx, len);
   snprintf (buf, len, "%s = %s%s%s * %s%s as %s (%s, %s, %s)%s",
             g->c->name, alpha, g->a->name, g->trans_a ? "^T" : "",
-            g->b->name, g->trans_b ? "^T" : "", te_gemm_function (g), m, n,
-            k, batch);
+            g->b->name, g->trans_b ? "^T" : "",
+            p->tiled ? "tiled" : te_gemm_function (g), m, n, k, batch);
   return buf;
 }
 
@@ -374,98 +375,6 @@ split_scale (te_ctx *ctx, te_node *body, const te_node *red, te_type type,
       return body;
     }
   return rest;
-}
-
-/* The parameters in an integer node (te_walk): are they all extents of
-   the loops LOOPS[0..N)?  */
-typedef struct extents_of
-{
-  const te_loop *loops;
-  int n;
-  bool ok;
-} extents_of;
-
-static void
-extents_fn (te_node *x, void *data)
-{
-  extents_of *e = data;
-  if (x->op != TE_PARAM && x->op != TE_LOAD)
-    return;
-  for (int l = 0; l < e->n; l++)
-    if (e->loops[l].extent == x)
-      return;
-  e->ok = false;
-}
-
-/* Is GAP (an integer) zero or more wherever the loops LOOPS[0..N) all
-   run: a polynomial without negative coefficients in parameters each of
-   which is the extent of one of them (so at least 1 there)?  */
-static bool
-gap_holds (te_ctx *ctx, te_node *gap, const te_loop *loops, int n)
-{
-  gap = te_canon_int (ctx, gap);
-  if (gap->op == TE_CONST)
-    return gap->u.i >= 0;
-  extents_of e = { loops, n, true };
-  te_walk (gap, extents_fn, &e);
-  return e.ok && te_non_negative (ctx, gap);
-}
-
-/* A dimension of the destination: a loop and its step in the index.  */
-typedef struct dim
-{
-  te_node *step, *extent;
-} dim;
-
-/* Can the dimensions D[0..N) not yet USED (bits) follow, in some order,
-   loops reaching up to SPAN + 1 elements, each step passing every
-   element those inside it reach?  LOOPS[0..NL) as for gap_holds.  */
-static bool
-nest_apart (te_ctx *ctx, const dim *d, int n, unsigned used, te_node *span,
-            const te_loop *loops, int nl)
-{
-  if (used == (1u << n) - 1)
-    return true;
-  te_node *one = te_int (ctx, 1);
-  for (int i = 0; i < n; i++)
-    {
-      if (used & (1u << i))
-        continue;
-      te_node *gap = te_binary (ctx, TE_SUB, d[i].step,
-                                te_binary (ctx, TE_ADD, span, one));
-      if (!gap_holds (ctx, gap, loops, nl))
-        continue;
-      te_node *next = te_binary (
-          ctx, TE_ADD, span,
-          te_binary (ctx, TE_MUL, d[i].step,
-                     te_binary (ctx, TE_SUB, d[i].extent, one)));
-      if (nest_apart (ctx, d, n, used | (1u << i), next, loops, nl))
-        return true;
-    }
-  return false;
-}
-
-/* Step 5: does INDEX (the destination's, of stage S) reach a different
-   element at every iteration of S's loops?  In some order of the loops,
-   each loop's step must pass every element the loops before it reach
-   (the rows of a head's output between the heads of a row, as in
-   out[(b*T + t)*C + h*hs + i], are such an order).  */
-static bool
-rows_apart (te_ctx *ctx, const te_stage *s, te_node *index)
-{
-  te_loop loops[TE_MAX_LOOPS];
-  dim d[TE_MAX_LOOPS];
-  for (int l = 0; l < s->nloops; l++)
-    {
-      loops[l] = s->loops[l];
-      loops[l].extent = te_canon_int (ctx, loops[l].extent);
-      d[l].step = te_coefficient (ctx, index, s->loops[l].var);
-      d[l].extent = loops[l].extent;
-      if (uses_stage_var (d[l].step, s) || te_reads (d[l].step, NULL))
-        return false;
-    }
-  return nest_apart (ctx, d, s->nloops, 0, te_int (ctx, 0), loops,
-                     s->nloops);
 }
 
 /* Step 4: the local arrays Q names become parameters after P's (a
@@ -897,7 +806,13 @@ te_gemm_forward (te_program *p, int si, te_gemm *g, const char **why)
   b = &q->stages[bi];
   if (!te_gemm_match (q, b, 0, g, why))
     return NULL;
-  if (!rows_apart (ctx, s, st->index))
+  /* Step 5: te_rows_apart places the loops by their steps in any order
+     (attention's heads between a row's elements too).  */
+  te_node *index = te_canon_int (ctx, st->index);
+  int none = 0;
+  const te_loop *in = NULL;
+  if (!te_rows_apart (ctx, s->nloops, s->loops, 1, &index, &none, &in, s,
+                      NULL, NULL))
     return *why = "rows of the destination that may overlap", NULL;
   return q;
 }

@@ -47,7 +47,8 @@ bool te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
 
 /* "d_w = x^T * d1 as cblas_sgemm (k, m, n)", with " in a loop over b"
    for batch loops, in memory of P's context: the fixed wording of the
-   notes and the dump.  */
+   notes and the dump; "as tiled (k, m, n)" when P's products run tiled
+   (te_program.tiled, lib/back/tiled.h), not in a CBLAS.  */
 const char *te_gemm_text (const te_program *p, const te_gemm *g);
 
 /* Forward stage SI of P, one statement
@@ -67,8 +68,9 @@ const char *te_gemm_text (const te_program *p, const te_gemm *g);
    stage (te_stage.blas) whose reading fills *G, and, when f or s is
    not nothing, C[...] = f (init + s * C[...]).  The back ends print it
    as a function that runs in place of the kernel's nest (plugin/
-   forward.cc, -fplugin-arg-tensorgrad-blas-forward): it computes the
-   same elements, the sum in the BLAS's order.  NULL with *WHY (a fixed
+   forward.cc, -fplugin-arg-tensorgrad-blas-forward, or tiled-forward
+   when the caller marks the program tiled): it computes the same
+   elements, the sum in the BLAS's order (or the tiled product's).  NULL with *WHY (a fixed
    phrase) when the stage is not such a product: more than one
    statement or sum, a guard, a destination or operand that is not an
    array of the kernel (an optional pointer, a temporary the lifter

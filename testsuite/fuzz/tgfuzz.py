@@ -74,6 +74,11 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O0-blas-forward", ["-O0",
                                      "-fplugin-arg-tensorgrad-blas-forward"]
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                # The same nests as the tiled product, no library.
+                ("O2-tiled-forward", ["-O2",
+                                      "-fplugin-arg-tensorgrad-tiled-forward"]),
+                ("O0-tiled-forward", ["-O0",
+                                      "-fplugin-arg-tensorgrad-tiled-forward"]),
                 # The gradients' math calls as libmvec's vector functions
                 # (x86_64), within 4 ulp.
                 ("O2-vector-math", ["-O2",

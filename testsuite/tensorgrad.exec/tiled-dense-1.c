@@ -59,5 +59,5 @@ main (void)
 }
 
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x = \[a-z0-9_\]+ \\* w\\^T as cblas_sgemm \\(n, k, m\\)\n" } } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_w = x\\^T \\* \[a-z0-9_\]+ as cblas_sgemm \\(k, m, n\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x = \[a-z0-9_\]+ \\* w\\^T as tiled \\(n, k, m\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_w = x\\^T \\* \[a-z0-9_\]+ as tiled \\(k, m, n\\)\n" } } */
