@@ -77,5 +77,5 @@ main (void)
 
 /* { dg-final { scan-tensorgrad-dump "\n  patches: d_x: a product into d_x.col \\(9 \\* max \\(c, 0\\) by max \\(h, 0\\) \\* max \\(w, 0\\) per batch iteration\\), added back over the patches \\(col2im\\)\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  patches: d_wt: the patches of x packed into x.col \\(9 \\* max \\(c, 0\\) by max \\(h, 0\\) \\* max \\(w, 0\\) per batch iteration\\), then a product\n" } } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x.col = wt\\^T \\* d_y as cblas_sgemm \\(9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_wt = d_y \\* x.col\\^T as cblas_sgemm \\(f, 9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x.col = wt\\^T \\* d_y as tiled \\(9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_wt = d_y \\* x.col\\^T as tiled \\(f, 9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */

@@ -97,7 +97,7 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_wt = d_y \\* x.col\\^T as cblas_dgemm \\(f, 25 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x.col = wt\\^T \\* d_y as cblas_dgemm \\(25 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_wt = d_y \\* x.col\\^T as cblas_dgemm \\(f, 3 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x.col = wt\\^T \\* d_y as cblas_dgemm \\(3 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_wt = d_y \\* x.col\\^T as tiled \\(f, 25 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x.col = wt\\^T \\* d_y as tiled \\(25 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_wt = d_y \\* x.col\\^T as tiled \\(f, 3 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: tiled: d_x.col = wt\\^T \\* d_y as tiled \\(3 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
