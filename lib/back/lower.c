@@ -88,6 +88,10 @@
       reads as a matrix product, and that reads no NULL-able shadow as 0,
       keeps that reading (te_lw_stage.gemm): the back ends call the CBLAS
       inside the statement's NULL tests.
+   6b. When such a stage adds into a local array (a convolution's
+      d_x.col, passes/patches.c), it is also skipped where every
+      statement reading the array is: with the shadows that skip them
+      all (d_x for col2im).
 
    Each scope walks the distinct nodes below its roots that enclosing
    scopes did not bind, once (TE_WALK_LOWER).
@@ -760,6 +764,63 @@ lower_gemm (lw *w, te_lw_stage *l, const te_stage *s)
     }
 }
 
+/* The NULL-able shadows whose NULL skips every statement of W's
+   program that reads local array T (a statement reading T in its
+   value, guard or index), into *OUT; none when no statement reads T.  */
+static void
+reader_skips (lw *w, const te_tensor *t, nullable_set *out)
+{
+  bool first = true;
+  out->n = 0;
+  for (int s = 0; s < w->p->nstages; s++)
+    for (int k = 0; k < w->p->stages[s].nstmts; k++)
+      {
+        const te_stmt *st = &w->p->stages[s].stmts[k];
+        if (!te_reads (st->value, t) && !(st->guard && te_reads (st->guard, t))
+            && !te_reads (st->index, t))
+          continue;
+        nullable_set all = { { 0 }, 0 }, mine = { { 0 }, 0 };
+        stmt_nullable (st, &all);
+        for (int i = 0; i < all.n; i++)
+          if (te_lower_skips (st, all.items[i]))
+            add_nullable (&mine, all.items[i]);
+        int kept = 0;
+        for (int i = 0; i < (first ? mine.n : out->n); i++)
+          {
+            const te_tensor *x = first ? mine.items[i] : out->items[i];
+            if (first || among (mine.items, mine.n, x))
+              out->items[kept++] = x;
+          }
+        out->n = kept;
+        first = false;
+      }
+}
+
+/* Step 6b: a blas stage S (lowered as L) whose statement adds into a
+   local array (a product over a convolution's patches, patches.c) is
+   skipped, besides its own NULL tests, where every reader of the array
+   is: d_x.col's product when d_x is NULL.  */
+static void
+skip_with_readers (lw *w, te_lw_stage *l, const te_stage *s)
+{
+  const te_stmt *st = &s->stmts[0];
+  te_lw_stmt *m = &l->stmts[0];
+  if (s->nstmts != 1 || st->dst->kind != TE_TK_LOCAL)
+    return;
+  nullable_set more = { { 0 }, 0 };
+  reader_skips (w, st->dst, &more);
+  if (!more.n)
+    return;
+  nullable_set skip = { { 0 }, 0 };
+  for (int i = 0; i < m->nskip; i++)
+    add_nullable (&skip, m->skip[i]);
+  for (int i = 0; i < more.n; i++)
+    add_nullable (&skip, more.items[i]);
+  free (m->skip);
+  m->nskip = skip.n;
+  m->skip = copy_tensors (w, skip.items, skip.n);
+}
+
 static void
 lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
 {
@@ -813,7 +874,10 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
   l->nstmts = s->nstmts;
   l->stmts = lower_stmts (w, s, true);
   if (s->blas && l->stmts)
-    lower_gemm (w, l, s);
+    {
+      skip_with_readers (w, l, s);
+      lower_gemm (w, l, s);
+    }
 }
 
 /* Two statements of stage L's one nest that add to the same element in

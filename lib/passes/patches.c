@@ -78,9 +78,9 @@
    products, a third varying factor (a mask), a guard that reads data
    or the product's own loops, a group whose loops are not a dense
    chain of the other array, and strided windows whose taps do not step
-   T as the pixels do all stay loops.  The product into d_x.col runs
-   when d_x is NULL too (its destination is a temporary; col2im is
-   skipped), as does the packing when d_wt is NULL.  */
+   T as the pixels do all stay loops.  The packing runs when d_wt is
+   NULL too (the product is skipped; lower.c step 6b skips d_x.col's
+   product with col2im when d_x is NULL).  */
 
 #include "passes/passes.h"
 #include "back/tiled.h"

@@ -11,7 +11,8 @@
    of 1 channel of 4 x 7 into 2.  Every component against central
    differences, also with d_x and d_wt NULL, and the calls counted (the
    link wraps cblas_sgemm and cblas_dgemm): 2 per sample, 1 per sample
-   with d_wt NULL (d_x's product into d_x.col still runs).  */
+   with d_wt or d_x NULL (d_x.col's product is skipped with col2im, its
+   one reader: lower.c step 6b).  */
 /* { dg-options "-fplugin-arg-tensorgrad-dump -Wl,--wrap=cblas_sgemm -Wl,--wrap=cblas_dgemm" } */
 
 #include "tg-test.h"
@@ -71,6 +72,9 @@ run (int nb, int c, int h, int w, int f, unsigned seed)
   before = sgemm_calls;
   conv_f_grad (nb, c, h, w, f, x, wt, b, y, d_x, NULL, d_b, d_y);
   CHECK (sgemm_calls == before + nb);
+  before = sgemm_calls;
+  conv_f_grad (nb, c, h, w, f, x, wt, b, y, NULL, d_wt, d_b, d_y);
+  CHECK (sgemm_calls == before + nb);
 
   double *xd = tg_alloc (nx), *wd = tg_alloc (nw), *bd = tg_alloc (f);
   double *yd = tg_alloc (ny);
@@ -93,6 +97,7 @@ main (void)
 }
 
 /* { dg-final { scan-tensorgrad-dump "\n  patches: d_x: a product into d_x.col \\(9 \\* max \\(c, 0\\) by max \\(h, 0\\) \\* max \\(w, 0\\) per batch iteration\\), added back over the patches \\(col2im\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+ statement 0: skipped when d_x is NULL\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_wt = \[a-z0-9_\]+ \\* x.col\\^T as cblas_sgemm \\(f, 9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
 /* { dg-final { scan-tensorgrad-dump "\n  blas: d_x.col = wt\\^T \\* \[a-z0-9_\]+ as cblas_dgemm \\(9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
 /* { dg-final { tg-blas-calls cblas_sgemm } } */
