@@ -14,8 +14,10 @@
    in double, whose adjoint d_v[i][j][k] += d_y[j][k] walks the plane
    (j, k) but sums across nothing: it keeps the loop order j, i, k
    (schedule.c step 2b), and rows.c the copy of d_y a row.  Checked
-   against central differences, also with NULL shadows.  */
-/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
+   against central differences, also with NULL shadows.  With no-tiled:
+   the convolutions' gradients would otherwise be products over their
+   patches (patches.c, patches-conv2d-1.c).  */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
 
 #include "tg-test.h"
 
