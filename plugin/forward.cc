@@ -102,6 +102,27 @@ math_call (gimple *g)
   return true;
 }
 
+/* Is G a check -fsanitize=undefined put in the nest (an index inside
+   its array's bounds, a pointer not null)?  The helper that replaces
+   the nest has no such checks: the sanitizer checks the call, not the
+   product's accesses (README, blas-forward).  */
+static bool
+sanitizer_check (gimple *g)
+{
+  if (!is_gimple_call (g) || !gimple_call_internal_p (g))
+    return false;
+  switch (gimple_call_internal_fn (g))
+    {
+    case IFN_UBSAN_BOUNDS:
+    case IFN_UBSAN_NULL:
+    case IFN_UBSAN_OBJECT_SIZE:
+    case IFN_UBSAN_PTR:
+      return true;
+    default:
+      return false;
+    }
+}
+
 /* Step 3: is ROOT's nest exactly the loops of stage S of P (and its sum
    over RED_LOOP), with one store and nothing live after it?  NULL or
    why not.  */
@@ -189,7 +210,7 @@ nest_problem (function *fun, class loop *root, const te_program *p,
            gsi_next (&si))
         {
           gimple *g = gsi_stmt (si);
-          if (is_gimple_debug (g))
+          if (is_gimple_debug (g) || sanitizer_check (g))
             continue;
           /* A math function (an activation, which the lifter read as
              an operation) may set errno: the helper calls it too.  */
