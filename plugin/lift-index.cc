@@ -804,6 +804,49 @@ lift_null_test (lifter *l, enum tree_code code, tree a, tree b)
   return code == NE_EXPR ? n : te_not (l->ctx, n);
 }
 
+/* A range test GCC folded, (unsigned) E <= C for a signed E of the same
+   precision and 0 <= C < 2^(p-1) (CODE <, <=, > or >=; the front end
+   makes it of E >= 0 && E <= C at -O1 and up), as that pair of signed
+   tests: the same truth for every E, which the guard analyses read as
+   bounds on E (a padded convolution's 0 <= oh + kh - 1 <= 4: the
+   extents of its arrays, clip.c's loop bounds).  NULL when A < B is no
+   such test.  */
+static te_node *
+lift_unsigned_range (lifter *l, enum tree_code code, tree a, tree b)
+{
+  if ((code != LE_EXPR && code != LT_EXPR && code != GE_EXPR
+       && code != GT_EXPR)
+      || TREE_CODE (a) != SSA_NAME || TREE_CODE (b) != INTEGER_CST
+      || !INTEGRAL_TYPE_P (TREE_TYPE (a)) || !TYPE_UNSIGNED (TREE_TYPE (a)))
+    return NULL;
+  gimple *d = SSA_NAME_DEF_STMT (a);
+  if (!is_gimple_assign (d)
+      || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (d)))
+    return NULL;
+  tree e = gimple_assign_rhs1 (d);
+  unsigned prec = TYPE_PRECISION (TREE_TYPE (a));
+  if (!INTEGRAL_TYPE_P (TREE_TYPE (e)) || TYPE_UNSIGNED (TREE_TYPE (e))
+      || TYPE_PRECISION (TREE_TYPE (e)) != prec || prec > 64
+      || wi::geu_p (wi::to_wide (b), wi::set_bit_in_zero (prec - 1, prec)))
+    return NULL;
+  te_node *x = lift_int (l, e);
+  if (!x)
+    return NULL;
+  te_ctx *ctx = l->ctx;
+  te_node *c = te_int (ctx, (int64_t) tree_to_uhwi (b));
+  te_node *zero = te_int (ctx, 0);
+  if (x->type != c->type)
+    {
+      c = te_cast (ctx, x->type, c);
+      zero = te_cast (ctx, x->type, zero);
+    }
+  /* E in [0, C] (<=, >) or [0, C) (<, >=).  */
+  bool closed = code == LE_EXPR || code == GT_EXPR;
+  te_node *in = te_binary (ctx, TE_AND, te_binary (ctx, TE_LE, zero, x),
+                           te_binary (ctx, closed ? TE_LE : TE_LT, x, c));
+  return code == LE_EXPR || code == LT_EXPR ? in : te_not (ctx, in);
+}
+
 /* Lift comparison CODE of A and B, integer or floating.  */
 te_node *
 lift_compare (lifter *l, enum tree_code code, tree a, tree b)
@@ -811,6 +854,8 @@ lift_compare (lifter *l, enum tree_code code, tree a, tree b)
   te_op op = compare_op (code);
   if (op == TE_NUM_OPS)
     return fail (l, "this comparison cannot be lifted");
+  if (te_node *r = lift_unsigned_range (l, code, a, b))
+    return r;
   if (l->nonnull && POINTER_TYPE_P (TREE_TYPE (a)) && integer_zerop (b)
       && (code == EQ_EXPR || code == NE_EXPR))
     return te_bool (l->ctx, code == NE_EXPR);

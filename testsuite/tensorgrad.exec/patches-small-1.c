@@ -7,9 +7,9 @@
    small: y[o][oh][ow] = sum over kh, kw in bounds of
    x[oh+kh-1][ow+kw-1] wt[o][kh][kw]; pointwise: y[n][o][p] = sum over
    ci of x[n][ci][p] wt[o][ci].  Every component against central
-   differences, also with d_x and d_wt NULL (small's by hand: at -O2
-   the plugin gives it no descriptor, "the extent of 'x' cannot be
-   told", with its constant sizes).  */
+   differences, also with d_x and d_wt NULL (small's by hand, written
+   when -O2 gave it no descriptor; range-test-1.c checks that it has
+   one now).  */
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 
 #include "tg-test.h"
