@@ -568,6 +568,28 @@ te_gemm_dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops,
   return dense_chain (ctx, index, loops, n, step);
 }
 
+bool
+te_gemm_affine (te_ctx *ctx, const te_stage *s, te_node *index,
+                te_node **coef)
+{
+  return affine (ctx, s, index, coef);
+}
+
+bool
+te_gemm_product (te_node *v, te_type type, double *alpha, te_node **loads)
+{
+  return product (v, type, alpha, loads);
+}
+
+te_node *
+te_gemm_at_zero (te_ctx *ctx, te_node *index, const te_loop *loops, int n)
+{
+  int vars[TE_MAX_LOOPS];
+  for (int l = 0; l < n; l++)
+    vars[l] = loops[l].var;
+  return at_zero (ctx, index, vars, n);
+}
+
 /* Step 3b, a product over several loops (a convolution, C[n][o][oh][ow]
    = sum over ci, kh, kw of W[o][ci][kh][kw] X[n][ci][oh + kh][ow + kw]
    behind its padding's tests), as im2col: with W the factor whose index

@@ -115,6 +115,18 @@ te_stage *te_gemm_pack (te_program *q, const te_patches *pp,
    which goes to *STEP?  */
 bool te_gemm_dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops,
                           int n, te_node **step);
+/* The coefficients of INDEX along the counters of S into COEF (one per
+   loop), free of counters and loads; false when INDEX is no affine
+   function of them.  */
+bool te_gemm_affine (te_ctx *ctx, const te_stage *s, te_node *index,
+                     te_node **coef);
+/* V as ALPHA times two loads of TYPE (LOADS[0..2)), its other factors
+   floating constants and negations; false otherwise.  */
+bool te_gemm_product (te_node *v, te_type type, double *alpha,
+                      te_node **loads);
+/* INDEX with the counters of LOOPS[0..N) replaced by 0, canonical.  */
+te_node *te_gemm_at_zero (te_ctx *ctx, te_node *index, const te_loop *loops,
+                          int n);
 
 /* The CBLAS function for G: "cblas_sgemm" or "cblas_dgemm".  */
 const char *te_gemm_function (const te_gemm *g);

@@ -112,39 +112,6 @@ int_zero (const te_node *n)
   return n->op == TE_CONST && n->u.i == 0;
 }
 
-/* INDEX with the counters of LOOPS[0..N) replaced by 0, canonical.  */
-static te_node *
-at_zero (te_ctx *ctx, te_node *index, const te_loop *loops, int n)
-{
-  for (int l = 0; l < n; l++)
-    index = te_replace (ctx, index, te_var (ctx, loops[l].var),
-                        te_int (ctx, 0));
-  return te_canon_int (ctx, index);
-}
-
-/* Is INDEX affine in the counters of S, with coefficients free of
-   counters and loads?  Each coefficient into COEF (one per loop).  */
-static bool
-affine (te_ctx *ctx, const te_stage *s, te_node *index, te_node **coef)
-{
-  if (te_reads (index, NULL))
-    return false;
-  te_node *sum = at_zero (ctx, index, s->loops, s->nloops);
-  for (int l = 0; l < s->nloops; l++)
-    {
-      coef[l] = te_coefficient (ctx, index, s->loops[l].var);
-      if (te_reads (coef[l], NULL))
-        return false;
-      for (int m = 0; m < s->nloops; m++)
-        if (te_uses_var (coef[l], s->loops[m].var))
-          return false;
-      sum = te_binary (ctx, TE_ADD, sum,
-                       te_binary (ctx, TE_MUL, coef[l],
-                                  te_var (ctx, s->loops[l].var)));
-    }
-  return te_canon_int (ctx, sum) == te_canon_int (ctx, index);
-}
-
 /* Step 1: statement ST of S as a product into *PR, or false.  */
 static bool
 read_product (te_ctx *ctx, const te_stage *s, const te_stmt *st,
@@ -155,44 +122,22 @@ read_product (te_ctx *ctx, const te_stage *s, const te_stmt *st,
     return false;
   if (st->guard && te_reads (st->guard, NULL))
     return false;
-  pr->alpha = 1.0;
   pr->guard = st->guard;
-  te_node *v = st->value;
-  while (v->op == TE_NEG)
-    {
-      pr->alpha = -pr->alpha;
-      v = v->args[0];
-    }
-  te_node *f[8];
-  int nf = te_factors (v, f, 8), nl = 0;
-  if (nf < 0)
+  te_node *ld[2];
+  if (!te_gemm_product (st->value, st->dst->type, &pr->alpha, ld))
     return false;
-  for (int i = 0; i < nf; i++)
+  for (int i = 0; i < 2; i++)
     {
-      te_node *x = f[i];
-      while (x->op == TE_NEG)
-        {
-          pr->alpha = -pr->alpha;
-          x = x->args[0];
-        }
-      if (x->op == TE_CONST && te_type_is_float (x->type))
-        pr->alpha *= x->u.f;
-      else if (x->op == TE_LOAD && x->type == st->dst->type && nl < 2)
-        {
-          nl++;
-          pr->a[nl].t = x->u.tensor;
-          pr->a[nl].index = x->args[0];
-        }
-      else
-        return false;
+      pr->a[i + 1].t = ld[i]->u.tensor;
+      pr->a[i + 1].index = ld[i]->args[0];
     }
   pr->a[0].t = st->dst;
   pr->a[0].index = st->index;
-  if (nl != 2 || pr->a[0].t == pr->a[1].t || pr->a[0].t == pr->a[2].t
+  if (pr->a[0].t == pr->a[1].t || pr->a[0].t == pr->a[2].t
       || pr->a[1].t == pr->a[2].t)
     return false;
   for (int i = 0; i < 3; i++)
-    if (!affine (ctx, s, pr->a[i].index, coef[i]))
+    if (!te_gemm_affine (ctx, s, pr->a[i].index, coef[i]))
       return false;
   for (int l = 0; l < s->nloops; l++)
     for (int m = 0; m < s->nloops; m++)
@@ -391,8 +336,8 @@ rewrite (te_program *p, const te_stage *os, const te_stmt *st,
       te_node *cnt = te_var (ctx, cv->v[g == outer ? 0 : 1]);
       idx[pl->partner[g]] = te_canon_int (
           ctx, te_binary (ctx, TE_ADD,
-                          at_zero (ctx, x->index, pl->chain[g],
-                                   pl->nchain[g]),
+                          te_gemm_at_zero (ctx, x->index, pl->chain[g],
+                                           pl->nchain[g]),
                           te_binary (ctx, TE_MUL, pl->step[g], cnt)));
     }
   te_node *pidx = te_gemm_patch_index (ctx, &pp, pp.lin_b,
