@@ -178,6 +178,9 @@ bool te_program_dedupe (te_program *p, te_diag *diag);
    outer loops, and exchange data only within one iteration of them, as
    one stage over those loops (the gradient works row by row).  */
 bool te_program_rows (te_program *p, te_diag *diag);
+/* gather.c: additions a stage makes to one element in one iteration are
+   one addition.  */
+bool te_program_gather (te_program *p, te_diag *diag);
 /* shrink.c: give a temporary of backward program P that lives for one
    iteration of a fused stage one element, and one that a recurrence
    reads one step after writing it two steps.  */

@@ -117,6 +117,9 @@ const te_pass te_passes[] = {
   { "rows", TE_PASS_BACKWARD, true, te_program_rows,
     "consecutive nests that share outer loops and exchange data only "
     "within one iteration of them run as one: row by row" },
+  { "gather", TE_PASS_BACKWARD, true, te_program_gather,
+    "the additions one iteration makes to one element become one (GCC "
+    "12.2's vectorizer miscounts a chain of them at -O3)" },
   { "shrink", TE_PASS_BACKWARD, true, te_program_shrink,
     "temporaries that live for one iteration shrink to it" },
   { "accumulate", TE_PASS_BACKWARD, true, te_program_accumulate,
