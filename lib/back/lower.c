@@ -881,13 +881,16 @@ lower_stage (lw *w, te_lw_stage *l, const te_stage *s)
 }
 
 /* Two statements of stage L's one nest that add to the same element in
-   every iteration of its innermost loop, into L->chain (-1 if none).
+   every iteration of a loop, into L->chain (-1 if none).
    Such a pair is a reduction chain for GCC, and GCC 12.2 vectorizes one
-   whose loads run backwards into wrong code: it adds the elements as if
+   whose loads run backwards (or are permuted: GCC PR 110381) into wrong
+   code: it adds the elements as if
    they came in the loop's order (seen with d_w[0] += x[2*i+1] * d_y[2*i+1];
    d_w[0] += x[2*i] * d_y[2*i]; at -O2, the adjoint of a weight shared by
    the two stores of a hand-unrolled loop, whose adjoints the reverse
-   sweep orders backwards).  Statements with loops of their own share
+   sweep orders backwards).  passes/gather.c adds such pairs as one
+   statement where nothing between them forbids it; this keeps the rest
+   from the vectorizer.  Statements with loops of their own share
    an innermost loop only when they run as one nest (a run of L's, step
    5): two sums into one element from nests of their own are no chain,
    and keeping the whole stage from being vectorized for them made a
@@ -901,6 +904,22 @@ one_innermost (const te_lw_stage *l, int a, int b)
     if (l->runs[r].first <= a && a < l->runs[r].first + l->runs[r].n)
       return b < l->runs[r].first + l->runs[r].n;
   return false;
+}
+
+/* Does statement X's element move along every loop it runs in?  One
+   that stays along an outer loop chains there too once GCC unrolls the
+   loops inside (a gain per channel, d_w[k] over k < 2, twice per frame:
+   GCC 12.2 at -O3 unrolled k and vectorized the frames).  */
+static bool
+moves_along_all (const te_stage *s, const te_stmt *x)
+{
+  for (int k = 0; k < s->nloops; k++)
+    if (!te_uses_var (x->index, s->loops[k].var))
+      return false;
+  for (int k = 0; k < x->ninner; k++)
+    if (!te_uses_var (x->index, x->inner[k].var))
+      return false;
+  return true;
 }
 
 static void
@@ -917,9 +936,7 @@ find_chain (te_lw_stage *l)
         if (x->op != TE_ADD_TO || y->op != TE_ADD_TO || x->dst != y->dst
             || x->index != y->index || x->ninner != y->ninner)
           continue;
-        const te_loop *in = x->ninner ? &x->inner[x->ninner - 1]
-                                      : &s->loops[s->nloops - 1];
-        if (te_uses_var (x->index, in->var) || !one_innermost (l, a, b))
+        if (moves_along_all (s, x) || !one_innermost (l, a, b))
           continue;
         l->chain[0] = a;
         l->chain[1] = b;

@@ -11,7 +11,9 @@
    the torture's -O3 run of cgain failed (fuzz seed 1206001, kernel
    1063).  cgain_f in float, cgain_n with the pairs a run-time count, a
    row pointer offset into the batch; the gains' and the samples'
-   gradients alone (NULL shadows) too.  */
+   gradients alone (NULL shadows) too.  stereo_gain, a gain per channel
+   of interleaved stereo frames (two stores reading w[k]), failed at -O3
+   the same way.  */
 
 #include "tg-test.h"
 
@@ -61,6 +63,20 @@ cgain_n (int rows, int pairs, const double *x, const double *w, double *y)
     }
 }
 
+#define CH 2
+
+__attribute__ ((differentiable))
+void
+stereo_gain (int frames, const double *x, const double *w, double *y)
+{
+  for (int r = 0; r < frames; r++)
+    for (int k = 0; k < CH; k++)
+      {
+        y[r * 2 * CH + 2 * k] = x[r * 2 * CH + 2 * k] * w[k];
+        y[r * 2 * CH + 2 * k + 1] = x[r * 2 * CH + 2 * k + 1] * w[k];
+      }
+}
+
 int
 main (void)
 {
@@ -87,7 +103,14 @@ main (void)
   tg_fill (wn, 2 * pairs, 6, -1, 1);
   TG_GRADCHECK (cgain_n, &nrows, &pairs, xn, wn, yn);
   TG_GRADCHECK_NULL (cgain_n, "x", &nrows, &pairs, xn, wn, yn);
+
+  int frames = 11;
+  double *xs = tg_alloc (frames * 2 * CH), *ws = tg_alloc (CH);
+  double *ys = tg_alloc (frames * 2 * CH);
+  tg_fill (xs, frames * 2 * CH, 7, -1, 1);
+  tg_fill (ws, CH, 8, -1, 1);
+  TG_GRADCHECK (stereo_gain, &frames, xs, ws, ys);
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump-times "gather: stage \[0-9\]+ adds statement \[0-9\]+'s terms of d_w in statement \[0-9\]+, at the same element" 6 } } */
+/* { dg-final { scan-tensorgrad-dump-times "gather: stage \[0-9\]+ adds statement \[0-9\]+'s terms of d_w in statement \[0-9\]+, at the same element" 7 } } */

@@ -16,8 +16,8 @@
      halves: L = sum_i tanh^2 x + x^2 tanh^2 x.
    The weight's adjoint in u4 is a chain of four additions per iteration
    whose loads the reverse sweep orders backwards: GCC 12.2's vectorizer
-   turns such a chain into wrong code at -O2, so the nest is kept scalar
-   (stores-apart-2.c scans the dump for it).  */
+   turns such a chain into wrong code at -O2; gather.c adds the four
+   terms as one (stores-apart-2.c scans the dump for it).  */
 
 #include <math.h>
 #include "tg-test.h"
