@@ -22,9 +22,11 @@
       statement Y adds (no guard, or X's; no loops of its own) to the
       element an earlier statement X of the same kind adds to, at the
       same canonical index, and neither value reads the array D.
-   2. No statement between X and Y reads D, sets an element of D, or
-      writes what Y's value reads.
-   3. X adds Y's value too, and Y goes.  Exact in real arithmetic; a
+   2. No statement between X and Y reads D or sets an element of D, and
+      none writes what Y's value reads (Y's terms move up to X) or none
+      writes what X's value reads (X's move down to Y).
+   3. The one that stays adds X's value, then Y's, and the other goes.
+      Exact in real arithmetic; a
       float element's rounding changes as the terms are added together
       first, as merge.c's does.  */
 
@@ -40,17 +42,17 @@ plain_add (const te_stmt *x)
          && te_type_is_float (x->dst->type) && !te_reads (x->value, x->dst);
 }
 
-/* Step 2 for the statements of S strictly between X and Y.  */
+/* Step 2 for the statements of S strictly between X and Y, with the
+   value of statement M moving past them.  */
 static bool
-passable (const te_stage *s, int x, int y)
+passable (const te_stage *s, int x, int y, int m)
 {
-  const te_stmt *ys = &s->stmts[y];
-  const te_tensor *d = ys->dst;
+  const te_tensor *d = s->stmts[y].dst;
   for (int k = x + 1; k < y; k++)
     {
       const te_stmt *t = &s->stmts[k];
       if (te_stmt_reads (t, d) || (t->dst == d && t->op != TE_ADD_TO)
-          || te_reads (ys->value, t->dst))
+          || te_reads (s->stmts[m].value, t->dst))
         return false;
     }
   return true;
@@ -82,14 +84,19 @@ te_program_gather (te_program *p, te_diag *diag)
               if (xs->guard != ys->guard
                   || te_canon_int (ctx, xs->index) != index)
                 continue; /* another element: step 2 decides */
-              if (!passable (s, x, y))
+              int keep = passable (s, x, y, y)   ? x
+                         : passable (s, x, y, x) ? y
+                                                 : -1;
+              if (keep < 0)
                 break;
-              xs->value = te_binary (ctx, TE_ADD, xs->value, ys->value);
+              int drop = keep == x ? y : x;
+              s->stmts[keep].value
+                  = te_binary (ctx, TE_ADD, xs->value, ys->value);
               te_program_note (p, "gather: stage %d adds statement %d's "
                                "terms of %s in statement %d, at the same "
-                               "element", si, y, ys->dst->name, x);
-              memmove (&s->stmts[y], &s->stmts[y + 1],
-                       (s->nstmts - y - 1) * sizeof *s->stmts);
+                               "element", si, drop, ys->dst->name, keep);
+              memmove (&s->stmts[drop], &s->stmts[drop + 1],
+                       (s->nstmts - drop - 1) * sizeof *s->stmts);
               s->nstmts--;
               y--;
               break;
