@@ -60,6 +60,8 @@
 
 /* Rows of a register tile; vectors across one.  */
 #define TE_TILED_MR 4
+/* The most rows of any version's tile (TE_TILED_WIDE).  */
+#define TE_TILED_MR_MAX 8
 #define TE_TILED_NV 3
 /* Terms per block of the sum (sets the order of summation), rows per
    packed A block, NR-column panels per packed B block.  KC 64, not 256:
@@ -78,6 +80,27 @@
 #define TE_TILED_MIN_N 8
 #define TE_TILED_MIN_K 8
 #define TE_TILED_MIN_MNK 32768
+
+/* The versions for wider vector units, chosen at run time on x86-64
+   where the target has ifuncs (plugin/tiled.cc; in dump-c's C under
+   #if defined (__x86_64__) && defined (__ELF__)), widest first: the
+   suffix of the function's name, GCC's target attribute, the vector
+   width in bytes and the rows of a register tile (vectors across one:
+   TE_TILED_NV).  Their sums multiply and add in one rounding (fused
+   multiply-add, also where they add a tile into C), the default
+   version's in two (unless GCC contracts them, -ffp-contract=fast and a
+   -march with FMA); the order of the terms is the same (KC).  */
+#define TE_TILED_NWIDE 2
+#define TE_TILED_WIDE                                                          \
+  {                                                                            \
+    { "avx512", "avx512f", 64, 4 }, { "avx2", "avx2,fma", 32, 4 }              \
+  }
+
+typedef struct te_tiled_wide
+{
+  const char *suffix, *target;
+  int vbytes, mr;
+} te_tiled_wide;
 
 #include "ir/te.h"
 
