@@ -569,6 +569,8 @@ tiled_build (te_type type, tree like, tree *pending)
     {
       tree fn = build_version (type, like, name, NULL);
       *pending = tree_cons (NULL_TREE, fn, *pending);
+      if (dump_file)
+	fprintf (dump_file, "tiled: %s: one version\n", name);
       return fn;
     }
   /* Step 5 of tiled.h: the versions, the resolver, and the name calls
@@ -591,7 +593,20 @@ tiled_build (te_type type, tree like, tree *pending)
   snprintf (buf, sizeof buf, "%s.resolver", name);
   tree resolver = build_resolver (buf, wide, ws, TE_TILED_NWIDE, dflt);
   if (!resolver)
-    return dflt;
+    {
+      if (dump_file)
+	fprintf (dump_file, "tiled: %s: one version (no __builtin_cpu_supports)\n",
+		 name);
+      return dflt;
+    }
+  if (dump_file)
+    {
+      fprintf (dump_file, "tiled: %s: versions", name);
+      for (int i = 0; i < TE_TILED_NWIDE; i++)
+	if (wide[i])
+	  fprintf (dump_file, " %s (%s),", ws[i].suffix, ws[i].target);
+      fprintf (dump_file, " default, chosen at run time by an ifunc\n");
+    }
   tree alias = build_decl (DECL_SOURCE_LOCATION (dflt), FUNCTION_DECL,
 			   get_identifier (name), TREE_TYPE (dflt));
   SET_DECL_ASSEMBLER_NAME (alias, DECL_NAME (alias));
