@@ -21,8 +21,21 @@
       loaded unaligned (the type has the element's alignment), A's
       element broadcast by a CONSTRUCTOR.
 
-   Limits: the width is the command line's target (the preferred SIMD
-   mode), not a kernel's target attribute.  */
+   3. On x86-64 with ifuncs (tiled.h step 5): the default version as
+      tensorgrad.tiled.f32.default, a version per TE_TILED_WIDE entry
+      (the target attribute set through the target's hook, as the C
+      front end does; its vectors of the entry's width; each multiply
+      and add one IFN_FMA), a resolver of __builtin_cpu_init and
+      __builtin_cpu_supports (found among the target's builtins by
+      name), and tensorgrad.tiled.f32 itself an ifunc alias of the
+      resolver (GCC's make_resolver_func does the same for
+      target_clones), made once the resolver is in the call graph
+      (tiled_hand_over).
+
+   Limits: the default version's width is the command line's target
+   (the preferred SIMD mode), not a kernel's target attribute; a kernel
+   with a target attribute of its own gets wide versions from the
+   command line's options plus the version's.  */
 
 #include "tiled.h"
 
