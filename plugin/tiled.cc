@@ -251,14 +251,13 @@ build_version (te_type type, tree like, const char *name,
     {
       /* As the C front end does for __attribute__ ((target (W))): the
 	 hook sets the function's target options.  */
-      tree args = build_tree_list (NULL_TREE,
-				   build_string (strlen (w->target) + 1,
-						 w->target));
+      tree args = build_tree_list (
+	  NULL_TREE, build_string (strlen (w->target) + 1, w->target));
       DECL_ATTRIBUTES (fn)
 	  = tree_cons (get_identifier ("target"), args, DECL_ATTRIBUTES (fn));
       DECL_FUNCTION_SPECIFIC_TARGET (fn) = NULL_TREE;
-      if (!targetm.target_option.valid_attribute_p (fn, get_identifier ("target"),
-						    args, 0))
+      if (!targetm.target_option.valid_attribute_p (
+	      fn, get_identifier ("target"), args, 0))
 	return NULL_TREE;
     }
   tree parm[12], chain = NULL_TREE, *tail = &chain;
@@ -361,8 +360,7 @@ build_version (te_type type, tree like, const char *name,
       append_to_statement_list (set (av, build_constructor (vt, els)), &step);
       for (int v = 0; v < NV; v++)
 	append_to_statement_list (
-	    set (acc[r][v], madd (av, bv[v], acc[r][v], fma)),
-	    &step);
+	    set (acc[r][v], madd (av, bv[v], acc[r][v], fma)), &step);
     }
   append_to_statement_list (
       set (ap,
@@ -389,9 +387,8 @@ build_version (te_type type, tree like, const char *name,
     for (int v = 0; v < NV; v++)
       {
 	tree cv = vat (vtu, cp, add (mul (lng (r), ldc), lng (v * vl)));
-	append_to_statement_list (
-	    set (cv, madd (alv, acc[r][v], cv, fma)),
-	    &full);
+	append_to_statement_list (set (cv, madd (alv, acc[r][v], cv, fma)),
+				  &full);
       }
   /* An edge tile: the tile into scratch T, then element by element.  */
   tree edge = alloc_stmt_list ();
@@ -475,7 +472,8 @@ target_builtin (const char *name)
       tree d = targetm.builtin_decl (code, true);
       if (d == error_mark_node)
 	return NULL_TREE;
-      if (d && DECL_NAME (d) && !strcmp (IDENTIFIER_POINTER (DECL_NAME (d)), name))
+      if (d && DECL_NAME (d)
+	  && !strcmp (IDENTIFIER_POINTER (DECL_NAME (d)), name))
 	return d;
     }
   return NULL_TREE;
@@ -539,10 +537,10 @@ build_resolver (const char *name, tree *wide, const te_tiled_wide *ws, int n,
       tree target = i < n ? wide[i] : default_fn;
       if (!target)
 	continue;
-      tree ret = build1 (RETURN_EXPR, void_type_node,
-			 build2 (MODIFY_EXPR, ptr_type_node, result,
-				 fold_convert (ptr_type_node,
-					       build_fold_addr_expr (target))));
+      tree ret = build1 (
+	  RETURN_EXPR, void_type_node,
+	  build2 (MODIFY_EXPR, ptr_type_node, result,
+		  fold_convert (ptr_type_node, build_fold_addr_expr (target))));
       append_to_statement_list (
 	  i < n ? build3 (COND_EXPR, void_type_node,
 			  cpu_supports (supports, ws[i].target), ret, NULL_TREE)
@@ -608,8 +606,8 @@ tiled_build (te_type type, tree like, tree *pending)
   if (!resolver)
     {
       if (dump_file)
-	fprintf (dump_file, "tiled: %s: one version (no __builtin_cpu_supports)\n",
-		 name);
+	fprintf (dump_file,
+		 "tiled: %s: one version (no __builtin_cpu_supports)\n", name);
       return dflt;
     }
   if (dump_file)

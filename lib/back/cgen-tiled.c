@@ -115,8 +115,8 @@ version_tile (sbuf *out, const version *v, const char *t, bool d)
       sb_printf (out, "%s acc%d_%d = { 0 }", r || j ? "," : "", r, j);
   sb_printf (out, ";\n%sfor (long p = 0; p < kc; p++)\n%s  {\n", ind, ind);
   for (int j = 0; j < NV; j++)
-    sb_printf (out, "%s    %s bv%d = *(const %s *) (bp + %d);\n", ind, v->vt,
-	       j, v->vt, j * vl);
+    sb_printf (out, "%s    %s bv%d = *(const %s *) (bp + %d);\n", ind, v->vt, j,
+	       v->vt, j * vl);
   for (int r = 0; r < MR; r++)
     {
       sb_printf (out, "%s    %s av%d = { ", ind, v->vt, r);
@@ -247,8 +247,7 @@ cg_tiled_function (te_type type, sbuf *out)
     {
       snprintf (name, sizeof name, "tg_tiled_%s_%s", sfx, ws[i].suffix);
       snprintf (vt, sizeof vt, "tg_v%s_%s", sfx, ws[i].suffix);
-      version w
-	  = { name, vt, ws[i].vbytes / es, ws[i].mr, ws[i].vbytes };
+      version w = { name, vt, ws[i].vbytes / es, ws[i].mr, ws[i].vbytes };
       sb_printf (out, "__attribute__ ((target (\"%s\"))) static void\n%s",
 		 ws[i].target, name);
       params (out, t);

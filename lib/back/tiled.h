@@ -53,15 +53,18 @@
    (and the MPFR interpreter) by the order of summation, and the wide
    versions (step 5) from the default one by their fused multiply-adds,
    one rounding for each term and for each block's addition into C.
-   Measured (a loaded machine, one thread, -O3 at the default -march):
-   on bench/mlp.c's gradient the AVX-512 version ran its float products
-   at about 78 GFLOP/s (perf: 77% of the gradient's 3.3 ms); in
-   bench/peers.py the tiled-forward dense step took 1.02 times PyTorch's
-   time and its gradient 1.85 times (4.03 and 4.06 with SSE2 only).  The tile sizes were measured
-   by hand on the bench's dense product (float, 256 x 512 x 512, no
-   -march): 4 x 12 floats at 16-byte vectors ran at 25-30 GFLOP/s at
-   -O2 and -O3 alike (4 x 8: 25, 3 x 16: 29-30, 8 x 4: 19); register
-   blocks left as arrays (not unrolled) ran at 7-14 at -O2.  In the
+   Measured with bench/peers.py (one thread, -O3 at the default
+   -march, tiled-forward, a quiet machine): dense's training step took
+   0.93 times PyTorch's time and its gradient 0.97 times, the MLP's 1.29
+   and 1.56, conv2d's 2.29 and 2.39 (4.03 4.06, 4.31 6.05 and 5.07 4.89
+   in a run the day before, SSE2 only); on bench/mlp.c's gradient the
+   AVX-512 version ran its float products at about 78 GFLOP/s (a loaded
+   machine, 4-row tiles, 77% of the gradient's time in perf).
+
+   The tile sizes were measured by hand on the bench's dense product
+   (float, 256 x 512 x 512, no -march): 4 x 12 floats at 16-byte vectors ran at
+   25-30 GFLOP/s at -O2 and -O3 alike (4 x 8: 25, 3 x 16: 29-30, 8 x 4: 19);
+   register blocks left as arrays (not unrolled) ran at 7-14 at -O2.  In the
    plugin (the dense gradient's two products, CPU time, a loaded
    machine): 4 x 3 vectors 35-36 GFLOP/s at -O2 and -O3 though GCC keeps
    one accumulator on the stack with SSE's two-operand instructions (17
