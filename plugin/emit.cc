@@ -2744,8 +2744,7 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
       int d = gm ? gm->c->type == TE_F64 : 0;
       if (gm && !made_tiled[d])
         {
-          made_tiled[d] = tiled_build (gm->c->type, fndecl);
-          pending = tree_cons (NULL_TREE, made_tiled[d], pending);
+          made_tiled[d] = tiled_build (gm->c->type, fndecl, &pending);
         }
     }
   /* allocate_struct_function lays out the parameters and the result.  */
@@ -2876,5 +2875,9 @@ emit_hand_over (void)
   tree list = nreverse (pending);
   pending = NULL_TREE;
   for (tree l = list; l; l = TREE_CHAIN (l))
-    cgraph_node::add_new_function (TREE_VALUE (l), false);
+    {
+      cgraph_node::add_new_function (TREE_VALUE (l), false);
+      if (TREE_PURPOSE (l))
+        tiled_hand_over (TREE_PURPOSE (l), TREE_VALUE (l));
+    }
 }

@@ -21,8 +21,21 @@
       loaded unaligned (the type has the element's alignment), A's
       element broadcast by a CONSTRUCTOR.
 
-   Limits: the width is the command line's target (the preferred SIMD
-   mode), not a kernel's target attribute.  */
+   3. On x86-64 with ifuncs (tiled.h step 5): the default version as
+      tensorgrad.tiled.f32.default, a version per TE_TILED_WIDE entry
+      (the target attribute set through the target's hook, as the C
+      front end does; its vectors of the entry's width; each multiply
+      and add one IFN_FMA), a resolver of __builtin_cpu_init and
+      __builtin_cpu_supports (found among the target's builtins by
+      name), and tensorgrad.tiled.f32 itself an ifunc alias of the
+      resolver (GCC's make_resolver_func does the same for
+      target_clones), made once the resolver is in the call graph
+      (tiled_hand_over).
+
+   Limits: the default version's width is the command line's target
+   (the preferred SIMD mode), not a kernel's target attribute; a kernel
+   with a target attribute of its own gets wide versions from the
+   command line's options plus the version's.  */
 
 #include "tiled.h"
 
@@ -191,8 +204,24 @@ pack_block (builder *b, const pack *k, tree kc, tree r, tree p, tree x)
 		   for_loop (p, lng (0), kc, lng (1), inner));
 }
 
-tree
-tiled_build (te_type type, tree like)
+/* Multiply-add C + A * B: one rounding when FMA (IFN_FMA, the wide
+   versions), else two.  */
+static tree
+madd (tree a, tree b, tree c, bool fma)
+{
+  tree t = TREE_TYPE (c);
+  if (fma)
+    return build_call_expr_internal_loc (UNKNOWN_LOCATION, IFN_FMA, t, 3, a, b,
+					 c);
+  return build2 (PLUS_EXPR, t, c, build2 (MULT_EXPR, t, a, b));
+}
+
+/* A version of the tiled function of TYPE named NAME, with LIKE's
+   options (LIKE may be NULL), for the wide unit W (NULL: the command
+   line's target, its preferred vector width, no explicit FMA).  */
+static tree
+build_version (te_type type, tree like, const char *name,
+	       const te_tiled_wide *w)
 {
   tree elem = type == TE_F64 ? double_type_node : float_type_node;
   tree lt = long_integer_type_node;
@@ -203,10 +232,8 @@ tiled_build (te_type type, tree like)
 			    "sap", "b", "sbp", "sbj",   "c", "ldc" };
   tree ftype = build_function_type_array (void_type_node, 12, types);
   location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
-  tree name = get_identifier (type == TE_F64 ? "tensorgrad.tiled.f64"
-					     : "tensorgrad.tiled.f32");
-  tree fn = build_decl (loc, FUNCTION_DECL, name, ftype);
-  SET_DECL_ASSEMBLER_NAME (fn, name);
+  tree fn = build_decl (loc, FUNCTION_DECL, get_identifier (name), ftype);
+  SET_DECL_ASSEMBLER_NAME (fn, DECL_NAME (fn));
   TREE_STATIC (fn) = 1;
   TREE_PUBLIC (fn) = 0;
   DECL_EXTERNAL (fn) = 0;
@@ -219,6 +246,19 @@ tiled_build (te_type type, tree like)
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fn)
 	  = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (like);
       DECL_FUNCTION_SPECIFIC_TARGET (fn) = DECL_FUNCTION_SPECIFIC_TARGET (like);
+    }
+  if (w)
+    {
+      /* As the C front end does for __attribute__ ((target (W))): the
+	 hook sets the function's target options.  */
+      tree args = build_tree_list (
+	  NULL_TREE, build_string (strlen (w->target) + 1, w->target));
+      DECL_ATTRIBUTES (fn)
+	  = tree_cons (get_identifier ("target"), args, DECL_ATTRIBUTES (fn));
+      DECL_FUNCTION_SPECIFIC_TARGET (fn) = NULL_TREE;
+      if (!targetm.target_option.valid_attribute_p (
+	      fn, get_identifier ("target"), args, 0))
+	return NULL_TREE;
     }
   tree parm[12], chain = NULL_TREE, *tail = &chain;
   for (int i = 0; i < 12; i++)
@@ -246,9 +286,10 @@ tiled_build (te_type type, tree like)
   builder bd = { fn, NULL_TREE, loc };
   builder *b = &bd;
 
-  const int vb = vector_bytes (elem);
+  const int vb = w ? w->vbytes : vector_bytes (elem);
   const int vl = vb / (int) tree_to_uhwi (TYPE_SIZE_UNIT (elem));
-  const int MR = TE_TILED_MR, NV = TE_TILED_NV, NR = NV * vl;
+  const bool fma = w != NULL;
+  const int MR = w ? w->mr : TE_TILED_MR, NV = TE_TILED_NV, NR = NV * vl;
   const int KC = TE_TILED_KC, MC = TE_TILED_MC, NC = TE_TILED_NC_PANELS * NR;
   tree vt = build_vector_type (elem, vl);
   tree vtu = build_aligned_type (vt, TYPE_ALIGN (elem));
@@ -266,7 +307,7 @@ tiled_build (te_type type, tree like)
        av = new_var (b, vt, "av"), alv = new_var (b, vt, "alv");
   tree scratch = new_var (b, build_array_type_nelts (elem, MR * NR), "t");
   TREE_ADDRESSABLE (scratch) = 1;
-  tree acc[TE_TILED_MR][TE_TILED_NV], bv[TE_TILED_NV];
+  tree acc[TE_TILED_MR_MAX][TE_TILED_NV], bv[TE_TILED_NV];
   for (int r = 0; r < MR; r++)
     for (int v = 0; v < NV; v++)
       acc[r][v] = new_var (b, vt, "acc");
@@ -290,8 +331,8 @@ tiled_build (te_type type, tree like)
   tree cij = at (c, add (mul (i, ldc), j));
   tree sum_p = stmts2 (
       set (s, build_zero_cst (elem)),
-      for_loop (p, lng (0), kc, lng (1), set (s, add (s, mul (aip, bpj)))));
-  append_to_statement_list (set (cij, add (cij, mul (alpha, s))), &sum_p);
+      for_loop (p, lng (0), kc, lng (1), set (s, madd (aip, bpj, s, fma))));
+  append_to_statement_list (set (cij, madd (alpha, s, cij, fma)), &sum_p);
   tree unpacked = for_loop (
       pc, lng (0), k, lng (KC),
       stmts2 (set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))),
@@ -319,9 +360,7 @@ tiled_build (te_type type, tree like)
       append_to_statement_list (set (av, build_constructor (vt, els)), &step);
       for (int v = 0; v < NV; v++)
 	append_to_statement_list (
-	    set (acc[r][v], build2 (PLUS_EXPR, vt, acc[r][v],
-				    build2 (MULT_EXPR, vt, av, bv[v]))),
-	    &step);
+	    set (acc[r][v], madd (av, bv[v], acc[r][v], fma)), &step);
     }
   append_to_statement_list (
       set (ap,
@@ -348,10 +387,8 @@ tiled_build (te_type type, tree like)
     for (int v = 0; v < NV; v++)
       {
 	tree cv = vat (vtu, cp, add (mul (lng (r), ldc), lng (v * vl)));
-	append_to_statement_list (
-	    set (cv, build2 (PLUS_EXPR, vt, cv,
-			     build2 (MULT_EXPR, vt, alv, acc[r][v]))),
-	    &full);
+	append_to_statement_list (set (cv, madd (alv, acc[r][v], cv, fma)),
+				  &full);
       }
   /* An edge tile: the tile into scratch T, then element by element.  */
   tree edge = alloc_stmt_list ();
@@ -366,7 +403,7 @@ tiled_build (te_type type, tree like)
   append_to_statement_list (
       for_loop (i, lng (0), mr, lng (1),
 		for_loop (j, lng (0), nr, lng (1),
-			  set (cpij, add (cpij, mul (alpha, tij))))),
+			  set (cpij, madd (alpha, tij, cpij, fma)))),
       &edge);
   append_to_statement_list (
       build3 (COND_EXPR, void_type_node,
@@ -420,4 +457,190 @@ tiled_build (te_type type, tree like)
   pop_cfun ();
   current_function_decl = saved;
   return fn;
+}
+
+/* ---- run-time dispatch ------------------------------------------------- */
+
+/* The target builtin NAME (__builtin_cpu_init, __builtin_cpu_supports),
+   found among the target's builtins by its name (their codes are in a
+   header the plugin's headers do not include), or NULL.  */
+static tree
+target_builtin (const char *name)
+{
+  for (unsigned code = 0; code < 100000; code++)
+    {
+      tree d = targetm.builtin_decl (code, true);
+      if (d == error_mark_node)
+	return NULL_TREE;
+      if (d && DECL_NAME (d)
+	  && !strcmp (IDENTIFIER_POINTER (DECL_NAME (d)), name))
+	return d;
+    }
+  return NULL_TREE;
+}
+
+/* __builtin_cpu_supports (FEATURES), each of the comma-separated
+   FEATURES, with CPU_SUPPORTS its declaration.  */
+static tree
+cpu_supports (tree cpu_supports, const char *features)
+{
+  tree all = NULL_TREE;
+  char buf[64];
+  snprintf (buf, sizeof buf, "%s", features);
+  for (char *f = strtok (buf, ","); f; f = strtok (NULL, ","))
+    {
+      tree call = build_call_expr (cpu_supports, 1,
+				   build_string_literal (strlen (f) + 1, f));
+      tree test = build2 (NE_EXPR, boolean_type_node, call, integer_zero_node);
+      all = all ? build2 (TRUTH_ANDIF_EXPR, boolean_type_node, all, test)
+		: test;
+    }
+  return all;
+}
+
+/* The ifunc resolver NAME of the versions WIDE[0..N) (null when the
+   target refused one) and DEFAULT_FN: after __builtin_cpu_init, the
+   address of the first version whose features the CPU has, or of
+   DEFAULT_FN.  NULL when the target has no such builtins.  */
+static tree
+build_resolver (const char *name, tree *wide, const te_tiled_wide *ws, int n,
+		tree default_fn)
+{
+  tree init = target_builtin ("__builtin_cpu_init");
+  tree supports = target_builtin ("__builtin_cpu_supports");
+  if (!init || !supports)
+    return NULL_TREE;
+  location_t loc = DECL_SOURCE_LOCATION (default_fn);
+  tree ftype = build_function_type_list (ptr_type_node, NULL_TREE);
+  tree fn = build_decl (loc, FUNCTION_DECL, get_identifier (name), ftype);
+  SET_DECL_ASSEMBLER_NAME (fn, DECL_NAME (fn));
+  TREE_STATIC (fn) = 1;
+  TREE_PUBLIC (fn) = 0;
+  DECL_EXTERNAL (fn) = 0;
+  DECL_ARTIFICIAL (fn) = 1;
+  DECL_IGNORED_P (fn) = 1;
+  DECL_UNINLINABLE (fn) = 1;
+  TREE_USED (fn) = 1;
+  DECL_CONTEXT (fn) = DECL_CONTEXT (default_fn);
+  tree result = build_decl (loc, RESULT_DECL, NULL_TREE, ptr_type_node);
+  DECL_ARTIFICIAL (result) = 1;
+  DECL_IGNORED_P (result) = 1;
+  DECL_CONTEXT (result) = fn;
+  DECL_RESULT (fn) = result;
+
+  tree saved = current_function_decl;
+  push_struct_function (fn);
+  tree body = alloc_stmt_list ();
+  append_to_statement_list (build_call_expr (init, 0), &body);
+  for (int i = 0; i <= n; i++)
+    {
+      tree target = i < n ? wide[i] : default_fn;
+      if (!target)
+	continue;
+      tree ret = build1 (
+	  RETURN_EXPR, void_type_node,
+	  build2 (MODIFY_EXPR, ptr_type_node, result,
+		  fold_convert (ptr_type_node, build_fold_addr_expr (target))));
+      append_to_statement_list (
+	  i < n ? build3 (COND_EXPR, void_type_node,
+			  cpu_supports (supports, ws[i].target), ret, NULL_TREE)
+		: ret,
+	  &body);
+    }
+  tree block = make_node (BLOCK);
+  BLOCK_SUPERCONTEXT (block) = fn;
+  DECL_INITIAL (fn) = block;
+  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, body, block);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  DECL_SAVED_TREE (fn) = bind;
+  gimplify_function_tree (fn);
+  pop_cfun ();
+  current_function_decl = saved;
+  return fn;
+}
+
+/* Whether the tiled function gets wide versions chosen at run time:
+   an x86-64 target whose assembler and C library have ifuncs.  */
+static bool
+dispatch_p (void)
+{
+#ifdef TARGET_AVX512F
+  return TARGET_64BIT && targetm.has_ifunc_p ();
+#else
+  return false;
+#endif
+}
+
+tree
+tiled_build (te_type type, tree like, tree *pending)
+{
+  const char *name
+      = type == TE_F64 ? "tensorgrad.tiled.f64" : "tensorgrad.tiled.f32";
+  if (!dispatch_p ())
+    {
+      tree fn = build_version (type, like, name, NULL);
+      *pending = tree_cons (NULL_TREE, fn, *pending);
+      if (dump_file)
+	fprintf (dump_file, "tiled: %s: one version\n", name);
+      return fn;
+    }
+  /* Step 5 of tiled.h: the versions, the resolver, and the name calls
+     use an ifunc of the resolver, as GCC's target_clones makes it
+     (multiple_target.cc): the versions are separate bodies, not clones
+     of one, because each one's vector type has its own width.  */
+  static const te_tiled_wide ws[TE_TILED_NWIDE] = TE_TILED_WIDE;
+  char buf[64];
+  snprintf (buf, sizeof buf, "%s.default", name);
+  tree dflt = build_version (type, like, buf, NULL);
+  *pending = tree_cons (NULL_TREE, dflt, *pending);
+  tree wide[TE_TILED_NWIDE];
+  for (int i = 0; i < TE_TILED_NWIDE; i++)
+    {
+      snprintf (buf, sizeof buf, "%s.%s", name, ws[i].suffix);
+      wide[i] = build_version (type, like, buf, &ws[i]);
+      if (wide[i])
+	*pending = tree_cons (NULL_TREE, wide[i], *pending);
+    }
+  snprintf (buf, sizeof buf, "%s.resolver", name);
+  tree resolver = build_resolver (buf, wide, ws, TE_TILED_NWIDE, dflt);
+  if (!resolver)
+    {
+      if (dump_file)
+	fprintf (dump_file,
+		 "tiled: %s: one version (no __builtin_cpu_supports)\n", name);
+      return dflt;
+    }
+  if (dump_file)
+    {
+      fprintf (dump_file, "tiled: %s: versions", name);
+      for (int i = 0; i < TE_TILED_NWIDE; i++)
+	if (wide[i])
+	  fprintf (dump_file, " %s (%s),", ws[i].suffix, ws[i].target);
+      fprintf (dump_file, " default, chosen at run time by an ifunc\n");
+    }
+  tree alias = build_decl (DECL_SOURCE_LOCATION (dflt), FUNCTION_DECL,
+			   get_identifier (name), TREE_TYPE (dflt));
+  SET_DECL_ASSEMBLER_NAME (alias, DECL_NAME (alias));
+  TREE_STATIC (alias) = 1;
+  TREE_PUBLIC (alias) = 0;
+  DECL_EXTERNAL (alias) = 0;
+  DECL_ARTIFICIAL (alias) = 1;
+  DECL_IGNORED_P (alias) = 1;
+  TREE_USED (alias) = 1;
+  DECL_CONTEXT (alias) = DECL_CONTEXT (dflt);
+  DECL_ATTRIBUTES (alias) = make_attribute (
+      "ifunc", IDENTIFIER_POINTER (DECL_NAME (resolver)), NULL_TREE);
+  /* The resolver's entry says which alias to make once it is in the
+     call graph (tiled_hand_over).  */
+  *pending = tree_cons (alias, resolver, *pending);
+  return alias;
+}
+
+void
+tiled_hand_over (tree alias, tree resolver)
+{
+  /* As GCC's make_resolver_func, but resolved at once: C does not
+     resolve the C++ front end's implicit aliases.  */
+  cgraph_node *n = cgraph_node::create_alias (alias, resolver);
+  n->resolve_alias (cgraph_node::get (resolver));
 }

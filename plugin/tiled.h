@@ -6,11 +6,19 @@
 
 #include "gcc-common.h"
 
-/* A new static function tensorgrad.tiled.f32 (TYPE TE_F32) or .f64,
-   gimplified, with LIKE's optimization and target options (LIKE may be
-   NULL): void (long m, long n, long k, T alpha, const T *a, long sai,
-   long sap, const T *b, long sbp, long sbj, T *c, long ldc).  The
-   caller hands it to the call graph.  */
-tree tiled_build (te_type type, tree like);
+/* The static function tensorgrad.tiled.f32 (TYPE TE_F32) or .f64 to
+   call, with LIKE's optimization and target options (LIKE may be NULL):
+   void (long m, long n, long k, T alpha, const T *a, long sai, long sap,
+   const T *b, long sbp, long sbj, T *c, long ldc).  The functions to
+   hand to the call graph, gimplified, are pushed onto *PENDING (a
+   TREE_LIST, newest first, handed over oldest first): the function
+   itself, or on x86-64 with ifuncs its versions and their resolver,
+   whose entry's TREE_PURPOSE is the ifunc to make of it by
+   tiled_hand_over once it is in the call graph, and which is what the
+   calls name.  */
+tree tiled_build (te_type type, tree like, tree *pending);
+
+/* ALIAS, an ifunc of RESOLVER, into the call graph (after RESOLVER).  */
+void tiled_hand_over (tree alias, tree resolver);
 
 #endif /* TG_PLUGIN_TILED_H */

@@ -33,18 +33,38 @@
    4. When the packing buffers cannot be allocated, the same sums without
       packing: for each KC block, each element's partial sum, then
       C += alpha * it.
+   5. On x86-64 with ifuncs, the function is an ifunc whose resolver
+      (__builtin_cpu_init, __builtin_cpu_supports) picks, when the
+      program starts, the first of the versions TE_TILED_WIDE the CPU
+      runs (AVX-512F, then AVX2 with FMA), else the default: steps 1-4
+      with the version's vector width and tile rows, under GCC's target
+      attribute, each multiply-add fused (a fused multiply-add also for
+      C += alpha * s).  GCC's target_clones would copy one body, whose
+      generic vectors keep the width they were built with (16 bytes at
+      the default -march, a version for AVX-512 running them 16 bytes at
+      a time), so each version is a body of its own.
 
    The order of summation: each element of C gets, for each block of KC
    terms in order, the sum of its terms in increasing p (started at
    zero), times alpha.  It depends on KC only, not on the vector width,
    MR, NR, MC or NC, so the GIMPLE (which takes the target's vector
    width) and the dump-c C (16-byte vectors) sum alike, and the result
-   is deterministic; it differs from the stage's loops (and the MPFR
-   interpreter) by the order of summation.  The tile sizes were measured
-   by hand on the bench's dense product (float, 256 x 512 x 512, no
-   -march): 4 x 12 floats at 16-byte vectors ran at 25-30 GFLOP/s at
-   -O2 and -O3 alike (4 x 8: 25, 3 x 16: 29-30, 8 x 4: 19); register
-   blocks left as arrays (not unrolled) ran at 7-14 at -O2.  In the
+   is deterministic on a given CPU; it differs from the stage's loops
+   (and the MPFR interpreter) by the order of summation, and the wide
+   versions (step 5) from the default one by their fused multiply-adds,
+   one rounding for each term and for each block's addition into C.
+   Measured with bench/peers.py (one thread, -O3 at the default
+   -march, tiled-forward, a quiet machine): dense's training step took
+   0.93 times PyTorch's time and its gradient 0.97 times, the MLP's 1.29
+   and 1.56, conv2d's 2.29 and 2.39 (4.03 4.06, 4.31 6.05 and 5.07 4.89
+   in a run the day before, SSE2 only); on bench/mlp.c's gradient the
+   AVX-512 version ran its float products at about 78 GFLOP/s (a loaded
+   machine, 4-row tiles, 77% of the gradient's time in perf).
+
+   The tile sizes were measured by hand on the bench's dense product
+   (float, 256 x 512 x 512, no -march): 4 x 12 floats at 16-byte vectors ran at
+   25-30 GFLOP/s at -O2 and -O3 alike (4 x 8: 25, 3 x 16: 29-30, 8 x 4: 19);
+   register blocks left as arrays (not unrolled) ran at 7-14 at -O2.  In the
    plugin (the dense gradient's two products, CPU time, a loaded
    machine): 4 x 3 vectors 35-36 GFLOP/s at -O2 and -O3 though GCC keeps
    one accumulator on the stack with SSE's two-operand instructions (17
@@ -60,6 +80,8 @@
 
 /* Rows of a register tile; vectors across one.  */
 #define TE_TILED_MR 4
+/* The most rows of any version's tile (TE_TILED_WIDE).  */
+#define TE_TILED_MR_MAX 8
 #define TE_TILED_NV 3
 /* Terms per block of the sum (sets the order of summation), rows per
    packed A block, NR-column panels per packed B block.  KC 64, not 256:
@@ -78,6 +100,31 @@
 #define TE_TILED_MIN_N 8
 #define TE_TILED_MIN_K 8
 #define TE_TILED_MIN_MNK 32768
+
+/* The versions for wider vector units, chosen at run time on x86-64
+   where the target has ifuncs (plugin/tiled.cc; in dump-c's C under
+   #if defined (__x86_64__) && defined (__ELF__)), widest first: the
+   suffix of the function's name, GCC's target attribute, the vector
+   width in bytes and the rows of a register tile (vectors across one:
+   TE_TILED_NV).  Their sums multiply and add in one rounding (fused
+   multiply-add, also where they add a tile into C), the default
+   version's in two (unless GCC contracts them, -ffp-contract=fast and a
+   -march with FMA); the order of the terms is the same (KC).  AVX-512's
+   tile has 8 rows (24 of its 32 registers accumulate): measured against
+   4 rows at the default -march, three runs each on a quiet machine,
+   bench/conv2d.c's gradient 5.60-5.71 ms against 5.85-6.31, bench/mlp.c's
+   1.75-1.87 against 1.96-2.06.  AVX2's 4 x 3 vectors fill its 16.  */
+#define TE_TILED_NWIDE 2
+#define TE_TILED_WIDE                                                          \
+  {                                                                            \
+    { "avx512", "avx512f", 64, 8 }, { "avx2", "avx2,fma", 32, 4 }              \
+  }
+
+typedef struct te_tiled_wide
+{
+  const char *suffix, *target;
+  int vbytes, mr;
+} te_tiled_wide;
 
 #include "ir/te.h"
 
