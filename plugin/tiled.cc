@@ -520,6 +520,13 @@ build_resolver (const char *name, tree *wide, const te_tiled_wide *ws, int n,
   DECL_ARTIFICIAL (fn) = 1;
   DECL_IGNORED_P (fn) = 1;
   DECL_UNINLINABLE (fn) = 1;
+  /* Not instrumented by any sanitizer (no_sanitize of every flag, as
+     sanitize_flags_p reads it): the dynamic linker runs a resolver
+     before the sanitizers' run-time is set up, and -fsanitize=address's
+     checks crashed it.  */
+  DECL_ATTRIBUTES (fn)
+      = tree_cons (get_identifier ("no_sanitize"),
+                   build_int_cst (unsigned_type_node, -1), DECL_ATTRIBUTES (fn));
   TREE_USED (fn) = 1;
   DECL_CONTEXT (fn) = DECL_CONTEXT (default_fn);
   tree result = build_decl (loc, RESULT_DECL, NULL_TREE, ptr_type_node);

@@ -255,6 +255,9 @@ cg_tiled_function (te_type type, sbuf *out)
       version_body (out, &w, t, d);
     }
   sb_printf (out,
+	     "/* Run by the dynamic linker before a sanitizer's run-time is "
+	     "set up.  */\n"
+	     "__attribute__ ((no_sanitize (\"address\", \"undefined\")))\n"
 	     "static void (*tg_tiled_%s_resolver (void)) (long, long, long, "
 	     "%s,\n  const %s *, long, long, const %s *, long, long, %s *, "
 	     "long)\n{\n  __builtin_cpu_init ();\n",
