@@ -24,12 +24,13 @@ cg_tiled_function (te_type type, sbuf *out)
 	     "/* C(i, j) += alpha * sum_p A(i, p) B(p, j), A(i, p) = a[i*sai + "
 	     "p*sap],\n   B(p, j) = b[p*sbp + j*sbj], C(i, j) = c[i*ldc + j]: "
 	     "a matrix product\n   cache-tiled, in %d x %d register tiles "
-	     "(tensorgrad's lib/back/tiled.h).  */\n"
+	     "(tensorgrad's lib/back/tiled.h);\n   with SET, C = (C's old "
+	     "value not read).  */\n"
 	     "typedef %s tg_v%s __attribute__ ((vector_size (16), aligned "
 	     "(sizeof (%s))));\n"
 	     "static void\ntg_tiled_%s (long m, long n, long k, %s alpha, "
 	     "const %s *a, long sai,\n  long sap, const %s *b, long sbp, long "
-	     "sbj, %s *c, long ldc)\n{\n",
+	     "sbj, %s *c, long ldc,\n  long set)\n{\n",
 	     sfx, sfx, MR, NR, t, sfx, t, sfx, t, t, t, t);
   sb_printf (out,
 	     "  long kmax = k < %d ? k : %d, mmax = m < %d ? m : %d,\n"
@@ -49,6 +50,7 @@ cg_tiled_function (te_type type, sbuf *out)
 	     "        for (long pc = 0; pc < k; pc += %d)\n"
 	     "          {\n"
 	     "            long kc = k - pc < %d ? k - pc : %d;\n"
+	     "            long first = set && pc == 0;\n"
 	     "            for (long jr = 0; jr < nc; jr += %d)\n"
 	     "              for (long p = 0; p < kc; p++)\n"
 	     "                for (long x = 0; x < %d; x++)\n"
@@ -101,12 +103,18 @@ cg_tiled_function (te_type type, sbuf *out)
   for (int l = 0; l < vl; l++)
     sb_printf (out, "%s alpha", l ? "," : "");
   sb_printf (out, " };\n");
-  for (int r = 0; r < MR; r++)
-    for (int v = 0; v < NV; v++)
-      sb_printf (out,
-		 "%s    *(tg_v%s *) (cp + %d * ldc + %d) += alv * "
-		 "acc%d_%d;\n",
-		 ind, sfx, r, v * vl, r, v);
+  for (int f = 0; f < 2; f++)
+    {
+      sb_printf (out, "%s    %s\n", ind, f ? "else" : "if (first)");
+      for (int r = 0; r < MR; r++)
+	for (int v = 0; v < NV; v++)
+	  sb_printf (out,
+		     "%s    %s*(tg_v%s *) (cp + %d * ldc + %d) %s= alv * "
+		     "acc%d_%d;\n",
+		     ind, r || v ? "  " : "{ ", sfx, r, v * vl, f ? "+" : "",
+		     r, v);
+      sb_printf (out, "%s    }\n", ind);
+    }
   sb_printf (out, "%s  }\n%selse\n%s  {\n%s    %s t[%d];\n", ind, ind, ind, ind,
 	     t, MR * NR);
   for (int r = 0; r < MR; r++)
@@ -116,7 +124,8 @@ cg_tiled_function (te_type type, sbuf *out)
   sb_printf (out,
 	     "%s    for (long i = 0; i < mr; i++)\n"
 	     "%s      for (long j = 0; j < nr; j++)\n"
-	     "%s        cp[i * ldc + j] += alpha * t[i * %d + j];\n"
+	     "%s        cp[i * ldc + j] = (first ? 0 : cp[i * ldc + j]) + alpha "
+	     "* t[i * %d + j];\n"
 	     "%s  }\n"
 	     "                    }\n"
 	     "              }\n"
@@ -128,6 +137,7 @@ cg_tiled_function (te_type type, sbuf *out)
 	     "    for (long pc = 0; pc < k; pc += %d)\n"
 	     "      {\n"
 	     "        long kc = k - pc < %d ? k - pc : %d;\n"
+	     "        long first = set && pc == 0;\n"
 	     "        for (long i = 0; i < m; i++)\n"
 	     "          for (long j = 0; j < n; j++)\n"
 	     "            {\n"
@@ -135,7 +145,8 @@ cg_tiled_function (te_type type, sbuf *out)
 	     "              for (long p = 0; p < kc; p++)\n"
 	     "                s += a[i * sai + (pc + p) * sap] * b[(pc + p) * "
 	     "sbp + j * sbj];\n"
-	     "              c[i * ldc + j] += alpha * s;\n"
+	     "              c[i * ldc + j] = (first ? 0 : c[i * ldc + j]) + "
+	     "alpha * s;\n"
 	     "            }\n"
 	     "      }\n"
 	     "  free (pa);\n  free (pb);\n}\n#endif\n",
