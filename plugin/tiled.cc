@@ -200,8 +200,8 @@ tiled_build (te_type type, tree like)
   tree ptr = build_pointer_type (elem);
   tree types[13]
       = { lt, lt, lt, elem, cptr, lt, lt, cptr, lt, lt, ptr, lt, lt };
-  const char *names[13] = { "m",   "n", "k",   "alpha", "a", "sai", "sap",
-			    "b",   "sbp", "sbj", "c",   "ldc", "set" };
+  const char *names[13] = { "m", "n",   "k",   "alpha", "a",   "sai", "sap",
+			    "b", "sbp", "sbj", "c",     "ldc", "set" };
   tree ftype = build_function_type_array (void_type_node, 13, types);
   location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
   tree name = get_identifier (type == TE_F64 ? "tensorgrad.tiled.f64"
@@ -296,18 +296,16 @@ tiled_build (te_type type, tree like)
   /* The set form (SET nonzero, the first block of terms): C's old
      value is 0, not read.  */
   tree first_p = build2 (NE_EXPR, boolean_type_node, first, lng (0));
-  append_to_statement_list (
-      set (cij, add (build3 (COND_EXPR, elem, first_p, build_zero_cst (elem),
-			     cij),
-		     mul (alpha, s))),
-      &sum_p);
+  append_to_statement_list (set (cij, add (build3 (COND_EXPR, elem, first_p,
+						   build_zero_cst (elem), cij),
+					   mul (alpha, s))),
+			    &sum_p);
   tree first_set = set (
       first,
-      fold_convert (lt, build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
-				build2 (NE_EXPR, boolean_type_node, setp,
-					lng (0)),
-				build2 (EQ_EXPR, boolean_type_node, pc,
-					lng (0)))));
+      fold_convert (lt,
+		    build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
+			    build2 (NE_EXPR, boolean_type_node, setp, lng (0)),
+			    build2 (EQ_EXPR, boolean_type_node, pc, lng (0)))));
   tree per_pc_unpacked = alloc_stmt_list ();
   append_to_statement_list (
       set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))),
@@ -377,8 +375,7 @@ tiled_build (te_type type, tree like)
 				  &full_set);
       }
   append_to_statement_list (build3 (COND_EXPR, void_type_node,
-				    unshare_expr (first_p), full_set,
-				    full_add),
+				    unshare_expr (first_p), full_set, full_add),
 			    &full);
   /* An edge tile: the tile into scratch T, then element by element.  */
   tree edge = alloc_stmt_list ();
@@ -393,11 +390,10 @@ tiled_build (te_type type, tree like)
   append_to_statement_list (
       for_loop (i, lng (0), mr, lng (1),
 		for_loop (j, lng (0), nr, lng (1),
-			  set (cpij,
-			       add (build3 (COND_EXPR, elem,
-					    unshare_expr (first_p),
-					    build_zero_cst (elem), cpij),
-				    mul (alpha, tij))))),
+			  set (cpij, add (build3 (COND_EXPR, elem,
+						  unshare_expr (first_p),
+						  build_zero_cst (elem), cpij),
+					  mul (alpha, tij))))),
       &edge);
   append_to_statement_list (
       build3 (COND_EXPR, void_type_node,

@@ -111,8 +111,8 @@ cg_tiled_function (te_type type, sbuf *out)
 	  sb_printf (out,
 		     "%s    %s*(tg_v%s *) (cp + %d * ldc + %d) %s= alv * "
 		     "acc%d_%d;\n",
-		     ind, r || v ? "  " : "{ ", sfx, r, v * vl, f ? "+" : "",
-		     r, v);
+		     ind, r || v ? "  " : "{ ", sfx, r, v * vl, f ? "+" : "", r,
+		     v);
       sb_printf (out, "%s    }\n", ind);
     }
   sb_printf (out, "%s  }\n%selse\n%s  {\n%s    %s t[%d];\n", ind, ind, ind, ind,
@@ -121,17 +121,18 @@ cg_tiled_function (te_type type, sbuf *out)
     for (int v = 0; v < NV; v++)
       sb_printf (out, "%s    *(tg_v%s *) (t + %d) = acc%d_%d;\n", ind, sfx,
 		 r * NR + v * vl, r, v);
-  sb_printf (out,
-	     "%s    for (long i = 0; i < mr; i++)\n"
-	     "%s      for (long j = 0; j < nr; j++)\n"
-	     "%s        cp[i * ldc + j] = (first ? 0 : cp[i * ldc + j]) + alpha "
-	     "* t[i * %d + j];\n"
-	     "%s  }\n"
-	     "                    }\n"
-	     "              }\n"
-	     "          }\n"
-	     "      }\n",
-	     ind, ind, ind, NR, ind);
+  sb_printf (
+      out,
+      "%s    for (long i = 0; i < mr; i++)\n"
+      "%s      for (long j = 0; j < nr; j++)\n"
+      "%s        cp[i * ldc + j] = (first ? 0 : cp[i * ldc + j]) + alpha "
+      "* t[i * %d + j];\n"
+      "%s  }\n"
+      "                    }\n"
+      "              }\n"
+      "          }\n"
+      "      }\n",
+      ind, ind, ind, NR, ind);
   sb_printf (out,
 	     "  else\n"
 	     "    for (long pc = 0; pc < k; pc += %d)\n"
