@@ -1192,6 +1192,22 @@ calloc_of (tree elem, tree n)
   return fold_convert (build_pointer_type (elem), call);
 }
 
+/* malloc (N * sizeof ELEM) as a pointer to ELEM, for an array whose
+   first writer writes every element (te_lower_raw); a negative N
+   allocates nothing (see calloc_of).  */
+static tree
+raw_alloc_of (tree elem, tree n)
+{
+  n = fold_build2 (MAX_EXPR, long_integer_type_node,
+                   fold_convert (long_integer_type_node, n), long_cst (0));
+  tree bytes = fold_build2 (MULT_EXPR, size_type_node,
+                            fold_convert (size_type_node, n),
+                            TYPE_SIZE_UNIT (elem));
+  tree call = build_call_expr (builtin_decl_explicit (BUILT_IN_MALLOC), 1,
+                               bytes);
+  return fold_convert (build_pointer_type (elem), call);
+}
+
 /* PTR + N elements of ELEM.  */
 static tree
 element_plus (tree ptr, tree elem, tree n)
@@ -2571,23 +2587,24 @@ tiled_call (emitter *e, const void *arg)
   tree fn = made_tiled[g->c->type == TE_F64];
   tree one = build_int_cst (long_integer_type_node, 1);
   tree lda = expr (e, g->lda), ldb = expr (e, g->ldb);
-  tree vals[12] = {
+  tree vals[13] = {
     expr (e, g->m), expr (e, g->n), expr (e, g->k),
     expr (e, te_float (ctx, g->c->type, g->alpha)),
     element_address (e, g->a, g->off_a), g->trans_a ? one : lda,
     g->trans_a ? lda : one, element_address (e, g->b, g->off_b),
     g->trans_b ? one : ldb, g->trans_b ? ldb : one,
-    element_address (e, g->c, g->off_c), expr (e, g->ldc)
+    element_address (e, g->c, g->off_c), expr (e, g->ldc),
+    build_int_cst (long_integer_type_node, g->beta == 0.0)
   };
   tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
-  tree args[12];
-  for (int i = 0; i < 12; i++, types = TREE_CHAIN (types))
+  tree args[13];
+  for (int i = 0; i < 13; i++, types = TREE_CHAIN (types))
     {
       if (!vals[i] || !fn)
         return build_empty_stmt (e->loc);
       args[i] = fold_convert (TREE_VALUE (types), vals[i]);
     }
-  return build_call_expr_loc_array (e->loc, fn, 12, args);
+  return build_call_expr_loc_array (e->loc, fn, 13, args);
 }
 
 /* The sizes of G run tiled (lib/back/tiled.h): M, N, K at least their
@@ -2610,6 +2627,19 @@ tiled_sizes_ok (emitter *e, const te_gemm *g)
   };
   for (int i = 0; i < 3; i++)
     cond = build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, more[i]);
+  return cond;
+}
+
+/* Does set product G (lower.c step 6c) run as a call: the sizes suit
+   it and no NULL test skips it?  Then its array need not be zeroed.  */
+static tree
+gemm_runs (emitter *e, const te_lw_stage *g)
+{
+  tree cond = e->p->tiled ? tiled_sizes_ok (e, g->gemm)
+                          : gemm_sizes_ok (e, g->gemm);
+  tree tests = all_nonnull (e, g->stmts[0].skip, g->stmts[0].nskip);
+  if (tests)
+    cond = build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, tests);
   return cond;
 }
 
@@ -2754,7 +2784,8 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
   tree body = alloc_stmt_list ();
   requirements (&e, &body);
   /* Temporaries: zeroed, so statements skipped for a NULL shadow leave
-     zeros behind.  */
+     zeros behind; but an array a product fills first (te_lower_raw)
+     is not where that product runs as a call.  */
   for (int i = 0; i < p->ntensors; i++)
     {
       const te_tensor *t = p->tensors[i];
@@ -2778,10 +2809,13 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
           continue;
         }
       tree ptr = new_local (&e, build_pointer_type (elem), t->name);
+      tree size = expr (&e, t->size);
+      tree alloc = calloc_of (elem, size);
+      if (const te_lw_stage *g = te_lower_raw (lw, t))
+        alloc = build3 (COND_EXPR, TREE_TYPE (alloc), gemm_runs (&e, g),
+                        raw_alloc_of (elem, unshare_expr (size)), alloc);
       append_to_statement_list (
-          build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr,
-                  calloc_of (elem, expr (&e, t->size))),
-          &body);
+          build2 (MODIFY_EXPR, TREE_TYPE (ptr), ptr, alloc), &body);
       e.local_tensors.safe_push (t);
       e.local_ptrs.safe_push (ptr);
     }

@@ -8,7 +8,7 @@
 	    (forward.cc; both te_program.tiled).
    After:   once per object and element type, a static function
 	    tensorgrad.tiled.f32 (f64) of (m, n, k, alpha, a, sai, sap, b,
-	    sbp, sbj, c, ldc), gimplified, which emit.cc hands to the
+	    sbp, sbj, c, ldc, set), gimplified, which emit.cc hands to the
 	    call graph with the gradients and calls for the stage.
 
    1. The locals, the packing buffers (malloc; on failure, step 4 of
@@ -216,6 +216,16 @@ madd (tree a, tree b, tree c, bool fma)
   return build2 (PLUS_EXPR, t, c, build2 (MULT_EXPR, t, a, b));
 }
 
+/* FIRST ? A * B : C + A * B (madd), the set form's first block of terms
+   (tiled.h step 3): C's old value not read there, a plain multiply.  */
+static tree
+set_or_madd (tree first, tree a, tree b, tree c, bool fma)
+{
+  tree t = TREE_TYPE (c);
+  return build3 (COND_EXPR, t, first, build2 (MULT_EXPR, t, a, b),
+		 madd (unshare_expr (a), unshare_expr (b), c, fma));
+}
+
 /* A version of the tiled function of TYPE named NAME, with LIKE's
    options (LIKE may be NULL), for the wide unit W (NULL: the command
    line's target, its preferred vector width, no explicit FMA).  */
@@ -227,10 +237,11 @@ build_version (te_type type, tree like, const char *name,
   tree lt = long_integer_type_node;
   tree cptr = build_pointer_type (build_qualified_type (elem, TYPE_QUAL_CONST));
   tree ptr = build_pointer_type (elem);
-  tree types[12] = { lt, lt, lt, elem, cptr, lt, lt, cptr, lt, lt, ptr, lt };
-  const char *names[12] = { "m",   "n", "k",   "alpha", "a", "sai",
-			    "sap", "b", "sbp", "sbj",   "c", "ldc" };
-  tree ftype = build_function_type_array (void_type_node, 12, types);
+  tree types[13]
+      = { lt, lt, lt, elem, cptr, lt, lt, cptr, lt, lt, ptr, lt, lt };
+  const char *names[13] = { "m", "n",   "k",   "alpha", "a",   "sai", "sap",
+			    "b", "sbp", "sbj", "c",     "ldc", "set" };
+  tree ftype = build_function_type_array (void_type_node, 13, types);
   location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
   tree fn = build_decl (loc, FUNCTION_DECL, get_identifier (name), ftype);
   SET_DECL_ASSEMBLER_NAME (fn, DECL_NAME (fn));
@@ -260,8 +271,8 @@ build_version (te_type type, tree like, const char *name,
 	      fn, get_identifier ("target"), args, 0))
 	return NULL_TREE;
     }
-  tree parm[12], chain = NULL_TREE, *tail = &chain;
-  for (int i = 0; i < 12; i++)
+  tree parm[13], chain = NULL_TREE, *tail = &chain;
+  for (int i = 0; i < 13; i++)
     {
       parm[i]
 	  = build_decl (loc, PARM_DECL, get_identifier (names[i]), types[i]);
@@ -279,7 +290,7 @@ build_version (te_type type, tree like, const char *name,
   DECL_RESULT (fn) = result;
   tree m = parm[0], n = parm[1], k = parm[2], alpha = parm[3], a = parm[4],
        sai = parm[5], sap = parm[6], bm = parm[7], sbp = parm[8], sbj = parm[9],
-       c = parm[10], ldc = parm[11];
+       c = parm[10], ldc = parm[11], setp = parm[12];
 
   tree saved = current_function_decl;
   push_struct_function (fn);
@@ -300,7 +311,8 @@ build_version (te_type type, tree like, const char *name,
        x = new_var (b, lt, "x"), i = new_var (b, lt, "i"),
        j = new_var (b, lt, "j"), nc = new_var (b, lt, "nc"),
        kc = new_var (b, lt, "kc"), mc = new_var (b, lt, "mc"),
-       mr = new_var (b, lt, "mr"), nr = new_var (b, lt, "nr");
+       mr = new_var (b, lt, "mr"), nr = new_var (b, lt, "nr"),
+       first = new_var (b, lt, "first");
   tree pa = new_var (b, ptr, "pa"), pb = new_var (b, ptr, "pb"),
        ap = new_var (b, cptr, "ap"), bp = new_var (b, cptr, "bp"),
        cp = new_var (b, ptr, "cp"), s = new_var (b, elem, "s"),
@@ -332,12 +344,27 @@ build_version (te_type type, tree like, const char *name,
   tree sum_p = stmts2 (
       set (s, build_zero_cst (elem)),
       for_loop (p, lng (0), kc, lng (1), set (s, madd (aip, bpj, s, fma))));
-  append_to_statement_list (set (cij, madd (alpha, s, cij, fma)), &sum_p);
-  tree unpacked = for_loop (
-      pc, lng (0), k, lng (KC),
-      stmts2 (set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))),
-	      for_loop (i, lng (0), m, lng (1),
-			for_loop (j, lng (0), n, lng (1), sum_p))));
+  /* The set form (SET nonzero, the first block of terms): C = alpha *
+     it, C's old value not read (a plain multiply, no fused
+     multiply-add); FIRST is set per block.  */
+  tree first_p = build2 (NE_EXPR, boolean_type_node, first, lng (0));
+  tree first_set = set (
+      first,
+      fold_convert (lt,
+		    build2 (TRUTH_ANDIF_EXPR, boolean_type_node,
+			    build2 (NE_EXPR, boolean_type_node, setp, lng (0)),
+			    build2 (EQ_EXPR, boolean_type_node, pc, lng (0)))));
+  append_to_statement_list (
+      set (cij, set_or_madd (first_p, alpha, s, cij, fma)), &sum_p);
+  tree per_pc_unpacked = alloc_stmt_list ();
+  append_to_statement_list (
+      set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))),
+      &per_pc_unpacked);
+  append_to_statement_list (first_set, &per_pc_unpacked);
+  append_to_statement_list (for_loop (i, lng (0), m, lng (1),
+				      for_loop (j, lng (0), n, lng (1), sum_p)),
+			    &per_pc_unpacked);
+  tree unpacked = for_loop (pc, lng (0), k, lng (KC), per_pc_unpacked);
 
   /* Step 3: one tile at panels ir (of A) and jr (of B).  */
   tree tile = alloc_stmt_list ();
@@ -377,19 +404,27 @@ build_version (te_type type, tree like, const char *name,
       set (mr, lmin (fold_build2 (MINUS_EXPR, lt, mc, ir), lng (MR))), &tile);
   append_to_statement_list (
       set (nr, lmin (fold_build2 (MINUS_EXPR, lt, nc, jr), lng (NR))), &tile);
-  /* A full tile: C += alpha * tile, a vector at a time.  */
+  /* A full tile: C += alpha * tile (C = in the set form's first block),
+     a vector at a time.  */
   tree full = alloc_stmt_list ();
   vec<constructor_elt, va_gc> *als = NULL;
   for (int l = 0; l < vl; l++)
     CONSTRUCTOR_APPEND_ELT (als, NULL_TREE, alpha);
   append_to_statement_list (set (alv, build_constructor (vt, als)), &full);
+  tree full_add = alloc_stmt_list (), full_set = alloc_stmt_list ();
   for (int r = 0; r < MR; r++)
     for (int v = 0; v < NV; v++)
       {
 	tree cv = vat (vtu, cp, add (mul (lng (r), ldc), lng (v * vl)));
 	append_to_statement_list (set (cv, madd (alv, acc[r][v], cv, fma)),
-				  &full);
+				  &full_add);
+	append_to_statement_list (
+	    set (unshare_expr (cv), build2 (MULT_EXPR, vt, alv, acc[r][v])),
+	    &full_set);
       }
+  append_to_statement_list (build3 (COND_EXPR, void_type_node,
+				    unshare_expr (first_p), full_set, full_add),
+			    &full);
   /* An edge tile: the tile into scratch T, then element by element.  */
   tree edge = alloc_stmt_list ();
   tree taddr = build_fold_addr_expr (scratch);
@@ -403,7 +438,8 @@ build_version (te_type type, tree like, const char *name,
   append_to_statement_list (
       for_loop (i, lng (0), mr, lng (1),
 		for_loop (j, lng (0), nr, lng (1),
-			  set (cpij, madd (alpha, tij, cpij, fma)))),
+			  set (cpij, set_or_madd (unshare_expr (first_p), alpha,
+						  tij, cpij, fma)))),
       &edge);
   append_to_statement_list (
       build3 (COND_EXPR, void_type_node,
@@ -427,6 +463,7 @@ build_version (te_type type, tree like, const char *name,
   tree per_pc = alloc_stmt_list ();
   append_to_statement_list (
       set (kc, lmin (fold_build2 (MINUS_EXPR, lt, k, pc), lng (KC))), &per_pc);
+  append_to_statement_list (unshare_expr (first_set), &per_pc);
   append_to_statement_list (pack_block (b, &pkb, kc, jr, p, x), &per_pc);
   append_to_statement_list (for_loop (ic, lng (0), m, lng (MC), per_ic),
 			    &per_pc);

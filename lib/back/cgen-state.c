@@ -46,7 +46,7 @@ static const char *const reserved[] = {
   "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
   "void", "volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool",
   "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
-  "_Thread_local", "calloc", "free", "NAN", "INFINITY", "HUGE_VAL", NULL
+  "_Thread_local", "calloc", "malloc", "free", "NAN", "INFINITY", "HUGE_VAL", NULL
 };
 
 /* Is S a keyword or a name the printed code uses?  */

@@ -48,7 +48,7 @@ params (sbuf *out, const char *t)
   sb_printf (out,
 	     " (long m, long n, long k, %s alpha, "
 	     "const %s *a, long sai,\n  long sap, const %s *b, long sbp, long "
-	     "sbj, %s *c, long ldc)",
+	     "sbj, %s *c, long ldc,\n  long set)",
 	     t, t, t, t);
 }
 
@@ -77,6 +77,7 @@ version_head (sbuf *out, const version *v, const char *t)
 	     "        for (long pc = 0; pc < k; pc += %d)\n"
 	     "          {\n"
 	     "            long kc = k - pc < %d ? k - pc : %d;\n"
+	     "            long first = set && pc == 0;\n"
 	     "            for (long jr = 0; jr < nc; jr += %d)\n"
 	     "              for (long p = 0; p < kc; p++)\n"
 	     "                for (long x = 0; x < %d; x++)\n"
@@ -145,16 +146,26 @@ version_tile (sbuf *out, const version *v, const char *t, bool d)
   for (int l = 0; l < vl; l++)
     sb_printf (out, "%s alpha", l ? "," : "");
   sb_printf (out, " };\n");
-  for (int r = 0; r < MR; r++)
-    for (int j = 0; j < NV; j++)
-      {
-	snprintf (b, sizeof b, "acc%d_%d", r, j);
-	snprintf (c, sizeof c, "*(%s *) (cp + %d * ldc + %d)", v->vt, r,
-		  j * vl);
-	sb_printf (out, "%s    %s = ", ind, c);
-	madd (out, v, true, d, "alv", b, c);
-	sb_printf (out, ";\n");
-      }
+  /* In the set form's first block, C = alpha * tile (a plain multiply);
+     else C += it.  */
+  for (int f = 0; f < 2; f++)
+    {
+      sb_printf (out, "%s    %s\n", ind, f ? "else" : "if (first)");
+      for (int r = 0; r < MR; r++)
+	for (int j = 0; j < NV; j++)
+	  {
+	    snprintf (b, sizeof b, "acc%d_%d", r, j);
+	    snprintf (c, sizeof c, "*(%s *) (cp + %d * ldc + %d)", v->vt, r,
+		      j * vl);
+	    sb_printf (out, "%s    %s%s = ", ind, r || j ? "  " : "{ ", c);
+	    if (f)
+	      madd (out, v, true, d, "alv", b, c);
+	    else
+	      sb_printf (out, "alv * %s", b);
+	    sb_printf (out, ";\n");
+	  }
+      sb_printf (out, "%s    }\n", ind);
+    }
   sb_printf (out, "%s  }\n%selse\n%s  {\n%s    %s t[%d];\n", ind, ind, ind, ind,
 	     t, MR * NR);
   for (int r = 0; r < MR; r++)
@@ -164,8 +175,8 @@ version_tile (sbuf *out, const version *v, const char *t, bool d)
   sb_printf (out,
 	     "%s    for (long i = 0; i < mr; i++)\n"
 	     "%s      for (long j = 0; j < nr; j++)\n"
-	     "%s        cp[i * ldc + j] = ",
-	     ind, ind, ind);
+	     "%s        cp[i * ldc + j] = first ? alpha * t[i * %d + j] : ",
+	     ind, ind, ind, NR);
   snprintf (b, sizeof b, "t[i * %d + j]", NR);
   madd (out, v, false, d, "alpha", b, "cp[i * ldc + j]");
   sb_printf (out,
@@ -189,6 +200,7 @@ version_body (sbuf *out, const version *v, const char *t, bool d)
 	     "    for (long pc = 0; pc < k; pc += %d)\n"
 	     "      {\n"
 	     "        long kc = k - pc < %d ? k - pc : %d;\n"
+	     "        long first = set && pc == 0;\n"
 	     "        for (long i = 0; i < m; i++)\n"
 	     "          for (long j = 0; j < n; j++)\n"
 	     "            {\n"
@@ -198,7 +210,7 @@ version_body (sbuf *out, const version *v, const char *t, bool d)
 	     TE_TILED_KC, TE_TILED_KC, TE_TILED_KC, t);
   madd (out, v, false, d, "a[i * sai + (pc + p) * sap]",
 	"b[(pc + p) * sbp + j * sbj]", "s");
-  sb_printf (out, ";\n              c[i * ldc + j] = ");
+  sb_printf (out, ";\n              c[i * ldc + j] = first ? alpha * s : ");
   madd (out, v, false, d, "alpha", "s", "c[i * ldc + j]");
   sb_printf (out, ";\n"
 		  "            }\n"
@@ -223,7 +235,8 @@ cg_tiled_function (te_type type, sbuf *out)
 	     "/* C(i, j) += alpha * sum_p A(i, p) B(p, j), A(i, p) = a[i*sai + "
 	     "p*sap],\n   B(p, j) = b[p*sbp + j*sbj], C(i, j) = c[i*ldc + j]: "
 	     "a matrix product\n   cache-tiled, in %d x %d register tiles "
-	     "(tensorgrad's lib/back/tiled.h).  */\n"
+	     "(tensorgrad's lib/back/tiled.h);\n   with SET, C = (C's old "
+	     "value not read).  */\n"
 	     "typedef %s tg_v%s __attribute__ ((vector_size (16), aligned "
 	     "(sizeof (%s))));\n",
 	     sfx, sfx, TE_TILED_MR, TE_TILED_NV * 16 / es, t, sfx, t);
@@ -260,7 +273,7 @@ cg_tiled_function (te_type type, sbuf *out)
 	     "__attribute__ ((no_sanitize (\"address\", \"undefined\")))\n"
 	     "static void (*tg_tiled_%s_resolver (void)) (long, long, long, "
 	     "%s,\n  const %s *, long, long, const %s *, long, long, %s *, "
-	     "long)\n{\n  __builtin_cpu_init ();\n",
+	     "long,\n  long)\n{\n  __builtin_cpu_init ();\n",
 	     sfx, t, t, t, t);
   for (int i = 0; i < TE_TILED_NWIDE; i++)
     {

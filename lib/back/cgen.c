@@ -742,11 +742,11 @@ tiled_call_line (cgen *g, block *out, const void *arg)
   gemm_args r = gemm_render (g, out, m);
   if (r.a && r.b && r.c)
     blk_stmt (out, "tg_tiled_%s (%s, %s, %s, %.17g, %s, %s, %s, %s, %s, %s, "
-                   "%s, %s);",
+                   "%s, %s, %d);",
               m->c->type == TE_F64 ? "f64" : "f32", r.m.s, r.n.s, r.k.s,
               m->alpha, r.a, m->trans_a ? "1" : r.lda.s,
               m->trans_a ? r.lda.s : "1", r.b, m->trans_b ? "1" : r.ldb.s,
-              m->trans_b ? r.ldb.s : "1", r.c, r.ldc.s);
+              m->trans_b ? r.ldb.s : "1", r.c, r.ldc.s, m->beta == 0.0);
   gemm_args_free (&r);
 }
 
@@ -789,6 +789,24 @@ gemm_range (cgen *g, block *out, sbuf *head, const te_node *x,
   free (l.s);
 }
 
+/* The sizes for which product M runs (the BLAS's or the tiled
+   function's) into HEAD.  */
+static void
+gemm_sizes (cgen *g, block *out, sbuf *head, const te_gemm *m)
+{
+  if (g->p->tiled)
+    {
+      tiled_range (g, out, head, m);
+      return;
+    }
+  gemm_range (g, out, head, m->m, NULL, true);
+  gemm_range (g, out, head, m->n, NULL, false);
+  gemm_range (g, out, head, m->k, NULL, false);
+  gemm_range (g, out, head, m->lda, m->trans_a ? m->m : m->k, false);
+  gemm_range (g, out, head, m->ldb, m->trans_b ? m->k : m->n, false);
+  gemm_range (g, out, head, m->ldc, m->n, false);
+}
+
 /* Blas stage L (lower.c step 6), as emit.cc's gemm_stage: when the
    sizes suit the BLAS, inside the statement's NULL tests, a CBLAS call
    per iteration of the batch loops; otherwise its loop nest.  */
@@ -800,17 +818,7 @@ gemm_nest (cgen *g, block *out, const te_lw_stage *l)
   g->loc = st->st->loc;
   sbuf head = { 0 };
   bool tiled = g->p->tiled;
-  if (tiled)
-    tiled_range (g, out, &head, m);
-  else
-    {
-      gemm_range (g, out, &head, m->m, NULL, true);
-      gemm_range (g, out, &head, m->n, NULL, false);
-      gemm_range (g, out, &head, m->k, NULL, false);
-      gemm_range (g, out, &head, m->lda, m->trans_a ? m->m : m->k, false);
-      gemm_range (g, out, &head, m->ldb, m->trans_b ? m->k : m->n, false);
-      gemm_range (g, out, &head, m->ldc, m->n, false);
-    }
+  gemm_sizes (g, out, &head, m);
   blk_stmt (out, "/* %s%s */", te_gemm_text (g->p, m),
             tiled ? ", no CBLAS" : "");
   block calls = { { 0 }, 0 }, inner = { { 0 }, 0 }, loops = { { 0 }, 0 };
@@ -889,8 +897,26 @@ body (cgen *g, block *top)
         }
       cx n = cg_render (g, top, t->size);
       const char *ty = cg_c_type (t->type, false);
-      blk_stmt (top, "%s *%s = calloc (%s, sizeof (%s));", ty, g->lname[i],
-                n.s, ty);
+      const te_lw_stage *l = te_lower_raw (g->lw, t);
+      if (l)
+        {
+          /* Not zeroed where its product runs (lower.c step 6c).  */
+          sbuf cond = { 0 };
+          gemm_sizes (g, top, &cond, l->gemm);
+          if (l->stmts[0].nskip)
+            {
+              sb_printf (&cond, " && ");
+              cg_nonnull_list (g, &cond, l->stmts[0].skip,
+                               l->stmts[0].nskip);
+            }
+          blk_stmt (top, "%s *%s = %s ? malloc ((%s) * sizeof (%s)) : calloc "
+                    "(%s, sizeof (%s));", ty, g->lname[i], cond.s, n.s, ty,
+                    n.s, ty);
+          free (cond.s);
+        }
+      else
+        blk_stmt (top, "%s *%s = calloc (%s, sizeof (%s));", ty,
+                  g->lname[i], n.s, ty);
       free (n.s);
     }
   for (int s = 0; s < g->lw->nstages; s++)

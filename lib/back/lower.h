@@ -157,6 +157,12 @@ typedef struct te_lw_stage
                          the sizes suit the BLAS, and runs the loop nest
                          otherwise; else NULL */
   const char *blas_why; /* a blas stage left loops: why */
+  bool set;           /* GEMM assigns (its beta 0): the first stage that
+                         touches its destination, a local array it
+                         fills (te_gemm_fills); a back end allocates the
+                         array without zeroing where the call runs (the
+                         sizes suit, no NULL test skips it), zeroed
+                         otherwise (te_lower_raw) */
   int nruns;
   te_lw_run *runs;    /* TE_LW_ONE: in order, none overlapping; a
                          statement of a run with ALL empty has nothing
@@ -188,6 +194,10 @@ bool te_lower_skips (const te_stmt *st, const te_tensor *t);
    nest of their own loops (lower.c step 5): 1 when FIRST runs alone.
    The interpreter runs them so too.  */
 int te_lower_run (const te_stage *s, int first);
+
+/* The stage of L whose product fills local array T first
+   (te_lw_stage.set), or NULL.  */
+const te_lw_stage *te_lower_raw (const te_lowered *l, const te_tensor *t);
 
 /* The select of scope S for node N, or NULL.  */
 const te_lw_select *te_lw_find_select (const te_lw_scope *s,

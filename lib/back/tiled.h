@@ -10,10 +10,12 @@
        void tg_tiled_f64 (long m, long n, long k, double alpha,
 			  const double *a, long sai, long sap,
 			  const double *b, long sbp, long sbj,
-			  double *c, long ldc)
+			  double *c, long ldc, long set)
 
    computing C(i, j) += alpha * sum_p A(i, p) B(p, j) for i < M, j < N,
-   p < K, with A(i, p) = a[i*sai + p*sap], B(p, j) = b[p*sbp + j*sbj] and
+   p < K (with SET nonzero, C(i, j) = ...: its old value is not read,
+   lib/back/lower.c step 6c), with A(i, p) = a[i*sai + p*sap],
+   B(p, j) = b[p*sbp + j*sbj] and
    C(i, j) = c[i*ldc + j]: a transposed operand is a swap of its strides.
    The stage calls it once per iteration of its batch loops, inside the
    statement's NULL tests, when the sizes pass te_tiled's test below
@@ -29,17 +31,20 @@
       at zero; for p < kc they add the broadcast A element times B's
       vectors, both panels read in order; then C += alpha * tile (a full
       tile with vector loads and stores, an edge tile through a scratch
-      copy, element by element).  C is only added to, never assigned.
+      copy, element by element).  C is only added to, never assigned,
+      but in the first block of terms (pc = 0) with SET: C = alpha *
+      tile.
    4. When the packing buffers cannot be allocated, the same sums without
       packing: for each KC block, each element's partial sum, then
-      C += alpha * it.
+      C += alpha * it (C = with SET, in the first block).
    5. On x86-64 with ifuncs, the function is an ifunc whose resolver
       (__builtin_cpu_init, __builtin_cpu_supports) picks, when the
       program starts, the first of the versions TE_TILED_WIDE the CPU
       runs (AVX-512F, then AVX2 with FMA), else the default: steps 1-4
       with the version's vector width and tile rows, under GCC's target
       attribute, each multiply-add fused (a fused multiply-add also for
-      C += alpha * s).  GCC's target_clones would copy one body, whose
+      C += alpha * s; the set form's C = alpha * s is a plain multiply,
+      one rounding as well).  GCC's target_clones would copy one body, whose
       generic vectors keep the width they were built with (16 bytes at
       the default -march, a version for AVX-512 running them 16 bytes at
       a time), so each version is a body of its own.

@@ -561,6 +561,65 @@ te_gemm_pack (te_program *q, const te_patches *pp, const te_loop *b, int nb,
   return a;
 }
 
+/* Is integer E at least 0 by its form alone: constants at least 0,
+   max (X, 0), and sums and products of such?  */
+static bool
+at_least_zero (const te_node *e)
+{
+  switch (e->op)
+    {
+    case TE_CONST:
+      return e->u.i >= 0;
+    case TE_MAX:
+      return (e->args[1]->op == TE_CONST && e->args[1]->u.i >= 0)
+             || (e->args[0]->op == TE_CONST && e->args[0]->u.i >= 0);
+    case TE_ADD:
+    case TE_MUL:
+      return at_least_zero (e->args[0]) && at_least_zero (e->args[1]);
+    default:
+      return false;
+    }
+}
+
+bool
+te_gemm_fills (te_program *p, const te_stage *s, const te_gemm *g)
+{
+  te_ctx *ctx = p->ctx;
+  const te_stmt *st = &s->stmts[0];
+  if (s->nstmts != 1 || g->c != st->dst || g->c->kind != TE_TK_LOCAL
+      || !g->c->size || g->nbatch + 2 > TE_MAX_LOOPS)
+    return false;
+  te_loop loops[TE_MAX_LOOPS];
+  int n = 0;
+  for (int l = 0; l < g->nbatch; l++)
+    loops[n++] = g->batch[l];
+  for (int i = 0; i < 2; i++)
+    for (int l = 0; l < s->nloops; l++)
+      if (s->loops[l].var == (i ? g->col : g->row))
+        loops[n++] = s->loops[l];
+  if (n != g->nbatch + 2)
+    return false;
+  for (int l = 0; l < n; l++)
+    if (loops[l].start)
+      return false;
+  te_node *lin, *size;
+  if (!te_linearize (ctx, n, loops, &lin, &size))
+    return false;
+  /* te_linearize's size keeps max (E, 0) of an extent that is at least
+     0 by its form (9 * max (c, 0)), where the array's size has E.  */
+  size = te_int (ctx, 1);
+  for (int l = 0; l < n; l++)
+    {
+      te_node *e = loops[l].extent;
+      size = te_mul (ctx, size,
+                     at_least_zero (e)
+                         ? e
+                         : te_binary (ctx, TE_MAX, e, te_int (ctx, 0)));
+    }
+  return te_canon_int (ctx, st->index) == lin
+         && te_canon_int (ctx, g->c->size) == te_canon_int (ctx, size);
+}
+
 bool
 te_gemm_dense_chain (te_ctx *ctx, te_node *index, const te_loop *loops,
                      int n, te_node **step)

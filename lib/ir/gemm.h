@@ -45,6 +45,14 @@ typedef struct te_gemm
 bool te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
                     const char **why);
 
+/* Does product G, read off stage S of P, write every element of its
+   destination, a local array, once per run of S: is the statement's
+   index over the batch loops, the rows and the columns their row-major
+   number, none of them starting past 0, and the array's size the number
+   of their iterations?  Then the product may assign (beta 0) into an
+   array nothing wrote before, not add to a zeroed one.  */
+bool te_gemm_fills (te_program *p, const te_stage *s, const te_gemm *g);
+
 /* "d_w = x^T * d1 as cblas_sgemm (k, m, n)", with " in a loop over b"
    for batch loops, in memory of P's context: the fixed wording of the
    notes and the dump; "as tiled (k, m, n)" when P's products run tiled

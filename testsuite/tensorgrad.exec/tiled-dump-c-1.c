@@ -78,4 +78,4 @@ main (void)
 }
 
 /* { dg-final { scan-tensorgrad-file "tiled-dump-c-1.gen.c" "static void\ntg_tiled_f32 \\(long m, long n, long k, float alpha" } } */
-/* { dg-final { scan-tensorgrad-file "tiled-dump-c-1.gen.c" "tg_tiled_f32 \\(n, k, m, 1, d_y, m, 1, w, k, 1, d_x, k\\);" } } */
+/* { dg-final { scan-tensorgrad-file "tiled-dump-c-1.gen.c" "tg_tiled_f32 \\(n, k, m, 1, d_y, m, 1, w, k, 1, d_x, k, 0\\);" } } */
