@@ -753,23 +753,6 @@ lower_one (lw *w, te_lw_stage *l, const te_stage *s)
     }
 }
 
-/* Does stage S read or write T (a call: pass it)?  */
-static bool
-touches (const te_stage *s, const te_tensor *t)
-{
-  for (int i = 0; s->call && i < s->call->nargs; i++)
-    if (s->call->args[i].tensor == t || s->call->args[i].adj == t)
-      return true;
-  for (int k = 0; k < s->nstmts; k++)
-    {
-      const te_stmt *st = &s->stmts[k];
-      if (st->dst == t || te_reads (st->value, t) || te_reads (st->index, t)
-          || (st->guard && te_reads (st->guard, t)))
-        return true;
-    }
-  return false;
-}
-
 /* Step 6c: the products of W's program that fill a local array first
    assign into it, which is not zeroed.  */
 static void
@@ -784,7 +767,7 @@ lower_sets (lw *w)
         continue;
       bool before = false;
       for (int b = 0; b < s && !before; b++)
-        before = touches (&p->stages[b], l->gemm->c);
+        before = te_stage_accesses (&p->stages[b], l->gemm->c);
       if (before)
         continue;
       l->set = true;
