@@ -8,7 +8,8 @@
    Sizes: 2 heads of 5 x 5 over 3 (loops), 2 heads of 33 x 17 over 65
    (tiled, edge tiles), 1 head of 4 x 8 over 1030 (tiled over five blocks
    of 256 terms for d_Q, d_K's 4 terms loops).  Every component against
-   central differences, also with each shadow NULL.  */
+   central differences, also with each shadow NULL (but at the last size,
+   where a NULL shadow's guards are those of the others).  */
 
 #include "tg-test.h"
 
@@ -37,6 +38,8 @@ run (int nh, int t, int u, int dm, unsigned seed)
   tg_fill (Q, nh * t * ldq, seed, -1, 1);
   tg_fill (K, nh * u * ldq, seed + 1, -1, 1);
   TG_GRADCHECK (scores, &nh, &t, &u, &dm, &ldq, Q, K, S);
+  if (dm > 256)
+    return;
   TG_GRADCHECK_NULL (scores, "Q", &nh, &t, &u, &dm, &ldq, Q, K, S);
   TG_GRADCHECK_NULL (scores, "K", &nh, &t, &u, &dm, &ldq, Q, K, S);
 }

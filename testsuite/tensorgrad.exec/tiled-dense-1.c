@@ -11,7 +11,8 @@
    6 x 20 x 300 (d_x tiled over two blocks of 256 terms, d_w loops: 6
    terms); 70 x 9 x 60 (d_x over two blocks of 64 rows); 4 x 8 x 1024
    (the smallest tile, d_x tiled).  Every component against central
-   differences, also with the shadows of x, and of w and b, NULL.  */
+   differences, also with the shadows of x, and of w and b, NULL at the
+   sizes up to 9 x 40 x 100.  */
 
 #include "tg-test.h"
 
@@ -41,6 +42,10 @@ run (int n, int k, int m, unsigned seed)
   tg_fill_f (b, m, seed + 2, -1, 1);
   float *x = xbuf + 1, *y = ybuf + 1;
   TG_GRADCHECK (dense, &n, &k, &m, &ldx, &ldy, x, w, b, y);
+  /* NULL shadows at the smaller sizes: their guards are the same at
+     every size.  */
+  if ((long) n * k * m > 40000)
+    return;
   TG_GRADCHECK_NULL (dense, "x", &n, &k, &m, &ldx, &ldy, x, w, b, y);
   TG_GRADCHECK_NULL (dense, "w b", &n, &k, &m, &ldx, &ldy, x, w, b, y);
 }

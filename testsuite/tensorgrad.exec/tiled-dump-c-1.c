@@ -13,7 +13,8 @@
    Sizes 9 x 40 x 100 (tiled), 65 x 300 x 13 (tiled, d_x over two blocks
    of 64 rows, edge tiles) and 3 x 7 x 5 (the loops),
    with the shadow of x NULL once.  TG_GRADCHECK checks the injected one
-   against central differences.  */
+   against central differences at the first and last sizes; at every size
+   it is also near the sums of plain loops in double.  */
 
 #include <string.h>
 #include "tg-test.h"
@@ -37,8 +38,41 @@ void linear_grad_c (int n, int k, int m, const float *x, const float *w,
 		    const float *b, float *y, float *d_x, float *d_w,
 		    float *d_b, float *d_y);
 
+/* d_x[i*k + p] += sum_j d_y[i*m + j] w[j*k + p], d_w[j*k + p] +=
+   sum_i d_y[i*m + j] x[i*k + p], d_b[j] += sum_i d_y[i*m + j], in double
+   from the shadows' values DX, DW and DB before the call.  */
 static void
-run (int n, int k, int m, unsigned seed)
+check_loops (int n, int k, int m, const float *x, const float *w,
+	     const float *dy, const float *dx0, const float *dw0,
+	     const float *db0, const float *dx, const float *dw,
+	     const float *db)
+{
+  for (int i = 0; i < n; i++)
+    for (int p = 0; p < k; p++)
+      {
+	double s = dx0[i * k + p];
+	for (int j = 0; j < m; j++)
+	  s += (double) dy[i * m + j] * w[j * k + p];
+	CHECK_NEAR_AT (dx[i * k + p], s, 1e-4, 1e-4, i * k + p);
+      }
+  for (int j = 0; j < m; j++)
+    {
+      double sb = db0[j];
+      for (int i = 0; i < n; i++)
+	sb += dy[i * m + j];
+      CHECK_NEAR_AT (db[j], sb, 1e-4, 1e-4, j);
+      for (int p = 0; p < k; p++)
+	{
+	  double s = dw0[j * k + p];
+	  for (int i = 0; i < n; i++)
+	    s += (double) dy[i * m + j] * x[i * k + p];
+	  CHECK_NEAR_AT (dw[j * k + p], s, 1e-4, 1e-4, j * k + p);
+	}
+    }
+}
+
+static void
+run (int n, int k, int m, unsigned seed, int diff)
 {
   float *x = tg_alloc_f (n * k), *w = tg_alloc_f (m * k);
   float *b = tg_alloc_f (m), *y = tg_alloc_f (n * m);
@@ -50,7 +84,13 @@ run (int n, int k, int m, unsigned seed)
   tg_fill_f (w, m * k, seed + 1, -1, 1);
   tg_fill_f (b, m, seed + 2, -1, 1);
   tg_fill_f (dy, n * m, seed + 3, -1, 1);
-  TG_GRADCHECK (linear, &n, &k, &m, x, w, b, y);
+  if (diff)
+    TG_GRADCHECK (linear, &n, &k, &m, x, w, b, y);
+  float *dx0 = tg_alloc_f (n * k), *dw0 = tg_alloc_f (m * k);
+  float *db0 = tg_alloc_f (m);
+  tg_fill_f (dx0, n * k, seed + 4, -1, 1);
+  tg_fill_f (dw0, m * k, seed + 5, -1, 1);
+  tg_fill_f (db0, m, seed + 6, -1, 1);
   for (int nul = 0; nul < 2; nul++)
     {
       for (int v = 0; v < 2; v++)
@@ -65,15 +105,17 @@ run (int n, int k, int m, unsigned seed)
       CHECK (memcmp (dx[0], dx[1], sizeof (float) * n * k) == 0);
       CHECK (memcmp (dw[0], dw[1], sizeof (float) * m * k) == 0);
       CHECK (memcmp (db[0], db[1], sizeof (float) * m) == 0);
+      if (!nul)
+	check_loops (n, k, m, x, w, dy, dx0, dw0, db0, dx[0], dw[0], db[0]);
     }
 }
 
 int
 main (void)
 {
-  run (9, 40, 100, 1);
-  run (65, 300, 13, 10);
-  run (3, 7, 5, 20);
+  run (9, 40, 100, 1, 1);
+  run (65, 300, 13, 10, 0);
+  run (3, 7, 5, 20, 1);
   return tg_exit ();
 }
 
