@@ -17,9 +17,10 @@
    unit), then C += s; and the fused and unfused sums must differ
    somewhere, or the check could not tell the versions apart.  Sizes
    40 x 50 x 60 (edge tiles, one block), 70 x 33 x 130 (d_x over three
-   blocks, d_w over two); the gradients of the first size also against
-   central differences, with the shadow of x NULL once (the second's
-   bits are the reference's: differences would only cost time).  */
+   blocks, d_w over two), and 9 x 40 x 100, whose gradients are also
+   checked against central differences, with the shadow of x NULL once
+   (at the larger sizes, whose bits are the reference's, differences
+   would only cost time).  */
 
 #include <math.h>
 #include <string.h>
@@ -189,9 +190,11 @@ run_matmul (int n, int k, int m, unsigned seed, int diff)
 int
 main (void)
 {
-  run_dense (40, 50, 60, 1, 1);
+  run_dense (9, 40, 100, 5, 1);
+  run_dense (40, 50, 60, 1, 0);
   run_dense (70, 33, 130, 10, 0);
-  run_matmul (40, 50, 60, 20, 1);
+  run_matmul (9, 40, 100, 25, 1);
+  run_matmul (40, 50, 60, 20, 0);
   run_matmul (70, 33, 130, 30, 0);
   return tg_exit ();
 }
