@@ -23,7 +23,8 @@ the gradient) and the gradient alone:
               where loops' keeps them loops on the threads).  Each
               variant but loops also has the options a user after
               speed adds: -fplugin-arg-tensorgrad-vector-math (where
-              the target has libmvec) and, when built with -fopenmp,
+              the target has libmvec), -fplugin-arg-tensorgrad-target-
+              clones (on x86_64) and, when built with -fopenmp,
               -fplugin-arg-tensorgrad-parallel (every gradient nest
               that can runs on the threads); "tuned" is loops with
               just those.  The tensorgrad column is blasfwd, else
@@ -332,13 +333,20 @@ def build(args, marches):
         if rc == 0:
             opts["blasfwd"] = fwd
     # What a user after speed adds to all but loops: libmvec's vector
-    # math (where the target has it), and with -fopenmp the option
+    # math (where the target has it), the gradients' versions for the
+    # x86-64 levels (target-clones), and with -fopenmp the option
     # parallel (the variants built without it cannot have it).
     vm = ["-fplugin-arg-tensorgrad-vector-math"]
     rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + vm
                 + ["-c", probe, "-o", probe + ".o"])
     if rc:
         vm = []
+    # and versions for the x86-64 levels (where the target is x86_64).
+    tc = ["-fplugin-arg-tensorgrad-target-clones"]
+    rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + tc
+                + ["-c", probe, "-o", probe + ".o"])
+    if rc == 0:
+        vm = vm + tc
     for v in list(opts):
         if v != "loops":
             opts[v] = opts[v] + vm + (

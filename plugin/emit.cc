@@ -1414,6 +1414,11 @@ outline_body (emitter *e, tree body, tree older)
   DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fn)
       = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (e->fndecl);
   DECL_FUNCTION_SPECIFIC_TARGET (fn) = DECL_FUNCTION_SPECIFIC_TARGET (e->fndecl);
+  /* The gradient's versions (-fplugin-arg-tensorgrad-target-clones): the
+     body gets the same, each version of its caller calling the best.  */
+  if (tree tc = lookup_attribute ("target_clones", DECL_ATTRIBUTES (e->fndecl)))
+    DECL_ATTRIBUTES (fn) = tree_cons (get_identifier ("target_clones"),
+                                      TREE_VALUE (tc), DECL_ATTRIBUTES (fn));
   tree result = build_decl (e->loc, RESULT_DECL, NULL_TREE, void_type_node);
   DECL_ARTIFICIAL (result) = 1;
   DECL_CONTEXT (result) = fn;

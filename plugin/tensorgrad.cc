@@ -72,6 +72,11 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-parallel\n"
   "                                 run every loop nest of a gradient that\n"
   "                                 can on OpenMP threads (with -fopenmp)\n"
+  "  -fplugin-arg-tensorgrad-target-clones\n"
+  "                                 (x86_64) give each gradient versions\n"
+  "                                 for AVX-512F and AVX2 beside the\n"
+  "                                 default one, chosen when the program\n"
+  "                                 starts\n"
   "  -fplugin-arg-tensorgrad-vector-math\n"
   "                                 let GCC's vectorizer call glibc's\n"
   "                                 libmvec (x86_64) for the gradient's\n"
@@ -98,8 +103,8 @@ static const struct
                    { "dump-c", true },
                    { "header", true }, { "help", false },
                    { "no-opt", false }, { "no-tiled", false },
-                   { "parallel", false }, { "tiled-forward", false },
-                   { "vector-math", false } };
+                   { "parallel", false }, { "target-clones", false },
+                   { "tiled-forward", false }, { "vector-math", false } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
@@ -528,6 +533,82 @@ lift_helper (function *fun)
   te_ctx_free (ctx);
 }
 
+/* -fplugin-arg-tensorgrad-target-clones: each gradient gets GCC's
+   target_clones attribute with TG_CLONES (x86_64 only).  ISA names, not
+   arch=x86-64-v4: a version with an arch of its own could not inline
+   the gradient's outlined bodies (emit.cc, outline_body), which the
+   target's hook refuses between functions of different arches.  */
+static bool tg_target_clones;
+static const char *const tg_clones[] = { "avx512f", "avx2", "default" };
+
+/* With target-clones, refuse a target other than x86_64 (LP64), once,
+   as vector_math_target.  */
+static void
+clones_target (void)
+{
+  static bool checked;
+  if (checked || !tg_target_clones)
+    return;
+  checked = true;
+#if defined(__x86_64__)
+  bool lp64 = TARGET_LP64;
+#else
+  bool lp64 = false;
+#endif
+  if (!lp64)
+    {
+      error_at (UNKNOWN_LOCATION,
+                "tensorgrad: option %<target-clones%> makes versions for "
+                "AVX-512F and AVX2, which only x86_64 (LP64) targets "
+                "have");
+      tg_target_clones = false;
+    }
+}
+
+/* Give gradient DECL its versions (GCC's pass targetclone makes them,
+   and their ifunc, after the early passes; the bodies of its OpenMP
+   regions inherit the attribute): as the C front end stores
+   __attribute__ ((target_clones ("avx512f", "avx2", "default"))).  */
+static void
+add_target_clones (tree decl)
+{
+  if (!tg_target_clones
+      || lookup_attribute ("target_clones", DECL_ATTRIBUTES (decl)))
+    return;
+  tree args = NULL_TREE;
+  for (int i = ARRAY_SIZE (tg_clones) - 1; i >= 0; i--)
+    args = tree_cons (NULL_TREE,
+                      build_string (strlen (tg_clones[i]) + 1, tg_clones[i]),
+                      args);
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("target_clones"), args,
+                                      DECL_ATTRIBUTES (decl));
+}
+
+/* FN is a function GCC outlined: if it is the body of an OpenMP region
+   of a gradient with versions (it inherits their attribute), made after
+   the early debug information, with -g, it gets none: the pass
+   targetclone's copies of a function without an early DIE stop GCC 12
+   with an internal error (in dwarf2out_abstract_function).  */
+static void
+region_of_clones (tree fn)
+{
+  if (debug_info_level <= DINFO_LEVEL_NONE || DECL_IGNORED_P (fn)
+      || !lookup_attribute ("target_clones", DECL_ATTRIBUTES (fn)))
+    return;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (fn));
+  for (hash_set<tree>::iterator it = emitted.begin (); it != emitted.end ();
+       ++it)
+    {
+      const char *g = IDENTIFIER_POINTER (DECL_NAME (*it));
+      size_t n = strlen (g);
+      if (!strncmp (name, g, n) && !strncmp (name + n, "._omp_fn.", 9))
+        {
+          DECL_IGNORED_P (fn) = 1;
+          return;
+        }
+    }
+}
+
 /* The attributes that turn a sanitizer or the stack protector off or on
    for one function: the passes that instrument a function read them from
    its declaration (sanitize_flags_p and the stack protector's choice).  */
@@ -631,7 +712,7 @@ differentiate (function *fun, tree kernel)
         error_at (DECL_SOURCE_LOCATION (kernel),
                   "tensorgrad: internal error: out of memory lowering %qs",
                   bwd->name);
-      else if (!emit_gradient (decl, bwd, lw))
+      else if ((add_target_clones (decl), !emit_gradient (decl, bwd, lw)))
         remark_refused (kernel, "internal error: it could not be "
                                    "emitted (the error above says why)");
       else
@@ -703,7 +784,12 @@ public:
     /* A function GCC outlined from a kernel (an OpenMP region's body)
        inherits its attributes but is no kernel; a kernel with OpenMP
        directives is lifted through its twin, or was refused.  */
-    if (DECL_ARTIFICIAL (fun->decl) || omp_kernel_skipped (fun->decl))
+    if (DECL_ARTIFICIAL (fun->decl))
+      {
+        region_of_clones (fun->decl);
+        return false;
+      }
+    if (omp_kernel_skipped (fun->decl))
       return false;
     return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl)
            || (tg_check.enabled && abi_kernel_of (fun->decl)
@@ -712,6 +798,7 @@ public:
   unsigned int execute (function *fun) final override
   {
     vector_math_target ();
+    clones_target ();
     groups_begin (); /* each error with its notes (groups.cc) */
     tree kernel = omp_twin_kernel (fun->decl);
     unsigned todo = 0;
@@ -780,7 +867,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
                  "blas-forward, check, check-sizes=, check-tol=, dump, "
                  "dump-c=FILE, header=FILE, help, no-opt, no-tiled, "
-                 "parallel, tiled-forward, "
+                 "parallel, target-clones, tiled-forward, "
                  "vector-math",
                  key);
           ok = false;
@@ -824,6 +911,10 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_blas = tg_blas_forward = true;
       else if (!strcmp (key, "tiled-forward"))
         tg_tiled_forward = true;
+      else if (!strcmp (key, "target-clones"))
+        /* The target is checked when the options are final
+           (clones_target).  */
+        tg_target_clones = true;
       else if (!strcmp (key, "vector-math"))
         /* The target is checked when the options are final
            (vector_math_target).  */
