@@ -85,7 +85,15 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                                     "-fplugin-arg-tensorgrad-vector-math"]),
                 ("O3-native-vector-math",
                  ["-O3", "-march=native",
-                  "-fplugin-arg-tensorgrad-vector-math"])]
+                  "-fplugin-arg-tensorgrad-vector-math"]),
+                # Each gradient in versions for AVX-512F and AVX2 beside
+                # the default one (x86_64), the CPU's taken; with -g (the
+                # OpenMP regions' bodies lose it) and on threads.
+                ("O3-target-clones", ["-O3",
+                                      "-fplugin-arg-tensorgrad-target-clones"]),
+                ("O2-g-parallel-target-clones",
+                 ["-O2", "-g", "-fopenmp", "-fplugin-arg-tensorgrad-parallel",
+                  "-fplugin-arg-tensorgrad-target-clones"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
 
