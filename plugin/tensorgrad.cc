@@ -533,6 +533,19 @@ lift_helper (function *fun)
   te_ctx_free (ctx);
 }
 
+/* Whether the target is x86_64 with LP64 (not -m32 or -mx32, which are
+   applied to the target flags after plugin_init: ask once the options
+   are final).  */
+static bool
+target_x86_64_lp64 (void)
+{
+#if defined(__x86_64__)
+  return TARGET_LP64;
+#else
+  return false;
+#endif
+}
+
 /* -fplugin-arg-tensorgrad-target-clones: each gradient gets GCC's
    target_clones attribute with TG_CLONES (x86_64 only).  ISA names, not
    arch=x86-64-v4: a version with an arch of its own could not inline
@@ -550,12 +563,7 @@ clones_target (void)
   if (checked || !tg_target_clones)
     return;
   checked = true;
-#if defined(__x86_64__)
-  bool lp64 = TARGET_LP64;
-#else
-  bool lp64 = false;
-#endif
-  if (!lp64)
+  if (!target_x86_64_lp64 ())
     {
       error_at (UNKNOWN_LOCATION,
                 "tensorgrad: option %<target-clones%> makes versions for "
@@ -704,6 +712,7 @@ differentiate (function *fun, tree kernel)
       if (!cgraph_node::get (decl) && !abi_has_early_debug (decl))
         DECL_IGNORED_P (decl) = 1;
       emitted.add (decl);
+      add_target_clones (decl); /* before emit.cc outlines bodies */
       /* What both back ends print, decided once (lib/back/lower.c).  */
       te_lowered *lw = te_lower (bwd);
       if (lw && dump_file)
@@ -712,7 +721,7 @@ differentiate (function *fun, tree kernel)
         error_at (DECL_SOURCE_LOCATION (kernel),
                   "tensorgrad: internal error: out of memory lowering %qs",
                   bwd->name);
-      else if ((add_target_clones (decl), !emit_gradient (decl, bwd, lw)))
+      else if (!emit_gradient (decl, bwd, lw))
         remark_refused (kernel, "internal error: it could not be "
                                    "emitted (the error above says why)");
       else
@@ -752,12 +761,7 @@ vector_math_target (void)
   if (checked || !emit_vector_math)
     return;
   checked = true;
-#if defined(__x86_64__)
-  bool lp64 = TARGET_LP64;
-#else
-  bool lp64 = false;
-#endif
-  if (!lp64)
+  if (!target_x86_64_lp64 ())
     {
       error_at (UNKNOWN_LOCATION,
                 "tensorgrad: option %<vector-math%> needs glibc's libmvec, "
