@@ -554,25 +554,6 @@ target_x86_64_lp64 (void)
 static bool tg_target_clones;
 static const char *const tg_clones[] = { "avx512f", "avx2", "default" };
 
-/* With target-clones, refuse a target other than x86_64 (LP64), once,
-   as vector_math_target.  */
-static void
-clones_target (void)
-{
-  static bool checked;
-  if (checked || !tg_target_clones)
-    return;
-  checked = true;
-  if (!target_x86_64_lp64 ())
-    {
-      error_at (UNKNOWN_LOCATION,
-                "tensorgrad: option %<target-clones%> makes versions for "
-                "AVX-512F and AVX2, which only x86_64 (LP64) targets "
-                "have");
-      tg_target_clones = false;
-    }
-}
-
 /* Give gradient DECL its versions (GCC's pass targetclone makes them,
    and their ifunc, after the early passes; the bodies of its OpenMP
    regions inherit the attribute): as the C front end stores
@@ -749,25 +730,30 @@ differentiate (function *fun, tree kernel)
   return todo;
 }
 
-/* With -fplugin-arg-tensorgrad-vector-math, refuse a target without
-   libmvec, once: glibc has it on x86_64 (LP64), neither for -m32 nor
-   for -mx32, and GCC 12 makes no simd clones that glibc defines in full
-   for other targets.  Not in plugin_init: -m32 is applied to the target
-   flags (TARGET_LP64) after the plugins are initialized.  */
+/* Refuse, once, the options that only an x86_64 (LP64) target has:
+   vector-math (glibc has libmvec on x86_64, neither for -m32 nor for
+   -mx32, and GCC 12 makes no simd clones that glibc defines in full for
+   other targets) and target-clones (its versions are x86-64's).  Not in
+   plugin_init: -m32 is applied to the target flags (TARGET_LP64) after
+   the plugins are initialized.  */
 static void
-vector_math_target (void)
+x86_64_options (void)
 {
   static bool checked;
-  if (checked || !emit_vector_math)
+  if (checked)
     return;
   checked = true;
-  if (!target_x86_64_lp64 ())
-    {
-      error_at (UNKNOWN_LOCATION,
-                "tensorgrad: option %<vector-math%> needs glibc's libmvec, "
-                "which only x86_64 (LP64) targets have");
-      emit_vector_math = false;
-    }
+  if (target_x86_64_lp64 ())
+    return;
+  if (emit_vector_math)
+    error_at (UNKNOWN_LOCATION,
+              "tensorgrad: option %<vector-math%> needs glibc's libmvec, "
+              "which only x86_64 (LP64) targets have");
+  if (tg_target_clones)
+    error_at (UNKNOWN_LOCATION,
+              "tensorgrad: option %<target-clones%> makes versions for "
+              "AVX-512F and AVX2, which only x86_64 (LP64) targets have");
+  emit_vector_math = tg_target_clones = false;
 }
 
 /* In OPTGROUP_OTHER, which -fopt-info reports unless it names groups
@@ -801,8 +787,7 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
-    vector_math_target ();
-    clones_target ();
+    x86_64_options ();
     groups_begin (); /* each error with its notes (groups.cc) */
     tree kernel = omp_twin_kernel (fun->decl);
     unsigned todo = 0;
@@ -917,11 +902,11 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_tiled_forward = true;
       else if (!strcmp (key, "target-clones"))
         /* The target is checked when the options are final
-           (clones_target).  */
+           (x86_64_options).  */
         tg_target_clones = true;
       else if (!strcmp (key, "vector-math"))
         /* The target is checked when the options are final
-           (vector_math_target).  */
+           (x86_64_options).  */
         emit_vector_math = true;
       else if (!strcmp (key, "help"))
         fputs (tg_info.help, stdout);
