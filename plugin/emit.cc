@@ -2669,6 +2669,97 @@ gemm_stage (emitter *e, const te_lw_stage *g)
   return build3 (COND_EXPR, void_type_node, cond, calls, loops);
 }
 
+static tree stage_nest (emitter *e, const te_lw_stage *g);
+
+/* Stage G as a statement list: where the product of G->unless does not
+   run, when there is one (lib/back/lower.c step 6d).  */
+static tree
+stage_tree (emitter *e, const te_lw_stage *g)
+{
+  tree t = stage_nest (e, g);
+  if (!g->unless)
+    return t;
+  return build3 (COND_EXPR, void_type_node,
+                 build1 (TRUTH_NOT_EXPR, boolean_type_node,
+                         gemm_runs (e, g->unless)),
+                 t, NULL_TREE);
+}
+
+/* Stage G as its shape says.  */
+static tree
+stage_nest (emitter *e, const te_lw_stage *g)
+{
+  const te_stage *st = g->stage;
+  e->novector = g->chain[0] >= 0;
+  e->par_stage = st->par ? st : NULL;
+  switch (g->shape)
+    {
+    case TE_LW_CALL:
+      e->loc = stmt_location (e, st->loc);
+      return call_stmt (e, st->call, g->scope);
+    case TE_LW_SHARED:
+      return shared_nest (e, g);
+    case TE_LW_ONE:
+      return one_nest (e, g);
+    case TE_LW_EACH:
+      break;
+    }
+  if (g->gemm)
+    return gemm_stage (e, g);
+  tree list = alloc_stmt_list ();
+  for (int k = 0; k < g->nstmts; k++)
+    append_to_statement_list (stmt_nest (e, st, &g->stmts[k], ALL_LOOPS),
+                              &list);
+  return list;
+}
+
+/* The stages of a group (te_stage.group, lib/passes/samples.c).  */
+typedef struct group_arg
+{
+  const te_lw_stage *first;
+  int n;
+} group_arg;
+
+/* One iteration of a group's loop: each stage as a copy without its
+   first loop (and its product without that batch loop), whose counter
+   the group's loop binds.  */
+static tree
+group_body (emitter *e, const void *arg)
+{
+  const group_arg *a = (const group_arg *) arg;
+  tree list = alloc_stmt_list ();
+  for (int i = 0; i < a->n; i++)
+    {
+      te_lw_stage g = a->first[i];
+      te_stage s = *g.stage;
+      memmove (&s.loops[0], &s.loops[1], (s.nloops - 1) * sizeof *s.loops);
+      s.nloops--;
+      g.stage = &s;
+      te_gemm gm;
+      if (g.gemm)
+        {
+          gm = *g.gemm;
+          memmove (&gm.batch[0], &gm.batch[1],
+                   (gm.nbatch - 1) * sizeof *gm.batch);
+          gm.nbatch--;
+          g.gemm = &gm;
+        }
+      append_to_statement_list (stage_tree (e, &g), &list);
+    }
+  return list;
+}
+
+/* The N stages of a group from FIRST on: their shared first loop once
+   around them all.  */
+static tree
+group_nest (emitter *e, const te_lw_stage *first, int n)
+{
+  group_arg a = { first, n };
+  e->novector = false;
+  e->par_stage = NULL;
+  return loop_nest (e, 1, first->stage->loops, false, group_body, &a);
+}
+
 /* Step 2a: what P requires of its sizes (te_require), tested first: when
    one does not hold, f_grad says so on stderr and aborts.  */
 static void
@@ -2826,35 +2917,16 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
     }
   for (int s = 0; s < lw->nstages; s++)
     {
-      const te_lw_stage *g = &lw->stages[s];
-      const te_stage *st = g->stage;
-      e.novector = g->chain[0] >= 0;
-      e.par_stage = st->par ? st : NULL;
-      switch (g->shape)
-        {
-        case TE_LW_CALL:
-          e.loc = stmt_location (&e, st->loc);
-          append_to_statement_list (call_stmt (&e, st->call, g->scope),
-                                    &body);
-          break;
-        case TE_LW_SHARED:
-          append_to_statement_list (shared_nest (&e, g), &body);
-          break;
-        case TE_LW_ONE:
-          append_to_statement_list (one_nest (&e, g), &body);
-          break;
-        case TE_LW_EACH:
-          if (g->gemm)
-            {
-              append_to_statement_list (gemm_stage (&e, g), &body);
-              break;
-            }
-          for (int k = 0; k < g->nstmts; k++)
-            append_to_statement_list (stmt_nest (&e, st, &g->stmts[k],
-                                                 ALL_LOOPS),
-                                      &body);
-          break;
-        }
+      int n = 1;
+      while (lw->stages[s].stage->group && s + n < lw->nstages
+             && lw->stages[s + n].stage->group
+                    == lw->stages[s].stage->group)
+        n++;
+      append_to_statement_list (n > 1 || lw->stages[s].stage->group
+                                    ? group_nest (&e, &lw->stages[s], n)
+                                    : stage_tree (&e, &lw->stages[s]),
+                                &body);
+      s += n - 1;
     }
   e.novector = false;
   for (unsigned i = 0; i < e.local_ptrs.length (); i++)

@@ -450,10 +450,12 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled)
         }
       location_t loc = s->nstmts ? (location_t) s->stmts[0].loc
                                  : (location_t) s->loc;
-      /* im2col's packing: its padding's tests as loop bounds.  */
+      /* im2col's packing: its padding's tests as loop bounds; the
+         packing and the product one sample at a time.  */
       te_diag diag;
       if (q && !why)
         {
+          te_program_samples (q, &diag);
           te_program_clip (q, &diag);
           if (dump_file && (dump_flags & TDF_DETAILS))
             te_program_dump (dump_file, q);

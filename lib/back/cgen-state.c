@@ -173,11 +173,23 @@ cg_nest_begin (cgen *g)
   g->depth = 0;
   cg_scope_leave (g);
   g->depth = 0;
+  /* The counters of loops around the nest (a group's, te_stage.group)
+     keep their names.  */
+  int keep = 0;
   for (int i = 0; i < g->nvtaken; i++)
-    free (g->vtaken[i]);
-  g->nvtaken = 0;
+    {
+      bool bound = false;
+      for (int v = 0; v < g->p->nvars && !bound; v++)
+        bound = g->bound[v] && g->vname[v] == g->vtaken[i];
+      if (bound)
+        g->vtaken[keep++] = g->vtaken[i];
+      else
+        free (g->vtaken[i]);
+    }
+  g->nvtaken = keep;
   for (int v = 0; v < g->p->nvars; v++)
-    g->vname[v] = NULL;
+    if (!g->bound[v])
+      g->vname[v] = NULL;
 }
 
 void

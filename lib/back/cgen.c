@@ -862,6 +862,149 @@ gemm_prototypes (const te_lowered *lw, sbuf *out)
     }
 }
 
+/* Where blas stage L's call runs, into HEAD: the sizes suit it, and no
+   NULL test skips it.  */
+static void
+gemm_runs (cgen *g, block *out, sbuf *head, const te_lw_stage *l)
+{
+  gemm_sizes (g, out, head, l->gemm);
+  if (l->stmts[0].nskip)
+    {
+      sb_printf (head, " && ");
+      cg_nonnull_list (g, head, l->stmts[0].skip, l->stmts[0].nskip);
+    }
+}
+
+static void stage_nest (cgen *g, block *top, const te_lw_stage *l);
+
+/* Stage L into TOP: where the product of L->unless does not run, when
+   there is one (lower.c step 6d).  */
+static void
+stage_text (cgen *g, block *top, const te_lw_stage *l)
+{
+  if (!l->unless)
+    {
+      stage_nest (g, top, l);
+      return;
+    }
+  if (top->nstmts)
+    sb_printf (&top->text, "\n");
+  block body = { { 0 }, 0 };
+  stage_nest (g, &body, l);
+  sbuf cond = { 0 }, head = { 0 };
+  gemm_runs (g, top, &cond, l->unless);
+  sb_printf (&head, "if (!(%s))", cond.s);
+  blk_compound (top, head.s, &body);
+  free (cond.s);
+  free (head.s);
+  free (body.text.s);
+}
+
+/* Stage L into TOP, as its shape says.  */
+static void
+stage_nest (cgen *g, block *top, const te_lw_stage *l)
+{
+  const te_stage *st = l->stage;
+  /* A blank line before each nest (but before one the comment of a
+     parallel stage heads).  */
+  bool gap = top->nstmts > 0;
+  if (st->par)
+    {
+      if (gap)
+        sb_printf (&top->text, "\n");
+      parallel_comment (g, top, st);
+      gap = false;
+    }
+  switch (l->shape)
+    {
+    case TE_LW_CALL:
+      if (gap)
+        sb_printf (&top->text, "\n");
+      cg_nest_begin (g);
+      g->loc = st->loc;
+      cg_scope_enter (g);
+      cg_bind_scope (g, top, l->scope);
+      call_line (g, top, st->call);
+      cg_scope_leave (g);
+      break;
+    case TE_LW_SHARED:
+      if (gap)
+        sb_printf (&top->text, "\n");
+      cg_nest_begin (g);
+      shared_nest (g, top, l);
+      break;
+    case TE_LW_ONE:
+      if (gap)
+        sb_printf (&top->text, "\n");
+      cg_nest_begin (g);
+      cg_emit_loops (g, top, st->nloops, st->loops, st->reversed, one_body,
+                     l);
+      break;
+    case TE_LW_EACH:
+      if (l->gemm)
+        {
+          if (top->nstmts)
+            sb_printf (&top->text, "\n");
+          cg_nest_begin (g);
+          gemm_nest (g, top, l);
+          break;
+        }
+      for (int k = 0; k < l->nstmts; k++)
+        {
+          if (gap || k)
+            sb_printf (&top->text, "\n");
+          cg_nest_begin (g);
+          stmt_nest (g, top, st, &l->stmts[k], ALL_LOOPS);
+        }
+      break;
+    }
+}
+
+/* The stages of a group (te_stage.group, lib/passes/samples.c).  */
+typedef struct group_arg
+{
+  const te_lw_stage *first;
+  int n;
+} group_arg;
+
+/* One iteration of a group's loop: each stage as a copy without its
+   first loop (and its product without that batch loop), whose counter
+   the group's loop binds.  */
+static void
+group_body (cgen *g, block *out, const void *arg)
+{
+  const group_arg *a = arg;
+  for (int i = 0; i < a->n; i++)
+    {
+      te_lw_stage l = a->first[i];
+      te_stage s = *l.stage;
+      memmove (&s.loops[0], &s.loops[1], (s.nloops - 1) * sizeof *s.loops);
+      s.nloops--;
+      l.stage = &s;
+      te_gemm gm;
+      if (l.gemm)
+        {
+          gm = *l.gemm;
+          memmove (&gm.batch[0], &gm.batch[1],
+                   (gm.nbatch - 1) * sizeof *gm.batch);
+          gm.nbatch--;
+          l.gemm = &gm;
+        }
+      stage_text (g, out, &l);
+    }
+}
+
+/* The N stages of a group from FIRST on into TOP: their shared first
+   loop once around them all.  */
+static void
+group_nest (cgen *g, block *top, const te_lw_stage *first, int n)
+{
+  group_arg a = { first, n };
+  cg_nest_begin (g);
+  cg_emit_loops (g, top, 1, first->stage->loops, false, group_body, &a);
+}
+
+
 static void
 body (cgen *g, block *top)
 {
@@ -902,13 +1045,7 @@ body (cgen *g, block *top)
         {
           /* Not zeroed where its product runs (lower.c step 6c).  */
           sbuf cond = { 0 };
-          gemm_sizes (g, top, &cond, l->gemm);
-          if (l->stmts[0].nskip)
-            {
-              sb_printf (&cond, " && ");
-              cg_nonnull_list (g, &cond, l->stmts[0].skip,
-                               l->stmts[0].nskip);
-            }
+          gemm_runs (g, top, &cond, l);
           blk_stmt (top, "%s *%s = %s ? malloc ((%s) * sizeof (%s)) : calloc "
                     "(%s, sizeof (%s));", ty, g->lname[i], cond.s, n.s, ty,
                     n.s, ty);
@@ -922,60 +1059,19 @@ body (cgen *g, block *top)
   for (int s = 0; s < g->lw->nstages; s++)
     {
       const te_lw_stage *l = &g->lw->stages[s];
-      const te_stage *st = l->stage;
-      /* A blank line before each nest (but before one the comment of a
-         parallel stage heads).  */
-      bool gap = top->nstmts > 0;
-      if (st->par)
+      int n = 1;
+      while (l->stage->group && s + n < g->lw->nstages
+             && g->lw->stages[s + n].stage->group == l->stage->group)
+        n++;
+      if (l->stage->group)
         {
-          if (gap)
+          if (top->nstmts)
             sb_printf (&top->text, "\n");
-          parallel_comment (g, top, st);
-          gap = false;
+          group_nest (g, top, l, n);
         }
-      switch (l->shape)
-        {
-        case TE_LW_CALL:
-          if (gap)
-            sb_printf (&top->text, "\n");
-          cg_nest_begin (g);
-          g->loc = st->loc;
-          cg_scope_enter (g);
-          cg_bind_scope (g, top, l->scope);
-          call_line (g, top, st->call);
-          cg_scope_leave (g);
-          break;
-        case TE_LW_SHARED:
-          if (gap)
-            sb_printf (&top->text, "\n");
-          cg_nest_begin (g);
-          shared_nest (g, top, l);
-          break;
-        case TE_LW_ONE:
-          if (gap)
-            sb_printf (&top->text, "\n");
-          cg_nest_begin (g);
-          cg_emit_loops (g, top, st->nloops, st->loops, st->reversed,
-                         one_body, l);
-          break;
-        case TE_LW_EACH:
-          if (l->gemm)
-            {
-              if (top->nstmts)
-                sb_printf (&top->text, "\n");
-              cg_nest_begin (g);
-              gemm_nest (g, top, l);
-              break;
-            }
-          for (int k = 0; k < l->nstmts; k++)
-            {
-              if (gap || k)
-                sb_printf (&top->text, "\n");
-              cg_nest_begin (g);
-              stmt_nest (g, top, st, &l->stmts[k], ALL_LOOPS);
-            }
-          break;
-        }
+      else
+        stage_text (g, top, l);
+      s += n - 1;
     }
   if (g->nlocals)
     sb_printf (&top->text, "\n");

@@ -962,6 +962,39 @@ run_stage (run *r, const te_stage *s)
   return ok;
 }
 
+/* Stages FIRST..FIRST + N - 1 of a group (te_stage.group).  */
+typedef struct group_run
+{
+  const te_stage *first;
+  int n;
+} group_run;
+
+/* One iteration of a group's loop: each stage with its other loops.  */
+static bool
+group_body (run *r, const void *data)
+{
+  const group_run *g = data;
+  bool ok = true;
+  for (int i = 0; ok && i < g->n; i++)
+    {
+      te_stage s = g->first[i];
+      memmove (&s.loops[0], &s.loops[1], (s.nloops - 1) * sizeof *s.loops);
+      s.nloops--;
+      ok = run_stage (r, &s);
+    }
+  return ok;
+}
+
+/* The group of stages from S[0] on, N of them: their first loop once
+   around them all.  */
+static bool
+run_group (run *r, const te_stage *s, int n)
+{
+  group_run g = { s, n };
+  r->loc = s->loc;
+  return run_loops (r, 1, s->loops, 0, false, group_body, &g);
+}
+
 /* ---- the run ----------------------------------------------------------- */
 
 /* The elements of static variable T, from its initializer, unless the
@@ -1113,7 +1146,15 @@ ip_run_program (mp_env *env, const te_program *p, te_diag *diag,
              || ip_fail (&r, TE_DIAG_INTERNAL, "out of memory"));
   ok = ok && (probe || (requires_met (&r, p) && allocate (&r, p)));
   for (int s = 0; ok && s < p->nstages; s++)
-    ok = run_stage (&r, &p->stages[s]);
+    {
+      int n = 1;
+      while (p->stages[s].group && !probe && s + n < p->nstages
+             && p->stages[s + n].group == p->stages[s].group)
+        n++;
+      ok = p->stages[s].group && !probe ? run_group (&r, &p->stages[s], n)
+                                        : run_stage (&r, &p->stages[s]);
+      s += n - 1;
+    }
   ip_run_free (&r);
   mpfr_set_emin (emin);
   mpfr_set_emax (emax);

@@ -103,6 +103,12 @@
       a memset of 9.4 MB.  Not a memset where the call does not run:
       GCC's strlen pass made malloc and a later memset of the same
       size one calloc.
+   6d. In a group (te_stage.group, passes/samples.c), a product that
+      fills its destination's slice (te_gemm_fills over its rows and
+      columns, the slice of one iteration of the batch loops) right
+      after the stage that zeroes the slice in each iteration assigns
+      too, and that stage runs only where the call does not
+      (te_lw_stage.unless).
 
    Each scope walks the distinct nodes below its roots that enclosing
    scopes did not bind, once (TE_WALK_LOWER).
@@ -753,8 +759,26 @@ lower_one (lw *w, te_lw_stage *l, const te_stage *s)
     }
 }
 
-/* Step 6c: the products of W's program that fill a local array first
-   assign into it, which is not zeroed.  */
+/* Is stage S of P, in the group of stage S + 1, one that zeroes T in
+   each iteration of the group's loop (passes/samples.c): T[r] = 0 over
+   that loop and r < T's size?  */
+static bool
+zeroes_slice (const te_program *p, int s, const te_tensor *t)
+{
+  const te_stage *z = &p->stages[s];
+  if (z->group != p->stages[s + 1].group || z->nloops != 2
+      || z->nstmts != 1)
+    return false;
+  const te_stmt *x = &z->stmts[0];
+  return x->dst == t && x->op == TE_SET && !x->guard && !x->ninner
+         && x->index == te_var (p->ctx, z->loops[1].var)
+         && te_is_const (x->value, 0) && !z->loops[1].start
+         && z->loops[1].extent == t->size;
+}
+
+/* Steps 6c and 6d: the products of W's program that fill a local array
+   (or the slice of an iteration) first assign into it, which is not
+   zeroed.  */
 static void
 lower_sets (lw *w)
 {
@@ -772,6 +796,25 @@ lower_sets (lw *w)
         continue;
       l->set = true;
       l->gemm->beta = 0.0;
+    }
+  for (int s = 1; s < p->nstages && !w->oom; s++)
+    {
+      te_lw_stage *l = &w->l->stages[s];
+      te_gemm slice;
+      if (!l->gemm || l->set || !p->stages[s].group
+          || l->gemm->c->kind != TE_TK_LOCAL
+          || !zeroes_slice (p, s - 1, l->gemm->c))
+        continue;
+      slice = *l->gemm;
+      slice.nbatch = 0;
+      bool before = false;
+      for (int b = 0; b < s - 1 && !before; b++)
+        before = te_stage_accesses (&p->stages[b], l->gemm->c);
+      if (before || !te_gemm_fills ((te_program *) p, &p->stages[s], &slice))
+        continue;
+      l->set = true;
+      l->gemm->beta = 0.0;
+      w->l->stages[s - 1].unless = l;
     }
 }
 
@@ -1154,6 +1197,10 @@ te_lowered_dump (FILE *f, const te_lowered *l)
       if (g->set)
         fprintf (f, "lower: stage %d: the product fills '%s', not zeroed\n",
                  s, g->gemm->c->name);
+      if (g->unless)
+        fprintf (f, "lower: stage %d: runs where the product of stage %d "
+                    "does not\n",
+                 s, (int) (g->unless - l->stages));
       scope_dump (f, g->scope, g->shape == TE_LW_CALL ? "call" : "shared");
       if (g->fast)
         stmts_dump (f, s, g->fast, g->stage->nstmts, 0, true);

@@ -163,6 +163,9 @@ typedef struct te_lw_stage
                          array without zeroing where the call runs (the
                          sizes suit, no NULL test skips it), zeroed
                          otherwise (te_lower_raw) */
+  const struct te_lw_stage *unless; /* a stage that zeroes a slice the
+                         product of UNLESS then fills (lower.c step 6d):
+                         it runs only where that call does not */
   int nruns;
   te_lw_run *runs;    /* TE_LW_ONE: in order, none overlapping; a
                          statement of a run with ALL empty has nothing

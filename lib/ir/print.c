@@ -471,6 +471,8 @@ te_stage_dump (FILE *f, const te_program *p, const te_stage *s)
     fputs ("(parallel) ", f);
   if (s->blas)
     fputs ("(blas) ", f);
+  if (s->group)
+    fprintf (f, "(group %d) ", s->group);
   if (s->nloops == 0)
     fputs ("()", f);
   print_loops (f, p, s->nloops, s->loops);

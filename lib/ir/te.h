@@ -415,6 +415,11 @@ typedef struct te_stage
                       product (ir/gemm.h), which the back ends call the
                       CBLAS for; later passes keep it a stage of its
                       own */
+  int group;       /* passes/samples.c: consecutive stages with the same
+                      nonzero GROUP run iteration by iteration of their
+                      first loop, whose counter they share: the back ends
+                      and the interpreter run that loop once around
+                      them, each stage's other loops inside; 0: none */
   te_call *call;   /* a call stage: no loops, no statements */
   int nstmts;
   te_stmt *stmts;

@@ -784,6 +784,28 @@ check_optional (verifier *v)
   return true;
 }
 
+/* Stage I of a group (te_stage.group): the group's stages are
+   consecutive, run forwards on one thread, and share their first loop,
+   which starts at 0 and runs in no lanes.  */
+static bool
+check_group (verifier *v, int i)
+{
+  const te_program *p = v->p;
+  const te_stage *s = &p->stages[i];
+  if (s->reversed || s->recurrent || s->par || s->nloops < 1
+      || s->loops[0].start || s->loops[0].lanes > 1)
+    return fail (v, s->loc, "a stage of a group cannot run inside the "
+                 "group's loop", NULL, NULL);
+  for (int j = 0; j < i; j++)
+    if (p->stages[j].group == s->group
+        && (p->stages[i - 1].group != s->group
+            || p->stages[j].loops[0].var != s->loops[0].var
+            || p->stages[j].loops[0].extent != s->loops[0].extent))
+      return fail (v, s->loc, "the stages of a group are apart or loop "
+                   "over different counters", NULL, NULL);
+  return true;
+}
+
 static bool
 check_stages (verifier *v)
 {
@@ -803,6 +825,8 @@ check_stages (verifier *v)
           continue;
         }
       if (!check_loops (v, s->nloops, s->loops, "a stage"))
+        return false;
+      if (s->group && !check_group (v, i))
         return false;
       for (int k = 0; k < s->nloops; k++)
         {

@@ -178,6 +178,16 @@ bool te_program_dedupe (te_program *p, te_diag *diag);
    outer loops, and exchange data only within one iteration of them, as
    one stage over those loops (the gradient works row by row).  */
 bool te_program_rows (te_program *p, te_diag *diag);
+/* rows.c: may stages FIRST..LAST of P run iteration by iteration of
+   their first NP loops, as far as their accesses of T tell (each
+   stage's statements kept as they run)?  */
+bool te_rows_tensor_ok (te_program *p, int first, int last, int np,
+                        const te_tensor *t);
+/* samples.c: consecutive stages of backward program P with a matrix
+   product among them run iteration by iteration of their first loop
+   (te_stage.group), and the temporaries they pass each other hold one
+   iteration.  */
+bool te_program_samples (te_program *p, te_diag *diag);
 /* gather.c: additions a stage makes to one element in one iteration are
    one addition.  */
 bool te_program_gather (te_program *p, te_diag *diag);

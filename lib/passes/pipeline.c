@@ -135,6 +135,10 @@ const te_pass te_passes[] = {
     "the outermost loop of a nest whose iterations write apart, or add to "
     "arrays summed per thread, runs on OpenMP threads where the forward "
     "ran a loop so (or the option parallel asks)" },
+  { "samples", TE_PASS_BACKWARD, true, te_program_samples,
+    "stages around a matrix product that pass each other temporaries "
+    "run one iteration of their first loop (a sample) at a time, the "
+    "temporaries one iteration's size" },
   { "clip", TE_PASS_BACKWARD, true, te_program_clip,
     "a loop whose statements all run between bounds on its counter (a "
     "padding's bounds test) runs between them, untested" },

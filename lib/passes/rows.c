@@ -233,8 +233,9 @@ rows_apart (row_query *q, int k)
 
 /* Does tensor T allow stages FIRST..LAST of P to run as one group over
    their first NP loops?  */
-static bool
-tensor_ok (te_program *p, int first, int last, int np, const te_tensor *t)
+bool
+te_rows_tensor_ok (te_program *p, int first, int last, int np,
+                   const te_tensor *t)
 {
   row_query *q = calloc (1, sizeof *q);
   if (!q)
@@ -331,7 +332,7 @@ group_ok (te_program *p, int first, int last, int np)
     if (!split_ok (&p->stages[s], np))
       return false;
   for (int i = 0; i < p->ntensors; i++)
-    if (!tensor_ok (p, first, last, np, p->tensors[i]))
+    if (!te_rows_tensor_ok (p, first, last, np, p->tensors[i]))
       return false;
   return true;
 }

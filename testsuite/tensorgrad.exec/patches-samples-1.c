@@ -1,0 +1,162 @@
+/* { dg-do run } */
+/* A padded 3 x 3 convolution's gradient runs one sample at a time
+   (lib/passes/samples.c): the product into d_x.col (wt^T d_y[n]), col2im
+   into d_x, im2col of x into x.col and the product into d_wt
+   (d_y[n] x.col^T) for sample n, then sample n + 1, so d_x.col and
+   x.col hold one sample's patches (c 9 h w elements), not the batch's.
+   The kernel is written with pointers to its rows and the padding as a
+   continue, float and double; a bias.  The link wraps malloc (every
+   block filled with NaNs: an element read before it is written shows)
+   and calloc, and records the sizes the gradient allocates: one
+   sample's patches, never the batch's.  Sizes where the tiled products
+   run (3 samples of 4 channels of 11 x 13 into 8), their loops (2 of 3
+   channels of 4 x 5 into 3; 1 channel of 1 x 1), one sample; every
+   component against central differences, also with d_x, d_wt or d_y
+   NULL.  */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -Wl,--wrap=malloc -Wl,--wrap=calloc" } */
+
+#include "tg-test.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static size_t sizes[256];
+static int nsizes, recording;
+
+void *__real_malloc (size_t);
+void *__real_calloc (size_t, size_t);
+
+void *
+__wrap_malloc (size_t n)
+{
+  void *p = __real_malloc (n);
+  if (p)
+    memset (p, 0xff, n);
+  if (recording && nsizes < 256)
+    sizes[nsizes++] = n;
+  return p;
+}
+
+void *
+__wrap_calloc (size_t n, size_t m)
+{
+  if (recording && nsizes < 256)
+    sizes[nsizes++] = n * m;
+  return __real_calloc (n, m);
+}
+
+#define CONV(NAME, T)							\
+  __attribute__ ((differentiable)) void					\
+  NAME (int nb, int c, int h, int w, int f, const T *x, const T *wt,	\
+	const T *b, T *y)						\
+  {									\
+    for (int n = 0; n < nb; n++)					\
+      for (int o = 0; o < f; o++)					\
+	{								\
+	  const T *wo = wt + o * c * 9;					\
+	  T *yo = y + (n * f + o) * h * w;				\
+	  for (int oh = 0; oh < h; oh++)				\
+	    for (int ow = 0; ow < w; ow++)				\
+	      {								\
+		T acc = b[o];						\
+		for (int ci = 0; ci < c; ci++)				\
+		  {							\
+		    const T *xc = x + (n * c + ci) * h * w;		\
+		    for (int kh = 0; kh < 3; kh++)			\
+		      {							\
+			int ih = oh + kh - 1;				\
+			if (ih < 0 || ih >= h)				\
+			  continue;					\
+			for (int kw = 0; kw < 3; kw++)			\
+			  {						\
+			    int iw = ow + kw - 1;			\
+			    if (iw < 0 || iw >= w)			\
+			      continue;					\
+			    acc += xc[ih * w + iw] * wo[ci * 9 + kh * 3 + kw]; \
+			  }						\
+		      }							\
+		  }							\
+		yo[oh * w + ow] = acc;					\
+	      }								\
+	}								\
+  }
+
+CONV (conv_f, float)
+CONV (conv_d, double)
+
+void conv_f_grad (int, int, int, int, int, const float *, const float *,
+		  const float *, float *, float *, float *, float *, float *);
+void conv_d_grad (int, int, int, int, int, const double *, const double *,
+		  const double *, double *, double *, double *, double *,
+		  double *);
+
+/* Did the last recorded gradient allocate one sample's patches of
+   ELEM-byte elements, and never the batch's?  */
+static void
+check_sizes (int nb, int c, int h, int w, size_t elem)
+{
+  size_t one = (size_t) c * 9 * h * w * elem;
+  int seen = 0;
+  for (int i = 0; i < nsizes; i++)
+    {
+      seen += sizes[i] == one;
+      if (nb > 1)
+	CHECK (sizes[i] != nb * one);
+    }
+  CHECK (seen == 2);
+}
+
+static void
+run (int nb, int c, int h, int w, int f, unsigned seed)
+{
+  int nx = nb * c * h * w, nw = f * c * 9, ny = nb * f * h * w;
+  float *x = tg_alloc_f (nx), *wt = tg_alloc_f (nw), *b = tg_alloc_f (f);
+  float *y = tg_alloc_f (ny), *d_x = tg_alloc_f (nx), *d_wt = tg_alloc_f (nw);
+  float *d_b = tg_alloc_f (f), *d_y = tg_alloc_f (ny);
+  tg_fill_f (x, nx, seed, -1, 1);
+  tg_fill_f (wt, nw, seed + 1, -1, 1);
+  tg_fill_f (b, f, seed + 2, -1, 1);
+  tg_fill_f (d_y, ny, seed + 3, -1, 1);
+  TG_GRADCHECK (conv_f, &nb, &c, &h, &w, &f, x, wt, b, y);
+  TG_GRADCHECK_NULL (conv_f, "x", &nb, &c, &h, &w, &f, x, wt, b, y);
+  TG_GRADCHECK_NULL (conv_f, "wt", &nb, &c, &h, &w, &f, x, wt, b, y);
+  TG_GRADCHECK_NULL (conv_f, "y", &nb, &c, &h, &w, &f, x, wt, b, y);
+  conv_f (nb, c, h, w, f, x, wt, b, y);
+  nsizes = 0;
+  recording = 1;
+  conv_f_grad (nb, c, h, w, f, x, wt, b, y, d_x, d_wt, d_b, d_y);
+  recording = 0;
+  check_sizes (nb, c, h, w, sizeof (float));
+
+  double *xd = tg_alloc (nx), *wd = tg_alloc (nw), *bd = tg_alloc (f);
+  double *yd = tg_alloc (ny), *d_xd = tg_alloc (nx), *d_wd = tg_alloc (nw);
+  double *d_bd = tg_alloc (f), *d_yd = tg_alloc (ny);
+  tg_fill (xd, nx, seed + 4, -1, 1);
+  tg_fill (wd, nw, seed + 5, -1, 1);
+  tg_fill (bd, f, seed + 6, -1, 1);
+  tg_fill (d_yd, ny, seed + 7, -1, 1);
+  TG_GRADCHECK (conv_d, &nb, &c, &h, &w, &f, xd, wd, bd, yd);
+  TG_GRADCHECK_NULL (conv_d, "x", &nb, &c, &h, &w, &f, xd, wd, bd, yd);
+  TG_GRADCHECK_NULL (conv_d, "wt", &nb, &c, &h, &w, &f, xd, wd, bd, yd);
+  TG_GRADCHECK_NULL (conv_d, "y", &nb, &c, &h, &w, &f, xd, wd, bd, yd);
+  conv_d (nb, c, h, w, f, xd, wd, bd, yd);
+  nsizes = 0;
+  recording = 1;
+  conv_d_grad (nb, c, h, w, f, xd, wd, bd, yd, d_xd, d_wd, d_bd, d_yd);
+  recording = 0;
+  check_sizes (nb, c, h, w, sizeof (double));
+}
+
+int
+main (void)
+{
+  run (3, 4, 11, 13, 8, 1);
+  run (2, 3, 4, 5, 3, 10);
+  run (1, 1, 1, 1, 2, 20);
+  return tg_exit ();
+}
+
+/* { dg-final { scan-tensorgrad-dump-times "\n  samples: 3 stages run one iteration of their loop over n at a time; 2 temporaries of one iteration each\n" 2 } } */
+/* { dg-final { scan-tensorgrad-backward "\n  tensor d_x.col: \[a-z]+, temporary, size max \\(c, 0\\) \\* \\(max \\(w, 0\\) \\* \\(9 \\* max \\(h, 0\\)\\)\\)\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: runs where the product of stage \[0-9\]+ does not\n" } } */
+/* { dg-final { scan-tensorgrad-dump "lower: stage \[0-9\]+: the product fills 'd_x.col', not zeroed\n" } } */
