@@ -79,17 +79,29 @@ version_head (sbuf *out, const version *v, const char *t)
 	     "            long kc = k - pc < %d ? k - pc : %d;\n"
 	     "            long first = set && pc == 0;\n"
 	     "            for (long jr = 0; jr < nc; jr += %d)\n"
-	     "              for (long p = 0; p < kc; p++)\n"
+	     "              if (sbp == 1)\n"
 	     "                for (long x = 0; x < %d; x++)\n"
-	     "                  pb[jr * kc + p * %d + x] = jr + x < nc ? "
+	     "                  for (long p = 0; p < kc; p++)\n"
+	     "                    pb[jr * kc + p * %d + x] = jr + x < nc ? "
+	     "b[(jr + jc + x) * sbj + (pc + p) * sbp] : 0;\n"
+	     "              else\n"
+	     "                for (long p = 0; p < kc; p++)\n"
+	     "                  for (long x = 0; x < %d; x++)\n"
+	     "                    pb[jr * kc + p * %d + x] = jr + x < nc ? "
 	     "b[(jr + jc + x) * sbj + (pc + p) * sbp] : 0;\n"
 	     "            for (long ic = 0; ic < m; ic += %d)\n"
 	     "              {\n"
 	     "                long mc = m - ic < %d ? m - ic : %d;\n"
 	     "                for (long ir = 0; ir < mc; ir += %d)\n"
-	     "                  for (long p = 0; p < kc; p++)\n"
+	     "                  if (sap == 1)\n"
 	     "                    for (long x = 0; x < %d; x++)\n"
-	     "                      pa[ir * kc + p * %d + x] = ir + x < mc ? "
+	     "                      for (long p = 0; p < kc; p++)\n"
+	     "                        pa[ir * kc + p * %d + x] = ir + x < mc ? "
+	     "a[(ir + ic + x) * sai + (pc + p) * sap] : 0;\n"
+	     "                  else\n"
+	     "                    for (long p = 0; p < kc; p++)\n"
+	     "                      for (long x = 0; x < %d; x++)\n"
+	     "                        pa[ir * kc + p * %d + x] = ir + x < mc ? "
 	     "a[(ir + ic + x) * sai + (pc + p) * sap] : 0;\n"
 	     "                for (long jr = 0; jr < nc; jr += %d)\n"
 	     "                  for (long ir = 0; ir < mc; ir += %d)\n"
@@ -98,8 +110,8 @@ version_head (sbuf *out, const version *v, const char *t)
 	     "* kc;\n",
 	     TE_TILED_NC_PANELS * NR, TE_TILED_NC_PANELS * NR,
 	     TE_TILED_NC_PANELS * NR, TE_TILED_KC, TE_TILED_KC, TE_TILED_KC, NR,
-	     NR, NR, TE_TILED_MC, TE_TILED_MC, TE_TILED_MC, MR, MR, MR, NR, MR,
-	     t);
+	     NR, NR, NR, NR, TE_TILED_MC, TE_TILED_MC, TE_TILED_MC, MR, MR, MR,
+	     MR, MR, NR, MR, t);
 }
 
 /* One MR x NR tile (tiled.h step 3) of version V of type T (D: double),
