@@ -512,7 +512,7 @@ unguarded (te_node *body)
 bool
 te_gemm_patches (te_program *q, const char *name, te_type type, te_loc loc,
                  const te_loop *b, int nb, const te_loop *kk, int nkk,
-                 const te_loop *pix, int npix, te_patches *pp)
+                 const te_loop *pix, int npix, bool pad, te_patches *pp)
 {
   te_ctx *ctx = q->ctx;
   te_node *n_b;
@@ -521,10 +521,15 @@ te_gemm_patches (te_program *q, const char *name, te_type type, te_loc loc,
       || !te_linearize (ctx, nkk, kk, &pp->lin_kk, &pp->n_kk)
       || !te_linearize (ctx, npix, pix, &pp->lin_pix, &pp->n_pix))
     return false;
+  pp->row = pad ? te_canon_int (ctx, te_add (ctx, pp->n_pix,
+                                             te_int (ctx, type == TE_F64
+                                                              ? 8
+                                                              : 16)))
+                : pp->n_pix;
   pp->t = te_program_add_tensor (q, name, type, TE_TK_LOCAL, -1, loc);
   pp->t->size = te_canon_int (
       ctx, te_binary (ctx, TE_MUL, n_b,
-                      te_binary (ctx, TE_MUL, pp->n_kk, pp->n_pix)));
+                      te_binary (ctx, TE_MUL, pp->n_kk, pp->row)));
   pp->index = te_gemm_patch_index (ctx, pp, pp->lin_b, pp->lin_kk,
                                    pp->lin_pix);
   return true;
@@ -541,7 +546,7 @@ te_gemm_patch_index (te_ctx *ctx, const te_patches *pp, te_node *b,
                                             te_binary (ctx, TE_MUL, b,
                                                        pp->n_kk),
                                             kk),
-                                 pp->n_pix),
+                                 pp->row),
                       pix));
 }
 
@@ -730,7 +735,7 @@ im2col (te_program *q, const te_stage *s, te_node *r, te_node *body,
       snprintf (name, sizeof name, "%s.col", ld[1 - w]->u.tensor->name);
       te_patches pp;
       if (!te_gemm_patches (q, name, st->dst->type, st->loc, pb, npb, red,
-                            nr, cols, nc, &pp))
+                            nr, cols, nc, true, &pp))
         return *why = "an extent that moves with a loop", NULL;
       te_tensor *pt = pp.t;
       te_node *lin_pb = pp.lin_b, *n_kk = pp.n_kk, *n_pix = pp.n_pix;

@@ -89,25 +89,34 @@ te_program *te_gemm_forward (te_program *p, int si, te_gemm *g,
                              const char **why);
 
 /* The patches of a product over several loops (a convolution's im2col)
-   as a matrix in a local array of Q: P[(b KK + kk) PIX + pix], with b
+   as a matrix in a local array of Q: P[(b KK + kk) ROW + pix], with b
    the iteration of batch loops B[0..NB), kk that of the loops KK[0..NKK)
    and pix that of PIX[0..NPIX) (te_linearize each, row-major): one
-   KK by PIX matrix per batch iteration, the pixels along its rows.  */
+   KK by PIX matrix per batch iteration, the pixels along its rows, ROW
+   apart: PIX, or with PAD PIX and a cache line more (64 bytes), never
+   read, so that rows of a multiple of 4 KB (32 x 32 floats) do not all
+   fall in one set of the cache where a product packs the matrix across
+   its rows (OpenBLAS's packing of bench/conv2d.c's x.col in d_wt's
+   product: its gradient 5.7 ms with rows of 1024 floats, 4.7 with
+   1040).  */
 typedef struct te_patches
 {
   te_tensor *t;                      /* P, TE_TK_LOCAL, its size set */
   te_node *lin_b, *lin_kk, *lin_pix; /* each group's iteration */
   te_node *n_kk, *n_pix;             /* KK, PIX */
+  te_node *row;                      /* ROW */
   te_node *index;                    /* P's element at lin_b, lin_kk,
                                         lin_pix */
 } te_patches;
 
 /* Add P, named NAME, of TYPE, to Q and fill *PP; false (nothing added)
-   when an extent uses a counter.  */
+   when an extent uses a counter.  PAD: rows a cache line longer than
+   PIX, for a matrix the products only read (a product that fills P
+   needs rows of PIX: lib/back/lower.c step 6c).  */
 bool te_gemm_patches (te_program *q, const char *name, te_type type,
                       te_loc loc, const te_loop *b, int nb,
                       const te_loop *kk, int nkk, const te_loop *pix,
-                      int npix, te_patches *pp);
+                      int npix, bool pad, te_patches *pp);
 /* P's element at batch iteration B, kk KK and pix PIX (integer nodes).  */
 te_node *te_gemm_patch_index (te_ctx *ctx, const te_patches *pp, te_node *b,
                               te_node *kk, te_node *pix);

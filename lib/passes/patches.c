@@ -309,9 +309,12 @@ rewrite (te_program *p, const te_stage *os, const te_stmt *st,
   snprintf (name, sizeof name, "%s.col", ta->t->name);
   te_patches pp;
   int ntensors = p->ntensors;
+  /* A packed load's rows a cache line longer (te_gemm_patches); a
+     destination's as long as the product's, which then fills it.  */
   if (!te_gemm_patches (p, name, st->dst->type, st->loc, pl->b, pl->nb,
                         pl->chain[outer], pl->nchain[outer],
-                        pl->chain[inner], pl->nchain[inner], &pp))
+                        pl->chain[inner], pl->nchain[inner], pl->t != 0,
+                        &pp))
     return false;
   pp.t->role = TE_ROLE_TEMP;
   for (int g = 0; g < 2; g++)

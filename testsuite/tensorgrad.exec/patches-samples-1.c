@@ -8,7 +8,8 @@
    continue, float and double; a bias.  The link wraps malloc (every
    block filled with NaNs: an element read before it is written shows)
    and calloc, and records the sizes the gradient allocates: one
-   sample's patches, never the batch's.  Sizes where the tiled products
+   sample's patches (x.col's rows a cache line longer than h w), never
+   the batch's.  Sizes where the tiled products
    run (3 samples of 4 channels of 11 x 13 into 8), their loops (2 of 3
    channels of 4 x 5 into 3; 1 channel of 1 x 1), one sample; every
    component against central differences, also with d_x, d_wt or d_y
@@ -91,19 +92,22 @@ void conv_d_grad (int, int, int, int, int, const double *, const double *,
 		  double *);
 
 /* Did the last recorded gradient allocate one sample's patches of
-   ELEM-byte elements, and never the batch's?  */
+   ELEM-byte elements, d_x.col's rows of h w and x.col's a cache line
+   longer (te_gemm_patches), and never the batch's?  */
 static void
 check_sizes (int nb, int c, int h, int w, size_t elem)
 {
-  size_t one = (size_t) c * 9 * h * w * elem;
-  int seen = 0;
+  size_t dcol = (size_t) c * 9 * h * w * elem;
+  size_t xcol = (size_t) c * 9 * (h * w * elem + 64);
+  int seen_d = 0, seen_x = 0;
   for (int i = 0; i < nsizes; i++)
     {
-      seen += sizes[i] == one;
+      seen_d += sizes[i] == dcol;
+      seen_x += sizes[i] == xcol;
       if (nb > 1)
-	CHECK (sizes[i] != nb * one);
+	CHECK (sizes[i] != nb * dcol && sizes[i] != nb * xcol);
     }
-  CHECK (seen == 2);
+  CHECK (seen_d == 1 && seen_x == 1);
 }
 
 static void
