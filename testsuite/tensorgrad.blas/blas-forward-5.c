@@ -9,7 +9,10 @@
        y[n][o][oh][ow] = b[o] + sum_{ci,kh,kw} [0 <= oh+kh-1 < h,
                          0 <= ow+kw-1 < w] x[n][ci][oh+kh-1][ow+kw-1]
                          wt[o][ci][kh][kw]
-     y[n] = wt * col(x[n]), one cblas_sgemm per sample n.
+     y[n] = wt * col(x[n]), one cblas_sgemm per sample n, the patches
+     packed and multiplied one sample at a time (samples.c): the helper
+     allocates one sample's patches (c 9 rows of h w and a cache line,
+     te_gemm_patches), never the batch's (the link wraps calloc).
    conv1d (double, "valid", no tests; K taps, outputs L - K + 1):
        y[(n*f + o)*lo + t] = tanh (b[o] + sum_{ci,k} x[(n*c + ci)*l + t + k]
                                     wt[(o*c + ci)*K + k])
@@ -23,12 +26,25 @@
    sum |terms|); the CBLAS calls counted (the link wraps cblas_sgemm and
    cblas_dgemm).  Odd sizes, sizes of one (a 1x1 image: only the centre
    tap).  The gradients against central differences.  */
-/* { dg-options "-fplugin-arg-tensorgrad-blas-forward -fplugin-arg-tensorgrad-dump -Wl,--wrap=cblas_sgemm -Wl,--wrap=cblas_dgemm" } */
+/* { dg-options "-fplugin-arg-tensorgrad-blas-forward -fplugin-arg-tensorgrad-dump -Wl,--wrap=cblas_sgemm -Wl,--wrap=cblas_dgemm -Wl,--wrap=calloc" } */
 
 #include "tg-test.h"
 #include <float.h>
 
 #include "blas-calls.h"
+
+static size_t sizes[64];
+static int nsizes, recording;
+
+void *__real_calloc (size_t, size_t);
+
+void *
+__wrap_calloc (size_t n, size_t m)
+{
+  if (recording && nsizes < 64)
+    sizes[nsizes++] = n * m;
+  return __real_calloc (n, m);
+}
 
 #define CONV2D_BODY                                                           \
   for (int n = 0; n < nb; n++)                                                \
@@ -127,7 +143,19 @@ run_conv2d (int nb, int c, int h, int w, int f, unsigned seed)
   tg_fill_f (wt, nw, seed + 1, -1, 1);
   tg_fill_f (b, f, seed + 2, -1, 1);
   int before = sgemm_calls;
+  nsizes = 0;
+  recording = 1;
   conv2d (nb, c, h, w, f, x, wt, b, y);
+  recording = 0;
+  size_t one = (size_t) c * 9 * (h * w * sizeof (float) + 64);
+  int seen = 0;
+  for (int i = 0; i < nsizes; i++)
+    {
+      seen += sizes[i] == one;
+      if (nb > 1)
+	CHECK (sizes[i] != nb * one);
+    }
+  CHECK (seen == 1);
   conv2d_loops (nb, c, h, w, f, x, wt, b, ref);
   CHECK (sgemm_calls == before + nb);
   /* |terms| <= 1 each, 9 c of them, and |b| <= 1.  */
@@ -188,6 +216,6 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 56\\): y = wt \\* x.col as cblas_sgemm \\(f, max \\(h, 0\\) \\* max \\(w, 0\\), 9 \\* max \\(c, 0\\)\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 83\\): y = wt \\* x.col as cblas_dgemm \\(f, max \\(1 \\+ l - K, 0\\), max \\(c, 0\\) \\* max \\(K, 0\\)\\) in a loop over n\n" } } */
-/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 110\\): loops, no factor the summed loops move as one counter\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 72\\): y = wt \\* x.col as cblas_sgemm \\(f, max \\(h, 0\\) \\* max \\(w, 0\\), 9 \\* max \\(c, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 99\\): y = wt \\* x.col as cblas_dgemm \\(f, max \\(1 \\+ l - K, 0\\), max \\(c, 0\\) \\* max \\(K, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\nblas-forward: stage 0 \\(line 126\\): loops, no factor the summed loops move as one counter\n" } } */
