@@ -2730,20 +2730,10 @@ group_body (emitter *e, const void *arg)
   tree list = alloc_stmt_list ();
   for (int i = 0; i < a->n; i++)
     {
-      te_lw_stage g = a->first[i];
-      te_stage s = *g.stage;
-      memmove (&s.loops[0], &s.loops[1], (s.nloops - 1) * sizeof *s.loops);
-      s.nloops--;
-      g.stage = &s;
+      te_lw_stage g;
+      te_stage s;
       te_gemm gm;
-      if (g.gemm)
-        {
-          gm = *g.gemm;
-          memmove (&gm.batch[0], &gm.batch[1],
-                   (gm.nbatch - 1) * sizeof *gm.batch);
-          gm.nbatch--;
-          g.gemm = &gm;
-        }
+      te_lower_in_group (&a->first[i], &g, &s, &gm);
       append_to_statement_list (stage_tree (e, &g), &list);
     }
   return list;
@@ -2917,12 +2907,8 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
     }
   for (int s = 0; s < lw->nstages; s++)
     {
-      int n = 1;
-      while (lw->stages[s].stage->group && s + n < lw->nstages
-             && lw->stages[s + n].stage->group
-                    == lw->stages[s].stage->group)
-        n++;
-      append_to_statement_list (n > 1 || lw->stages[s].stage->group
+      int n = te_lower_group (lw, s);
+      append_to_statement_list (lw->stages[s].stage->group
                                     ? group_nest (&e, &lw->stages[s], n)
                                     : stage_tree (&e, &lw->stages[s]),
                                 &body);

@@ -976,20 +976,10 @@ group_body (cgen *g, block *out, const void *arg)
   const group_arg *a = arg;
   for (int i = 0; i < a->n; i++)
     {
-      te_lw_stage l = a->first[i];
-      te_stage s = *l.stage;
-      memmove (&s.loops[0], &s.loops[1], (s.nloops - 1) * sizeof *s.loops);
-      s.nloops--;
-      l.stage = &s;
+      te_lw_stage l;
+      te_stage s;
       te_gemm gm;
-      if (l.gemm)
-        {
-          gm = *l.gemm;
-          memmove (&gm.batch[0], &gm.batch[1],
-                   (gm.nbatch - 1) * sizeof *gm.batch);
-          gm.nbatch--;
-          l.gemm = &gm;
-        }
+      te_lower_in_group (&a->first[i], &l, &s, &gm);
       stage_text (g, out, &l);
     }
 }
@@ -1059,10 +1049,7 @@ body (cgen *g, block *top)
   for (int s = 0; s < g->lw->nstages; s++)
     {
       const te_lw_stage *l = &g->lw->stages[s];
-      int n = 1;
-      while (l->stage->group && s + n < g->lw->nstages
-             && g->lw->stages[s + n].stage->group == l->stage->group)
-        n++;
+      int n = te_lower_group (g->lw, s);
       if (l->stage->group)
         {
           if (top->nstmts)

@@ -818,6 +818,36 @@ lower_sets (lw *w)
     }
 }
 
+int
+te_lower_group (const te_lowered *l, int s)
+{
+  int n = 1;
+  int group = l->stages[s].stage->group;
+  while (group && s + n < l->nstages
+         && l->stages[s + n].stage->group == group)
+    n++;
+  return n;
+}
+
+void
+te_lower_in_group (const te_lw_stage *g, te_lw_stage *out, te_stage *s,
+                   te_gemm *gm)
+{
+  *out = *g;
+  *s = *g->stage;
+  memmove (&s->loops[0], &s->loops[1], (s->nloops - 1) * sizeof *s->loops);
+  s->nloops--;
+  out->stage = s;
+  if (g->gemm)
+    {
+      *gm = *g->gemm;
+      memmove (&gm->batch[0], &gm->batch[1],
+               (gm->nbatch - 1) * sizeof *gm->batch);
+      gm->nbatch--;
+      out->gemm = gm;
+    }
+}
+
 const te_lw_stage *
 te_lower_raw (const te_lowered *l, const te_tensor *t)
 {
