@@ -27,12 +27,16 @@ the gradient) and the gradient alone:
               clones (on x86_64) and, when built with -fopenmp,
               -fplugin-arg-tensorgrad-parallel (every gradient nest
               that can runs on the threads); "tuned" is loops with
-              just those.  The tensorgrad column is blasfwd, else
-              blas, else tuned, else loops; beside it the figures
-              without a library ("nolib"): tiledfwd where it is
-              counted, else tuned, else loops, and the forward alone
-              of each (with the loops' forward, "loops", beside the
-              nolib one).
+              just those.  The tensorgrad column is the faster training
+              step of blasfwd and blas (the CBLAS), else tuned, else
+              loops; beside it the figures without a library
+              ("nolib"): the fastest step of tiledfwd, tuned and loops
+              (a user picks the options for the threads they have: at
+              two threads an OpenMP kernel's tuned step, its forward on
+              the threads, can beat tiledfwd's, built without
+              -fopenmp), and the forward alone of each (with the loops'
+              forward, "loops", beside the nolib one).  Each column
+              names the variant it shows.
   hand        the forward without the plugin and bench/K_ref.c, the
               hand-written backward (make bench's gen/hand ratio)
   PyTorch     the same mathematics written with torch ops as a PyTorch
@@ -678,10 +682,13 @@ def ratio(a, b):
     return "-"
 
 
-def best_variant(cell, order=("blasfwd", "blas", "tuned", "loops")):
-    for v in order:
-        if isinstance(cell.get(v), dict):
-            return v
+def best_variant(cell, groups=(("blasfwd", "blas"), ("tuned",), ("loops",))):
+    """The variant of the first group with one measured, the fastest
+    training step of that group."""
+    for group in groups:
+        have = [v for v in group if isinstance(cell.get(v), dict)]
+        if have:
+            return min(have, key=lambda v: cell[v]["step"])
     return None
 
 
@@ -704,7 +711,7 @@ def table(title, tg, pt, built):
             why = cell.get("loops", "unsupported")
             print("  %-10s %s" % (name, why))
             continue
-        nl = best_variant(cell, ("tiledfwd", "tuned", "loops")) or v
+        nl = best_variant(cell, (("tiledfwd", "tuned", "loops"),)) or v
         b, lp, hand = cell[v], cell[nl], cell.get("hand", {})
         p = pt.get("kernels", {}).get(name, {})
         ps, pg = p.get("step", "n/a"), p.get("grad", "n/a")
