@@ -49,7 +49,9 @@
       (te_rows_tensor_ok).
    2. An array's slice: every access in the group is at C n + r, C the
       same for all and free of counters, r in [0, C) where the access's
-      loops run (n the group's counter, r free of it).  A local array
+      loops run (n the group's counter, r free of it; a loop over a
+      product of max (A, 0), a patches' max (h, 0) * max (w, 0) pixels,
+      runs where each A is 1 or more).  A local array
       that only the group touches, in such slices, lives for one
       iteration: it gets C elements, each access the index r.  The
       group must have one.
@@ -183,6 +185,29 @@ slice_load_fn (te_node *n, void *data)
     slice_add (q, n->args[0], false);
 }
 
+/* The factors A of extent E, a product of max (A, 0) and positive
+   constants (a patches' pixels, max (h, 0) * max (w, 0)), into A[*N]:
+   where a loop over E runs, each is 1 or more.  False when E is no such
+   product or there are more than MAX.  */
+static bool
+max_factors (const te_node *e, te_node **a, int *n, int max)
+{
+  if (e->op == TE_MUL)
+    return max_factors (e->args[0], a, n, max)
+           && max_factors (e->args[1], a, n, max);
+  if (e->op == TE_CONST)
+    return e->u.i > 0;
+  if (e->op != TE_MAX || *n == max)
+    return false;
+  for (int k = 0; k < 2; k++)
+    if (e->args[k]->op == TE_CONST && e->args[k]->u.i == 0)
+      {
+        a[(*n)++] = e->args[1 - k];
+        return true;
+      }
+  return false;
+}
+
 /* Does every access of T in the group FIRST..LAST, in the iteration of
    its counter N, touch only elements C N to C N + C - 1 (C the same for
    all, free of counters), where the access's loops run?  Then C into
@@ -243,6 +268,18 @@ apart (te_program *p, int first, int last, const te_tensor *t,
         break;
       where.nloops = q->nin[a];
       memcpy (where.loops, q->inp[a], q->nin[a] * sizeof *where.loops);
+      /* A loop over max (h, 0) * max (w, 0) runs where loops over h and
+         w would: as many more as there is room for.  */
+      for (int k = 0; k < q->nin[a]; k++)
+        {
+          te_node *f[TE_MAX_LOOPS];
+          int nf = 0;
+          if (max_factors (q->inp[a][k].extent, f, &nf, TE_MAX_LOOPS)
+              && nf > 1)
+            for (int i = 0; i < nf && where.nloops < TE_MAX_LOOPS; i++)
+              where.loops[where.nloops++]
+                  = (te_loop) { .var = q->inp[a][k].var, .extent = f[i] };
+        }
       ok = te_non_negative_where_run (ctx, lo, &where, &where)
            && te_non_negative_where_run (
                ctx, te_canon_int (ctx, te_sub (ctx, te_sub (ctx, c, hi),

@@ -81,6 +81,8 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\n  samples: 2 stages run one iteration of their loop over n at a time; 1 temporary of one iteration each\n  samples: 5 stages run one iteration of their loop over n at a time; 2 temporaries of one iteration each\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  samples: 2 stages run one iteration of their loop over n at a time; 1 temporary of one iteration each\n  samples: 6 stages run one iteration of their loop over n at a time; 4 temporaries of one iteration each\n" } } */
 /* { dg-final { scan-tensorgrad-backward "\n  tensor hid.col: float, temporary, size max \\(w, 0\\) \\* \\(max \\(h, 0\\) \\* \\(9 \\* max \\(f, 0\\)\\)\\) \\+ max \\(f, 0\\) \\* 144\n" } } */
-/* { dg-final { scan-tensorgrad-backward "\n  stage \[0-9\]+: for \\(blas\\) n < nb, o < f, kk < 9 \\* max \\(c, 0\\)" } } */
+/* { dg-final { scan-tensorgrad-backward "\n  stage \[0-9\]+: for \\(blas\\) \\(group 2\\) n < nb, o < f, kk < 9 \\* max \\(c, 0\\)" } } */
+/* { dg-final { scan-tensorgrad-backward "\n  tensor d3: float, temporary, size " } } */
+/* { dg-final { scan-tensorgrad-backward-not "\n  tensor d3: float, temporary, size max \\(nb, 0\\)" } } */
