@@ -89,7 +89,8 @@ joinable (const te_stage *s)
          && s->loops[0].lanes <= 1;
 }
 
-/* Does stage S use counter VAR for a loop other than its first?  */
+/* Does stage S use counter VAR for a loop other than its first, or a
+   reduction?  */
 static bool
 names_var (const te_stage *s, int var)
 {
@@ -97,9 +98,16 @@ names_var (const te_stage *s, int var)
     if (s->loops[k].var == var)
       return true;
   for (int k = 0; k < s->nstmts; k++)
-    for (int i = 0; i < s->stmts[k].ninner; i++)
-      if (s->stmts[k].inner[i].var == var)
+    {
+      const te_stmt *x = &s->stmts[k];
+      for (int i = 0; i < x->ninner; i++)
+        if (x->inner[i].var == var)
+          return true;
+      /* A reduction over it (the renaming would be captured).  */
+      if (te_binding_reduce (x->value, var)
+          || (x->guard && te_binding_reduce (x->guard, var)))
         return true;
+    }
   return false;
 }
 
