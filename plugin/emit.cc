@@ -2907,7 +2907,7 @@ emit_gradient (tree fndecl, const te_program *p, const te_lowered *lw)
     }
   for (int s = 0; s < lw->nstages; s++)
     {
-      int n = te_lower_group (lw, s);
+      int n = te_program_group (p, s);
       append_to_statement_list (lw->stages[s].stage->group
                                     ? group_nest (&e, &lw->stages[s], n)
                                     : stage_tree (&e, &lw->stages[s]),

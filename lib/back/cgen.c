@@ -1049,7 +1049,7 @@ body (cgen *g, block *top)
   for (int s = 0; s < g->lw->nstages; s++)
     {
       const te_lw_stage *l = &g->lw->stages[s];
-      int n = te_lower_group (g->lw, s);
+      int n = te_program_group (g->p, s);
       if (l->stage->group)
         {
           if (top->nstmts)

@@ -977,9 +977,7 @@ group_body (run *r, const void *data)
   bool ok = true;
   for (int i = 0; ok && i < g->n; i++)
     {
-      te_stage s = g->first[i];
-      memmove (&s.loops[0], &s.loops[1], (s.nloops - 1) * sizeof *s.loops);
-      s.nloops--;
+      te_stage s = te_stage_in_group (&g->first[i]);
       ok = run_stage (r, &s);
     }
   return ok;
@@ -1147,10 +1145,8 @@ ip_run_program (mp_env *env, const te_program *p, te_diag *diag,
   ok = ok && (probe || (requires_met (&r, p) && allocate (&r, p)));
   for (int s = 0; ok && s < p->nstages; s++)
     {
-      int n = 1;
-      while (p->stages[s].group && !probe && s + n < p->nstages
-             && p->stages[s + n].group == p->stages[s].group)
-        n++;
+      /* A probe runs each statement on its own (interp.h).  */
+      int n = probe ? 1 : te_program_group (p, s);
       ok = p->stages[s].group && !probe ? run_group (&r, &p->stages[s], n)
                                         : run_stage (&r, &p->stages[s]);
       s += n - 1;

@@ -818,25 +818,12 @@ lower_sets (lw *w)
     }
 }
 
-int
-te_lower_group (const te_lowered *l, int s)
-{
-  int n = 1;
-  int group = l->stages[s].stage->group;
-  while (group && s + n < l->nstages
-         && l->stages[s + n].stage->group == group)
-    n++;
-  return n;
-}
-
 void
 te_lower_in_group (const te_lw_stage *g, te_lw_stage *out, te_stage *s,
                    te_gemm *gm)
 {
   *out = *g;
-  *s = *g->stage;
-  memmove (&s->loops[0], &s->loops[1], (s->nloops - 1) * sizeof *s->loops);
-  s->nloops--;
+  *s = te_stage_in_group (g->stage);
   out->stage = s;
   if (g->gemm)
     {

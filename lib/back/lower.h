@@ -198,9 +198,6 @@ bool te_lower_skips (const te_stmt *st, const te_tensor *t);
    The interpreter runs them so too.  */
 int te_lower_run (const te_stage *s, int first);
 
-/* How many stages of L from stage S on run as one group
-   (te_stage.group, passes/samples.c): 1 for a stage of none.  */
-int te_lower_group (const te_lowered *l, int s);
 /* Stage G as the loop of its group runs it: into *S a copy of its stage
    without its first loop, into *GM a copy of its product without that
    batch loop, and into *OUT G referring to them.  */

@@ -1738,6 +1738,24 @@ te_program_insert_stage (te_program *p, int at, te_loc loc)
   return s;
 }
 
+int
+te_program_group (const te_program *p, int s)
+{
+  int n = 1, group = p->stages[s].group;
+  while (group && s + n < p->nstages && p->stages[s + n].group == group)
+    n++;
+  return n;
+}
+
+te_stage
+te_stage_in_group (const te_stage *s)
+{
+  te_stage in = *s;
+  memmove (&in.loops[0], &in.loops[1], (in.nloops - 1) * sizeof *in.loops);
+  in.nloops--;
+  return in;
+}
+
 te_stmt *
 te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
                    te_node *index, te_store op, te_node *value,

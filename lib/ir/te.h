@@ -626,6 +626,12 @@ te_stage *te_program_add_stage (te_program *p, te_loc loc);
 /* A new empty stage at position AT of P, the stages from AT on moving one
    up; pointers into P->stages are stale after it.  */
 te_stage *te_program_insert_stage (te_program *p, int at, te_loc loc);
+/* How many stages of P from stage S on run as one group (te_stage.group):
+   1 for a stage of none.  */
+int te_program_group (const te_program *p, int s);
+/* Stage S as the loop of its group runs it: a copy without its first
+   loop.  */
+te_stage te_stage_in_group (const te_stage *s);
 te_stmt *te_stage_add_stmt (te_program *p, te_stage *s, te_tensor *dst,
                             te_node *index, te_store op, te_node *value,
                             te_node *guard, te_loc loc);

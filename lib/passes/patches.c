@@ -70,8 +70,11 @@
    Numbers: a product sums each element's terms in the BLAS's or the
    tiled nest's order, and d_x's terms are summed over o first, then
    over the taps: the results agree with the statement's loops up to
-   the order of summation.  The temporaries are per batch (nb c 9 h w
-   elements each), allocated once per call, zeroed.
+   the order of summation.  The temporaries are made per batch (nb c 9
+   h w elements each, a packed load's rows a cache line longer:
+   te_gemm_patches), allocated once per call, zeroed; samples.c then
+   gives them one sample's size where the products and the stages
+   between them run sample by sample.
 
    Limits: a product with a factor the kernel tests against NULL (an
    optional pointer) that is not the patched one, a sum of several
