@@ -235,8 +235,6 @@ apart (te_program *p, int first, int last, const te_tensor *t,
   for (int s = first; s <= last && !q->bad; s++)
     {
       q->s = &p->stages[s];
-      if (q->s->call)
-        q->bad |= te_stage_accesses (q->s, t);
       for (int k = 1; k < q->s->nloops; k++)
         q->bad |= te_reads (q->s->loops[k].extent, t)
                   || (q->s->loops[k].start
@@ -403,8 +401,7 @@ to_slice (te_program *p, int first, int last, te_tensor *t, te_node *span)
   t->size = span;
 }
 
-/* A stage at FIRST, in GROUP over loop L, that zeroes T's SPAN
-   elements.  */
+/* A stage at AT, in GROUP over loop L, that zeroes T's SPAN elements.  */
 static void
 zero_stage (te_program *p, int at, int group, const te_loop *l, te_tensor *t,
             te_node *span)
@@ -488,11 +485,10 @@ te_program_samples (te_program *p, te_diag *diag)
     {
       if (!joinable (&p->stages[first]))
         continue;
-      int last = first;
-      bool blas = p->stages[first].blas
-                  && batched_product (p, &p->stages[first]);
-      if (p->stages[first].blas && !blas)
+      if (p->stages[first].blas && !batched_product (p, &p->stages[first]))
         continue;
+      int last = first;
+      bool blas = p->stages[first].blas;
       for (int s = first + 1; s < p->nstages; s++)
         {
           bool ok = agrees (p, first, s);

@@ -110,45 +110,37 @@ check_sizes (int nb, int c, int h, int w, size_t elem)
   CHECK (seen_d == 1 && seen_x == 1);
 }
 
+/* Gradient check of conv_T (NAME), with d_x, d_wt or d_y NULL too,
+   then one recorded gradient and its allocations.  */
+#define RUN(NAME, T, ALLOC, FILL, SEED)					\
+  do									\
+    {									\
+      T *x = ALLOC (nx), *wt = ALLOC (nw), *b = ALLOC (f);		\
+      T *y = ALLOC (ny), *d_x = ALLOC (nx), *d_wt = ALLOC (nw);		\
+      T *d_b = ALLOC (f), *d_y = ALLOC (ny);				\
+      FILL (x, nx, SEED, -1, 1);					\
+      FILL (wt, nw, SEED + 1, -1, 1);					\
+      FILL (b, f, SEED + 2, -1, 1);					\
+      FILL (d_y, ny, SEED + 3, -1, 1);					\
+      TG_GRADCHECK (NAME, &nb, &c, &h, &w, &f, x, wt, b, y);		\
+      TG_GRADCHECK_NULL (NAME, "x", &nb, &c, &h, &w, &f, x, wt, b, y);	\
+      TG_GRADCHECK_NULL (NAME, "wt", &nb, &c, &h, &w, &f, x, wt, b, y);	\
+      TG_GRADCHECK_NULL (NAME, "y", &nb, &c, &h, &w, &f, x, wt, b, y);	\
+      NAME (nb, c, h, w, f, x, wt, b, y);				\
+      nsizes = 0;							\
+      recording = 1;							\
+      NAME##_grad (nb, c, h, w, f, x, wt, b, y, d_x, d_wt, d_b, d_y);	\
+      recording = 0;							\
+      check_sizes (nb, c, h, w, sizeof (T));				\
+    }									\
+  while (0)
+
 static void
 run (int nb, int c, int h, int w, int f, unsigned seed)
 {
   int nx = nb * c * h * w, nw = f * c * 9, ny = nb * f * h * w;
-  float *x = tg_alloc_f (nx), *wt = tg_alloc_f (nw), *b = tg_alloc_f (f);
-  float *y = tg_alloc_f (ny), *d_x = tg_alloc_f (nx), *d_wt = tg_alloc_f (nw);
-  float *d_b = tg_alloc_f (f), *d_y = tg_alloc_f (ny);
-  tg_fill_f (x, nx, seed, -1, 1);
-  tg_fill_f (wt, nw, seed + 1, -1, 1);
-  tg_fill_f (b, f, seed + 2, -1, 1);
-  tg_fill_f (d_y, ny, seed + 3, -1, 1);
-  TG_GRADCHECK (conv_f, &nb, &c, &h, &w, &f, x, wt, b, y);
-  TG_GRADCHECK_NULL (conv_f, "x", &nb, &c, &h, &w, &f, x, wt, b, y);
-  TG_GRADCHECK_NULL (conv_f, "wt", &nb, &c, &h, &w, &f, x, wt, b, y);
-  TG_GRADCHECK_NULL (conv_f, "y", &nb, &c, &h, &w, &f, x, wt, b, y);
-  conv_f (nb, c, h, w, f, x, wt, b, y);
-  nsizes = 0;
-  recording = 1;
-  conv_f_grad (nb, c, h, w, f, x, wt, b, y, d_x, d_wt, d_b, d_y);
-  recording = 0;
-  check_sizes (nb, c, h, w, sizeof (float));
-
-  double *xd = tg_alloc (nx), *wd = tg_alloc (nw), *bd = tg_alloc (f);
-  double *yd = tg_alloc (ny), *d_xd = tg_alloc (nx), *d_wd = tg_alloc (nw);
-  double *d_bd = tg_alloc (f), *d_yd = tg_alloc (ny);
-  tg_fill (xd, nx, seed + 4, -1, 1);
-  tg_fill (wd, nw, seed + 5, -1, 1);
-  tg_fill (bd, f, seed + 6, -1, 1);
-  tg_fill (d_yd, ny, seed + 7, -1, 1);
-  TG_GRADCHECK (conv_d, &nb, &c, &h, &w, &f, xd, wd, bd, yd);
-  TG_GRADCHECK_NULL (conv_d, "x", &nb, &c, &h, &w, &f, xd, wd, bd, yd);
-  TG_GRADCHECK_NULL (conv_d, "wt", &nb, &c, &h, &w, &f, xd, wd, bd, yd);
-  TG_GRADCHECK_NULL (conv_d, "y", &nb, &c, &h, &w, &f, xd, wd, bd, yd);
-  conv_d (nb, c, h, w, f, xd, wd, bd, yd);
-  nsizes = 0;
-  recording = 1;
-  conv_d_grad (nb, c, h, w, f, xd, wd, bd, yd, d_xd, d_wd, d_bd, d_yd);
-  recording = 0;
-  check_sizes (nb, c, h, w, sizeof (double));
+  RUN (conv_f, float, tg_alloc_f, tg_fill_f, seed);
+  RUN (conv_d, double, tg_alloc, tg_fill, seed + 4);
 }
 
 int
