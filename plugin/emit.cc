@@ -52,6 +52,7 @@ static tree made_tiled[2];
 static tree made_vector_math[TE_NUM_OPS][2];
 
 bool emit_vector_math;
+long emit_parallel_min = EMIT_PARALLEL_MIN_DEFAULT;
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
@@ -1814,12 +1815,19 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
   for (int k = 0; k < np; k++)
     ranged |= par->first[k] != NULL;
   auto_vec<tree> part, raw, span, stride, lo, dst, elem, ptrs, bnds;
-  if (np)
+  /* nth = work < parallel-min ? 1 : omp_get_max_threads ();  */
+  bool small = par->work && emit_parallel_min > 0;
+  if (np || small)
     {
       nth = new_local (e, lt, NULL);
-      append_to_statement_list (
-          build2 (MODIFY_EXPR, lt, nth, omp_max_threads ()),
-          &stmts);
+      tree all = omp_max_threads ();
+      if (small)
+        all = build3 (COND_EXPR, lt,
+                      build2 (LT_EXPR, boolean_type_node,
+                              fold_convert (lt, expr (e, par->work)),
+                              long_cst (emit_parallel_min)),
+                      long_cst (1), all);
+      append_to_statement_list (build2 (MODIFY_EXPR, lt, nth, all), &stmts);
     }
   for (int k = 0; k < np; k++)
     {

@@ -21,6 +21,12 @@ void emit_hand_over (void);
    vectorizer may call in vector form (vector_math_decl).  */
 extern bool emit_vector_math;
 
+/* -fplugin-arg-tensorgrad-parallel-min=N: a nest on OpenMP threads runs
+   on one where its work (te_parallel.work) is below N; 0: always on the
+   team OpenMP gives.  */
+#define EMIT_PARALLEL_MIN_DEFAULT (1L << 21)
+extern long emit_parallel_min;
+
 /* Print to F the declarations of those functions that let a C file
    (dump-c's) call them as the gradients do.  */
 void emit_vector_math_decls (FILE *f);

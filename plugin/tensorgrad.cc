@@ -72,6 +72,11 @@ static struct plugin_info tg_info = {
   "  -fplugin-arg-tensorgrad-parallel\n"
   "                                 run every loop nest of a gradient that\n"
   "                                 can on OpenMP threads (with -fopenmp)\n"
+  "  -fplugin-arg-tensorgrad-parallel-min=N\n"
+  "                                 run such a nest on one thread when it\n"
+  "                                 runs its statements fewer than N times\n"
+  "                                 (default 2097152; 0: always on the\n"
+  "                                 threads OpenMP gives)\n"
   "  -fplugin-arg-tensorgrad-target-clones\n"
   "                                 (x86_64) give each gradient versions\n"
   "                                 for AVX-512F and AVX2 beside the\n"
@@ -97,14 +102,15 @@ static struct plugin_info tg_info = {
 static const struct
 {
   const char *name;
-  bool has_value;
-} tg_options[] = { { "blas", false },  { "blas-forward", false },
-                   { "dump", false },
-                   { "dump-c", true },
-                   { "header", true }, { "help", false },
-                   { "no-opt", false }, { "no-tiled", false },
-                   { "parallel", false }, { "target-clones", false },
-                   { "tiled-forward", false }, { "vector-math", false } };
+  const char *value; /* what its value is, or NULL: it takes none */
+} tg_options[] = { { "blas", NULL },  { "blas-forward", NULL },
+                   { "dump", NULL },
+                   { "dump-c", "FILE" },
+                   { "header", "FILE" }, { "help", NULL },
+                   { "no-opt", NULL }, { "no-tiled", NULL },
+                   { "parallel", NULL }, { "parallel-min", "N" },
+                   { "target-clones", NULL },
+                   { "tiled-forward", NULL }, { "vector-math", NULL } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
@@ -856,21 +862,21 @@ parse_options (struct plugin_name_args *info, bool *dump)
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
                  "blas-forward, check, check-sizes=, check-tol=, dump, "
                  "dump-c=FILE, header=FILE, help, no-opt, no-tiled, "
-                 "parallel, target-clones, tiled-forward, "
+                 "parallel, parallel-min=N, target-clones, tiled-forward, "
                  "vector-math",
                  key);
           ok = false;
           continue;
         }
-      if (value && !tg_options[k].has_value)
+      if (value && !tg_options[k].value)
         {
           error ("tensorgrad: option %qs takes no value", key);
           ok = false;
         }
-      if (tg_options[k].has_value && !value)
+      if (tg_options[k].value && !value)
         {
-          error ("tensorgrad: option %qs needs a value: %<%s=FILE%>", key,
-                 key);
+          error ("tensorgrad: option %qs needs a value: %<%s=%s%>", key,
+                 key, tg_options[k].value);
           ok = false;
           continue;
         }
@@ -893,6 +899,20 @@ parse_options (struct plugin_name_args *info, bool *dump)
                      "the gradients' loops run on its threads");
               ok = false;
             }
+        }
+      else if (!strcmp (key, "parallel-min"))
+        {
+          char *end;
+          errno = 0;
+          long n = strtol (value, &end, 10);
+          if (end == value || *end || n < 0 || errno)
+            {
+              error ("tensorgrad: option %<parallel-min%> takes a count of "
+                     "statement runs, 0 or more, not %qs", value);
+              ok = false;
+            }
+          else
+            emit_parallel_min = n;
         }
       else if (!strcmp (key, "blas"))
         tg_blas = true;

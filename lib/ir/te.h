@@ -391,6 +391,12 @@ typedef struct te_parallel
   te_tensor **scratch;
   int nvalues;
   te_tensor **values;
+  /* How many times one run of the stage runs its statements and the
+     terms of their sums, at most (an integer of the parameters; each
+     extent at its largest over the loops outside it), or NULL when that
+     cannot be told: below the emitter's threshold (the option
+     parallel-min) the team is one thread.  */
+  te_node *work;
 } te_parallel;
 
 typedef struct te_stage

@@ -58,9 +58,11 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                               "-fno-sanitize-recover"]),
                 # Every gradient's nests on OpenMP threads where they can
                 # (README, Parallel gradients), run with the default
-                # number of threads.
+                # number of threads, whatever their sizes (parallel-min
+                # would give the fuzzer's small kernels one thread).
                 ("O2-parallel", ["-O2", "-fopenmp",
-                                 "-fplugin-arg-tensorgrad-parallel"]),
+                                 "-fplugin-arg-tensorgrad-parallel",
+                                 "-fplugin-arg-tensorgrad-parallel-min=0"]),
                 # Matrix products as CBLAS calls, linked with the CBLAS
                 # in TG_CBLAS_LIBS (configure's; default -lopenblas).
                 ("O2-blas", ["-O2", "-fplugin-arg-tensorgrad-blas"]
@@ -93,6 +95,7 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                                       "-fplugin-arg-tensorgrad-target-clones"]),
                 ("O2-g-parallel-target-clones",
                  ["-O2", "-g", "-fopenmp", "-fplugin-arg-tensorgrad-parallel",
+                  "-fplugin-arg-tensorgrad-parallel-min=0",
                   "-fplugin-arg-tensorgrad-target-clones"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
@@ -203,6 +206,9 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
         cmd = cc + ["-fplugin=" + OPTS.plugin] + flags + [
                             "-fdiagnostics-plain-output", "-c", "kern.c",
                             "-o", obj] + extra
+        if kern.omp:
+            # Threads whatever the sizes (the kernels are small).
+            cmd.append("-fplugin-arg-tensorgrad-parallel-min=0")
         if dropc:
             cmd.append("-fplugin-arg-tensorgrad-dump-c=grad.c")
         elif name == cdump:
