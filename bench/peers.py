@@ -27,10 +27,15 @@ the gradient) and the gradient alone:
               clones (on x86_64) and, when built with -fopenmp,
               -fplugin-arg-tensorgrad-parallel (every gradient nest
               that can runs on the threads); "tuned" is loops with
-              just those.  The tensorgrad column is the faster training
-              step of blasfwd and blas (the CBLAS), else tuned, else
+              just those.  blasfwd and tiledfwd, which change the
+              kernel's results, also have -fplugin-arg-tensorgrad-
+              vector-forward (the kernel's own sums reassociated, its
+              math calls libmvec's); "vecfwd" is tuned with it.  The
+              tensorgrad column is the fastest training step of
+              blasfwd, blas (the CBLAS), vecfwd and tuned, else
               loops; beside it the figures without a library
-              ("nolib"): the fastest step of tiledfwd, tuned and loops
+              ("nolib"): the fastest step of tiledfwd, vecfwd, tuned
+              and loops
               (a user picks the options for the threads they have: at
               two threads an OpenMP kernel's tuned step, its forward on
               the threads, can beat tiledfwd's, built without
@@ -357,6 +362,17 @@ def build(args, marches):
                 [] if v in ("blasfwd", "tiledfwd")
                 else ["-fplugin-arg-tensorgrad-parallel"])
     opts["tuned"] = vm + ["-fplugin-arg-tensorgrad-parallel"]
+    # The kernel's own loops vectorized too (its sums reassociated, its
+    # math calls libmvec's): with the other options that change the
+    # forward's results, and as tuned's variant "vecfwd".
+    vf = ["-fplugin-arg-tensorgrad-vector-forward"]
+    rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + vf
+                + ["-c", probe, "-o", probe + ".o"])
+    if rc == 0:
+        for v in ("blasfwd", "tiledfwd"):
+            if v in opts:
+                opts[v] = opts[v] + vf
+        opts["vecfwd"] = opts["tuned"] + vf
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -682,7 +698,8 @@ def ratio(a, b):
     return "-"
 
 
-def best_variant(cell, groups=(("blasfwd", "blas"), ("tuned",), ("loops",))):
+def best_variant(cell, groups=(("blasfwd", "blas", "vecfwd", "tuned"),
+                               ("loops",))):
     """The variant of the first group with one measured, the fastest
     training step of that group."""
     for group in groups:
@@ -711,7 +728,8 @@ def table(title, tg, pt, built):
             why = cell.get("loops", "unsupported")
             print("  %-10s %s" % (name, why))
             continue
-        nl = best_variant(cell, (("tiledfwd", "tuned", "loops"),)) or v
+        nl = best_variant(cell, (("tiledfwd", "vecfwd", "tuned",
+                                  "loops"),)) or v
         b, lp, hand = cell[v], cell[nl], cell.get("hand", {})
         p = pt.get("kernels", {}).get(name, {})
         ps, pg = p.get("step", "n/a"), p.get("grad", "n/a")

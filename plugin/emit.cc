@@ -250,9 +250,9 @@ libmvec_has (te_op op)
    builtin: GCC does not fold these calls or expand them inline (sqrt,
    fabs... are not among them).  */
 static tree
-vector_math_decl (te_op op, te_type type, tree scalar)
+vector_math_decl (te_op op, te_type type, tree scalar, bool asked)
 {
-  if (!emit_vector_math || !scalar || !libmvec_has (op))
+  if (!asked || !scalar || !libmvec_has (op))
     return scalar;
   int d = type == TE_F64;
   if (!made_vector_math[op][d])
@@ -274,6 +274,33 @@ vector_math_decl (te_op op, te_type type, tree scalar)
       made_vector_math[op][d] = fn;
     }
   return made_vector_math[op][d];
+}
+
+tree
+emit_vector_math_of (tree builtin)
+{
+  if (!builtin || !fndecl_built_in_p (builtin, BUILT_IN_NORMAL))
+    return NULL_TREE;
+  for (int op = 0; op < TE_NUM_OPS; op++)
+    for (int d = 0; d < 2 && libmvec_has ((te_op) op); d++)
+      {
+        te_type type = d ? TE_F64 : TE_F32;
+        tree scalar = math_decl ((te_op) op, type);
+        if (scalar
+            && DECL_FUNCTION_CODE (scalar) == DECL_FUNCTION_CODE (builtin))
+          return vector_math_decl ((te_op) op, type, scalar, true);
+      }
+  return NULL_TREE;
+}
+
+bool
+emit_is_vector_math (tree fn)
+{
+  for (int op = 0; op < TE_NUM_OPS; op++)
+    for (int d = 0; d < 2; d++)
+      if (fn && made_vector_math[op][d] == fn)
+        return true;
+  return false;
 }
 
 /* Print to F the declarations that give a C file (dump-c's) the calls
@@ -585,7 +612,8 @@ expr (emitter *e, const te_node *n)
           return build_call_expr_internal_loc (e->loc, IFN_SQRT, type, 1,
                                                expr (e, n->args[0]));
         tree fn = vector_math_decl (n->op, n->type,
-                                    math_decl (n->op, n->type));
+                                    math_decl (n->op, n->type),
+                                    emit_vector_math);
         if (!fn)
           break;
         if (te_op_arity (n->op) == 1)

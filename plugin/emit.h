@@ -27,6 +27,14 @@ extern bool emit_vector_math;
 #define EMIT_PARALLEL_MIN_DEFAULT (1L << 21)
 extern long emit_parallel_min;
 
+/* The declaration vector-math gives the gradients' calls of BUILTIN (a
+   math function glibc's libmvec has in vector forms: expf, tanh...), or
+   NULL_TREE when it has none; forward.cc's vector-forward makes a
+   kernel call it too.  */
+tree emit_vector_math_of (tree builtin);
+/* Is FN such a declaration?  */
+bool emit_is_vector_math (tree fn);
+
 /* Print to F the declarations of those functions that let a C file
    (dump-c's) call them as the gradients do.  */
 void emit_vector_math_decls (FILE *f);

@@ -75,6 +75,25 @@
    an array the lifter made (a scalar it expanded) and an OpenMP kernel
    stay loops.  */
 
+/* -fplugin-arg-tensorgrad-vector-forward (forward_vectorize, before the
+   kernel is gimplified): the kernel's own loops as GCC vectorizes them
+   under -ffast-math, where that changes nothing but the last bits.
+
+       float s = 0;                      s sums in vector lanes, added
+       for (int i = 0; i < hs; i++)      at the end (-fassociative-math
+         s += q[i] * k[i];               -fno-signed-zeros
+                                         -fno-trapping-math for the
+                                         kernel only: its optimization
+                                         node, which GCC's outlined
+                                         OpenMP regions copy);
+       for (int j = 0; j < m; j++)       expf is vector-math's
+         s += expf (x[j] - mx);          declaration (simd, const): GCC
+                                         calls _ZGVdN8v_expf (x86_64)
+
+   Not -ffinite-math-only: a NaN or an infinity (a mask's -INFINITY)
+   means what it did, and fmaxf's reductions stay scalar.  The lifter
+   reads the calls by name (lift_call), so the gradient is the same.  */
+
 #include "gcc-common.h"
 #include "forward.h"
 #include "emit.h"
@@ -83,13 +102,15 @@
 #include "passes/passes.h"
 
 /* Is call G a math function: a builtin of a floating result and scalar
-   arguments (its one memory effect errno), or an internal function
-   without memory effects?  */
+   arguments (its one memory effect errno), vector-forward's form of one,
+   or an internal function without memory effects?  */
 static bool
 math_call (gimple *g)
 {
   if (gimple_call_internal_p (g))
     return !gimple_vdef (g);
+  if (emit_is_vector_math (gimple_call_fndecl (g)))
+    return true;
   if (!gimple_call_builtin_p (g, BUILT_IN_NORMAL)
       || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_call_fntype (g))))
     return false;
@@ -244,7 +265,7 @@ nest_problem (function *fun, class loop *root, const te_program *p,
 /* Step 4: a static function of KERNEL's parameters computing program Q
    (te_gemm_forward's), emitted; NULL if the emitter failed.  */
 static tree
-make_helper (tree kernel, const te_program *fwd, te_program *q)
+make_helper (tree kernel, const te_program *fwd, te_program *q, bool vmath)
 {
   /* The kernel's parameters, then a pointer to the elements of each
      local array Q reads or writes (te_gemm_forward).  */
@@ -279,7 +300,12 @@ make_helper (tree kernel, const te_program *fwd, te_program *q)
     return NULL_TREE;
   if (dump_file)
     te_lowered_dump (dump_file, lw);
+  /* vector-forward: the helper's math calls (the activation after the
+     product) libmvec's, as the kernel's others.  */
+  bool saved = emit_vector_math;
+  emit_vector_math |= vmath;
   bool ok = emit_gradient (decl, q, lw);
+  emit_vector_math = saved;
   te_lowered_free (lw);
   return ok ? decl : NULL_TREE;
 }
@@ -403,6 +429,49 @@ replace_nest (function *fun, tree kernel, class loop *root, tree helper,
   return true;
 }
 
+/* walk_tree: a call of a math builtin libmvec has becomes one of
+   vector-math's declaration of it.  */
+static tree
+vector_call_fn (tree *tp, int *walk_subtrees, void *)
+{
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (*tp) == CALL_EXPR)
+    {
+      tree v = emit_vector_math_of (get_callee_fndecl (*tp));
+      if (v)
+        CALL_EXPR_FN (*tp) = build_fold_addr_expr (v);
+    }
+  return NULL_TREE;
+}
+
+void
+forward_vectorize (tree kernel, bool math)
+{
+  if (math)
+    walk_tree_without_duplicates (&DECL_SAVED_TREE (kernel), vector_call_fn,
+                                  NULL);
+  /* As c-family's handle_optimize_attribute builds a function's
+     options: the current ones saved, the function's own (an optimize
+     attribute) as the base, the change, the node, the current ones
+     back.  */
+  cl_optimization cur;
+  cl_optimization_save (&cur, &global_options, &global_options_set);
+  tree old = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel);
+  if (old)
+    cl_optimization_restore (&global_options, &global_options_set,
+                             TREE_OPTIMIZATION (old));
+  global_options.x_flag_associative_math = 1;
+  global_options.x_flag_signed_zeros = 0;
+  global_options.x_flag_trapping_math = 0;
+  global_options_set.x_flag_associative_math = 1;
+  global_options_set.x_flag_signed_zeros = 1;
+  global_options_set.x_flag_trapping_math = 1;
+  DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel)
+      = build_optimization_node (&global_options, &global_options_set);
+  cl_optimization_restore (&global_options, &global_options_set, &cur);
+}
+
 /* Are all of KERNEL's parameters registers, their entry values SSA
    default definitions?  */
 static bool
@@ -415,7 +484,8 @@ params_are_registers (tree kernel)
 }
 
 unsigned
-forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled)
+forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
+              bool vmath)
 {
   if (fun->decl != kernel)
     {
@@ -460,7 +530,8 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled)
           if (dump_file && (dump_flags & TDF_DETAILS))
             te_program_dump (dump_file, q);
         }
-      tree helper = q && !why ? make_helper (kernel, fwd, q) : NULL_TREE;
+      tree helper = q && !why ? make_helper (kernel, fwd, q, vmath)
+                              : NULL_TREE;
       if (q && !why && !helper)
         why = "the call could not be emitted";
       if (dump_file)

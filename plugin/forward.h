@@ -12,8 +12,22 @@
    te_gemm_forward reads as a matrix product by a call of a function the
    emitter makes, which calls the CBLAS, or, when TILED, the tiled
    product of lib/back/tiled.h (no library); say in the dump which did
-   and why the others did not.  Returns the TODO flags FUN then needs.  */
+   and why the others did not.  VMATH: that function's math calls are
+   libmvec's (vector-forward), whatever vector-math says.  Returns the
+   TODO flags FUN then needs.  */
 unsigned forward_blas (function *fun, tree kernel, te_program *fwd,
-                       bool tiled);
+                       bool tiled, bool vmath);
+
+/* -fplugin-arg-tensorgrad-vector-forward: give KERNEL (and the
+   functions GCC outlines from its OpenMP regions, which inherit it) the
+   optimization options -fassociative-math -fno-signed-zeros
+   -fno-trapping-math on top of its own, so that GCC's vectorizer may sum
+   its floating-point reductions in lanes, and, where the target has
+   libmvec (MATH), make its calls of the math functions libmvec has
+   calls of the declarations vector-math gives the gradients, which GCC
+   may vectorize.  Before the body is gimplified (PLUGIN_PRE_GENERICIZE),
+   after the serial twin of an OpenMP kernel is made (the lifter reads
+   that).  */
+void forward_vectorize (tree kernel, bool math);
 
 #endif /* TG_FORWARD_H */

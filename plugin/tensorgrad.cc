@@ -82,6 +82,12 @@ static struct plugin_info tg_info = {
   "                                 for AVX-512F and AVX2 beside the\n"
   "                                 default one, chosen when the program\n"
   "                                 starts\n"
+  "  -fplugin-arg-tensorgrad-vector-forward\n"
+  "                                 let GCC vectorize the kernel's own\n"
+  "                                 sums (reassociated, as with\n"
+  "                                 -fassociative-math) and, on x86_64,\n"
+  "                                 math calls (libmvec, within 4 ulp):\n"
+  "                                 its results change in the last bits\n"
   "  -fplugin-arg-tensorgrad-vector-math\n"
   "                                 let GCC's vectorizer call glibc's\n"
   "                                 libmvec (x86_64) for the gradient's\n"
@@ -110,7 +116,8 @@ static const struct
                    { "no-opt", NULL }, { "no-tiled", NULL },
                    { "parallel", NULL }, { "parallel-min", "N" },
                    { "target-clones", NULL },
-                   { "tiled-forward", NULL }, { "vector-math", NULL } };
+                   { "tiled-forward", NULL }, { "vector-forward", NULL },
+                   { "vector-math", NULL } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
@@ -131,6 +138,10 @@ static bool tg_blas_forward;
 /* -fplugin-arg-tensorgrad-tiled-forward: the kernels' products as the
    tiled product (forward.cc, lib/back/tiled.h), no CBLAS.  */
 static bool tg_tiled_forward;
+/* -fplugin-arg-tensorgrad-vector-forward: the kernels' own sums
+   reassociated, their math calls libmvec's (forward.cc's
+   forward_vectorize).  */
+static bool tg_vector_forward;
 
 /* -fplugin-arg-tensorgrad-check and its settings (check.cc).  */
 static check_options tg_check;
@@ -281,13 +292,19 @@ finish_decl (void *gcc_data, void *)
    (omp.cc), the values of std::min and std::max (cxx.cc), the calls of
    integer expression functions (int-calls.cc) and its early exits
    (lift-exit.cc).  */
+static bool target_x86_64_lp64 (void);
+
 static void
 pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
   groups_begin ();
   if (abi_is_kernel (fndecl))
-    omp_pre_genericize (fndecl);
+    {
+      omp_pre_genericize (fndecl);
+      if (tg_vector_forward)
+        forward_vectorize (fndecl, target_x86_64_lp64 ());
+    }
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     {
       bool changed = cxx_value_calls (fndecl);
@@ -726,7 +743,8 @@ differentiate (function *fun, tree kernel)
      from the body as written.  */
   unsigned todo = 0;
   if (bwd && lifted && !seen_error ())
-    todo = forward_blas (fun, kernel, lifted, tg_tiled_forward);
+    todo = forward_blas (fun, kernel, lifted, tg_tiled_forward,
+                         tg_vector_forward && target_x86_64_lp64 ());
   if (lifted)
     te_ctx_free (lifted->ctx);
   if (dump_file)
@@ -862,7 +880,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
           error ("tensorgrad: unknown option %qs; valid options are: blas, "
                  "blas-forward, check, check-sizes=, check-tol=, dump, "
                  "dump-c=FILE, header=FILE, help, no-opt, no-tiled, "
-                 "parallel, parallel-min=N, target-clones, tiled-forward, "
+                 "parallel, parallel-min=N, target-clones, "
+                 "tiled-forward, vector-forward, "
                  "vector-math",
                  key);
           ok = false;
@@ -920,6 +939,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_blas = tg_blas_forward = true;
       else if (!strcmp (key, "tiled-forward"))
         tg_tiled_forward = true;
+      else if (!strcmp (key, "vector-forward"))
+        tg_vector_forward = true;
       else if (!strcmp (key, "target-clones"))
         /* The target is checked when the options are final
            (x86_64_options).  */
