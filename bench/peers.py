@@ -30,10 +30,11 @@ the gradient) and the gradient alone:
               just those.  blasfwd and tiledfwd, which change the
               kernel's results, also have -fplugin-arg-tensorgrad-
               vector-forward (the kernel's own sums reassociated, its
-              math calls libmvec's); "vecfwd" is tuned with it.  The
-              tensorgrad column is the fastest training step of
-              blasfwd, blas (the CBLAS), vecfwd and tuned, else
-              loops; beside it the figures without a library
+              math calls libmvec's); "vecfwd" is tuned with it, and
+              "blasvec" blas with it (counted where it calls the
+              CBLAS).  The tensorgrad column is the fastest training
+              step of blasfwd, blas, blasvec (the CBLAS), vecfwd and
+              tuned, else loops; beside it the figures without a library
               ("nolib"): the fastest step of tiledfwd, vecfwd, tuned
               and loops
               (a user picks the options for the threads they have: at
@@ -373,6 +374,8 @@ def build(args, marches):
             if v in opts:
                 opts[v] = opts[v] + vf
         opts["vecfwd"] = opts["tuned"] + vf
+        if "blas" in opts:
+            opts["blasvec"] = opts["blas"] + vf
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -411,10 +414,11 @@ def build(args, marches):
     # from the variant without it; blas-forward where a nest of the
     # kernel became a call (a <kernel>.blas.N function).
     for cell in built.values():
-        so = cell.get("blas")
-        if so and not so.startswith("unsupported") and (
-                not calls_cblas(so) or same_file(so, cell.get("loops"))):
-            cell["blas"] = "n/a"
+        for v, base in (("blas", "loops"), ("blasvec", "vecfwd")):
+            so = cell.get(v)
+            if so and not so.startswith("unsupported") and (
+                    not calls_cblas(so) or same_file(so, cell.get(base))):
+                cell[v] = "n/a"
         so = cell.get("tuned")
         if so and not so.startswith("unsupported") \
                 and same_file(so, cell.get("loops")):
@@ -698,8 +702,8 @@ def ratio(a, b):
     return "-"
 
 
-def best_variant(cell, groups=(("blasfwd", "blas", "vecfwd", "tuned"),
-                               ("loops",))):
+def best_variant(cell, groups=(("blasfwd", "blas", "blasvec", "vecfwd",
+                                "tuned"), ("loops",))):
     """The variant of the first group with one measured, the fastest
     training step of that group."""
     for group in groups:

@@ -44,6 +44,8 @@ static tree made_stderr;
 static tree max_threads_decl;
 /* cblas_sgemm and cblas_dgemm as emit.cc declared them (cblas_decl).  */
 static tree made_cblas[2];
+/* cblas_strmm and cblas_dtrmm, the same (trmm_decl).  */
+static tree made_trmm[2];
 /* The tiled products' static functions, float and double (tiled.cc),
    once made.  */
 static tree made_tiled[2];
@@ -62,6 +64,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
   { &max_threads_decl, 1, sizeof (max_threads_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_cblas[0], 2, sizeof (made_cblas[0]), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_trmm[0], 2, sizeof (made_trmm[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_tiled[0], 2, sizeof (made_tiled[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
@@ -2684,6 +2688,174 @@ gemm_runs (emitter *e, const te_lw_stage *g)
   return cond;
 }
 
+/* ---- products over a triangle (te_gemm.tri) --------------------------- */
+
+/* cblas_strmm or cblas_dtrmm as cblas_decl finds or makes it: void NAME
+   (int, int, int, int, int, int, int, T, const T *, int, T *, int),
+   the enums order, side (CblasLeft 141, CblasRight 142), uplo
+   (CblasUpper 121, CblasLower 122), transposition and diagonal
+   (CblasNonUnit 131).  */
+static tree
+trmm_decl (const te_gemm *g)
+{
+  const char *name = te_gemm_function (g);
+  cgraph_node *n;
+  FOR_EACH_FUNCTION (n)
+    if (DECL_NAME (n->decl) && id_equal (DECL_NAME (n->decl), name)
+        && TREE_PUBLIC (n->decl))
+      return n->decl;
+  int d = g->c->type == TE_F64;
+  if (!made_trmm[d])
+    {
+      tree elem = te_tree_type (g->c->type);
+      tree cptr = build_pointer_type (
+          build_qualified_type (elem, TYPE_QUAL_CONST));
+      tree i = integer_type_node;
+      tree args[12] = { i, i, i, i, i, i, i, elem, cptr, i,
+                        build_pointer_type (elem), i };
+      tree type = build_function_type_array (void_type_node, 12, args);
+      made_trmm[d] = build_fn_decl (name, type);
+      SET_DECL_ASSEMBLER_NAME (made_trmm[d], get_identifier (name));
+    }
+  return made_trmm[d];
+}
+
+/* A call of FN with the N values VALS, each converted to its parameter's
+   type (FALLBACK[I] without a prototype).  */
+static tree
+call_converted (emitter *e, tree fn, int n, tree *vals, tree *fallback)
+{
+  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
+  tree args[16];
+  for (int i = 0; i < n; i++)
+    args[i] = fold_convert (next_type (&types, fallback[i]), vals[i]);
+  TREE_USED (fn) = 1;
+  return build_call_expr_loc_array (e->loc, fn, n, args);
+}
+
+/* *(P + I * LD + J) of element type ELEM.  */
+static tree
+matrix_ref (tree p, tree elem, tree i, tree ld, tree j)
+{
+  tree lt = long_integer_type_node;
+  return build_fold_indirect_ref (element_plus (
+      p, elem, build2 (PLUS_EXPR, lt, build2 (MULT_EXPR, lt, i, ld), j)));
+}
+
+/* A triangular product and its scratch.  */
+typedef struct tri_arg
+{
+  const te_gemm *g;
+  tree w;
+} tri_arg;
+
+/* The scratch's elements for G: TRI_C's product, or the factor a trmm
+   works on in place (op (B), K by N, or op (A), M by K).  */
+static tree
+tri_scratch (emitter *e, const te_gemm *g)
+{
+  tree lt = long_integer_type_node;
+  const te_node *r = g->tri == TE_GEMM_TRI_A ? g->k : g->m;
+  const te_node *c = g->tri == TE_GEMM_TRI_B ? g->k : g->n;
+  return build2 (MULT_EXPR, lt, fold_convert (lt, expr (e, r)),
+                 fold_convert (lt, expr (e, c)));
+}
+
+/* One iteration of the batch loops of triangular product ARG (a
+   tri_arg), W its scratch:
+     TRI_C:  W = alpha op (A) op (B) (gemm, beta 0, ldc N);
+             C[i ldc + j] += W[i N + j] over the triangle;
+     TRI_A:  W[p N + j] = op (B)[p][j];  W = alpha op (A) W (trmm from
+             the left, A's triangle);  C[i ldc + j] += W[i N + j];
+     TRI_B:  W[i K + p] = op (A)[i][p];  W = alpha W op (B) (from the
+             right);  C[i ldc + j] += W[i K + j].  */
+static tree
+tri_call (emitter *e, const void *arg)
+{
+  const tri_arg *t = (const tri_arg *) arg;
+  const te_gemm *g = t->g;
+  te_ctx *ctx = e->p->ctx;
+  tree lt = long_integer_type_node, it = integer_type_node;
+  tree elem = te_tree_type (g->c->type);
+  tree a = element_address (e, g->a, g->off_a);
+  tree b = element_address (e, g->b, g->off_b);
+  tree c = element_address (e, g->c, g->off_c);
+  if (!a || !b || !c)
+    return build_empty_stmt (e->loc);
+  tree m = fold_convert (lt, expr (e, g->m));
+  tree n = fold_convert (lt, expr (e, g->n));
+  tree k = fold_convert (lt, expr (e, g->k));
+  tree lda = fold_convert (lt, expr (e, g->lda));
+  tree ldb = fold_convert (lt, expr (e, g->ldb));
+  tree ldc = fold_convert (lt, expr (e, g->ldc));
+  tree alpha = expr (e, te_float (ctx, g->c->type, g->alpha));
+  tree i = new_local (e, lt, NULL), j = new_local (e, lt, NULL);
+  tree stmts = alloc_stmt_list ();
+  tree wld = g->tri == TE_GEMM_TRI_B ? k : n;
+  tree cptr = build_pointer_type (elem);
+  if (g->tri == TE_GEMM_TRI_C)
+    {
+      tree vals[14] = {
+        build_int_cst (it, 101), build_int_cst (it, g->trans_a ? 112 : 111),
+        build_int_cst (it, g->trans_b ? 112 : 111), m, n, k, alpha, a, lda,
+        b, ldb, build_zero_cst (elem), t->w, n
+      };
+      tree fb[14] = { it, it, it, it, it, it, elem, cptr, it, cptr, it,
+                      elem, cptr, it };
+      append_to_statement_list (
+          call_converted (e, cblas_decl (g), 14, vals, fb), &stmts);
+      /* Lower: j <= i; upper: j = i + j', j' < N - i.  */
+      tree jj = g->tri_upper ? build2 (PLUS_EXPR, lt, i, j) : j;
+      tree span = g->tri_upper
+                      ? build2 (MINUS_EXPR, lt, n, i)
+                      : build2 (MIN_EXPR, lt, build2 (PLUS_EXPR, lt, i,
+                                                      long_cst (1)),
+                                n);
+      tree to = matrix_ref (c, elem, i, ldc, jj);
+      tree add = build2 (MODIFY_EXPR, elem, to,
+                         build2 (PLUS_EXPR, elem, unshare_expr (to),
+                                 matrix_ref (t->w, elem, i, n, jj)));
+      append_to_statement_list (count_loop (e, i, m,
+                                            count_loop (e, j, span, add)),
+                                &stmts);
+      return stmts;
+    }
+  bool left = g->tri == TE_GEMM_TRI_A;
+  tree rows = left ? k : m, cols = left ? n : k;
+  tree src = left ? b : a, ld = left ? ldb : lda;
+  bool trans = left ? g->trans_b : g->trans_a;
+  tree from = trans ? matrix_ref (src, elem, j, ld, i)
+                    : matrix_ref (src, elem, i, ld, j);
+  append_to_statement_list (
+      count_loop (e, i, rows,
+                  count_loop (e, j, cols,
+                              build2 (MODIFY_EXPR, elem,
+                                      matrix_ref (t->w, elem, i, cols, j),
+                                      from))),
+      &stmts);
+  tree vals[12] = {
+    build_int_cst (it, 101), build_int_cst (it, left ? 141 : 142),
+    build_int_cst (it, g->tri_upper ? 121 : 122),
+    build_int_cst (it, (left ? g->trans_a : g->trans_b) ? 112 : 111),
+    build_int_cst (it, 131), m, n, alpha, left ? a : b, left ? lda : ldb,
+    t->w, wld
+  };
+  tree fb[12] = { it, it, it, it, it, it, it, elem, cptr, it, cptr, it };
+  append_to_statement_list (call_converted (e, trmm_decl (g), 12, vals, fb),
+                            &stmts);
+  tree to = matrix_ref (c, elem, i, ldc, j);
+  append_to_statement_list (
+      count_loop (e, i, m,
+                  count_loop (e, j, n,
+                              build2 (MODIFY_EXPR, elem, to,
+                                      build2 (PLUS_EXPR, elem,
+                                              unshare_expr (to),
+                                              matrix_ref (t->w, elem, i, wld,
+                                                          j))))),
+      &stmts);
+  return stmts;
+}
+
 /* Blas stage G (lib/back/lower.c step 6): when the sizes suit the BLAS
    (or the tiled function, te_program.tiled), inside the statement's NULL
    tests, one call per iteration of the batch loops; otherwise the
@@ -2696,11 +2868,38 @@ gemm_stage (emitter *e, const te_lw_stage *g)
   e->loc = stmt_location (e, l->st->loc);
   bool tiled = e->p->tiled;
   tree cond = tiled ? tiled_sizes_ok (e, gm) : gemm_sizes_ok (e, gm);
-  tree calls = loop_nest (e, gm->nbatch, gm->batch, false,
-                          tiled ? tiled_call : gemm_call, gm);
+  tree calls, w = NULL_TREE;
+  if (gm->tri)
+    {
+      /* w = malloc (...), freed after the calls; the loops when it
+         fails.  */
+      tree elem = te_tree_type (gm->c->type);
+      w = new_local (e, build_pointer_type (elem), NULL);
+      tri_arg ta = { gm, w };
+      calls = loop_nest (e, gm->nbatch, gm->batch, false, tri_call, &ta);
+      append_to_statement_list (
+          build_call_expr (builtin_decl_explicit (BUILT_IN_FREE), 1, w),
+          &calls);
+      tree alloc = build2 (MODIFY_EXPR, TREE_TYPE (w), w,
+                           raw_alloc_of (elem, tri_scratch (e, gm)));
+      cond = build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond,
+                     build2 (NE_EXPR, boolean_type_node, alloc,
+                             build_zero_cst (TREE_TYPE (w))));
+    }
+  else
+    calls = loop_nest (e, gm->nbatch, gm->batch, false,
+                       tiled ? tiled_call : gemm_call, gm);
   tree tests = all_nonnull (e, l->skip, l->nskip);
   if (tests)
-    calls = build3 (COND_EXPR, void_type_node, tests, calls, NULL_TREE);
+    {
+      /* The NULL tests first: no scratch where they skip the call.  */
+      if (w)
+        return build3 (COND_EXPR, void_type_node, tests,
+                       build3 (COND_EXPR, void_type_node, cond, calls,
+                               stmt_nest (e, g->stage, l, ALL_LOOPS)),
+                       NULL_TREE);
+      calls = build3 (COND_EXPR, void_type_node, tests, calls, NULL_TREE);
+    }
   tree loops = stmt_nest (e, g->stage, l, ALL_LOOPS);
   return build3 (COND_EXPR, void_type_node, cond, calls, loops);
 }

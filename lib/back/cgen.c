@@ -750,6 +750,97 @@ tiled_call_line (cgen *g, block *out, const void *arg)
   gemm_args_free (&r);
 }
 
+/* A triangular product (te_gemm.tri) and the names of its scratch and
+   counters.  */
+typedef struct tri_names
+{
+  const te_gemm *m;
+  const char *w, *i, *j;
+} tri_names;
+
+/* for (long I = 0; I < (M); I++) for (long J = FROM; COND; J++) STMT,
+   over three lines, into OUT.  */
+static void
+two_loops (block *out, const char *i, const char *m, const char *j,
+           const char *from, const char *cond, const char *stmt)
+{
+  block in = { { 0 }, 0 }, mid = { { 0 }, 0 };
+  blk_stmt (&in, "%s", stmt);
+  sbuf h = { 0 };
+  sb_printf (&h, "for (long %s = %s; %s; %s++)", j, from, cond, j);
+  blk_compound (&mid, h.s, &in);
+  free (h.s);
+  sbuf h2 = { 0 };
+  sb_printf (&h2, "for (long %s = 0; %s < (%s); %s++)", i, i, m, i);
+  blk_compound (out, h2.s, &mid);
+  free (h2.s);
+  free (in.text.s);
+  free (mid.text.s);
+}
+
+/* One iteration of the batch loops of triangular product ARG (a
+   tri_names), as emit.cc's tri_call: TRI_C's gemm into the scratch and
+   its triangle added to C; TRI_A's and TRI_B's other factor copied into
+   the scratch, the trmm on it, and the scratch added to C.  CblasLeft is
+   141, CblasRight 142, CblasUpper 121, CblasLower 122, CblasNonUnit
+   131.  */
+static void
+tri_call_line (cgen *g, block *out, const void *arg)
+{
+  const tri_names *t = arg;
+  const te_gemm *m = t->m;
+  gemm_args r = gemm_render (g, out, m);
+  const char *w = t->w, *i = t->i, *j = t->j;
+  if (!r.a || !r.b || !r.c)
+    {
+      gemm_args_free (&r);
+      return;
+    }
+  if (m->tri == TE_GEMM_TRI_C)
+    {
+      blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
+                     "0, %s, %s);",
+                te_gemm_function (m), m->trans_a ? 112 : 111,
+                m->trans_b ? 112 : 111, r.m.s, r.n.s, r.k.s, m->alpha, r.a,
+                r.lda.s, r.b, r.ldb.s, w, r.n.s);
+      sbuf cond = { 0 }, st = { 0 };
+      if (m->tri_upper)
+        sb_printf (&cond, "%s < (%s)", j, r.n.s);
+      else
+        sb_printf (&cond, "%s <= %s && %s < (%s)", j, i, j, r.n.s);
+      sb_printf (&st, "(%s)[%s * (%s) + %s] += %s[%s * (%s) + %s];", r.c, i,
+                 r.ldc.s, j, w, i, r.n.s, j);
+      two_loops (out, i, r.m.s, j, m->tri_upper ? i : "0", cond.s, st.s);
+      free (cond.s);
+      free (st.s);
+      gemm_args_free (&r);
+      return;
+    }
+  bool left = m->tri == TE_GEMM_TRI_A;
+  const char *rows = left ? r.k.s : r.m.s, *cols = left ? r.n.s : r.k.s;
+  const char *src = left ? r.b : r.a, *ld = left ? r.ldb.s : r.lda.s;
+  bool trans = left ? m->trans_b : m->trans_a;
+  sbuf cond = { 0 }, st = { 0 };
+  sb_printf (&cond, "%s < (%s)", j, cols);
+  sb_printf (&st, "%s[%s * (%s) + %s] = (%s)[%s * (%s) + %s];", w, i, cols,
+             j, src, trans ? j : i, ld, trans ? i : j);
+  two_loops (out, i, rows, j, "0", cond.s, st.s);
+  free (cond.s);
+  free (st.s);
+  blk_stmt (out, "%s (101, %d, %d, %d, 131, %s, %s, %.17g, %s, %s, %s, %s);",
+            te_gemm_function (m), left ? 141 : 142, m->tri_upper ? 121 : 122,
+            (left ? m->trans_a : m->trans_b) ? 112 : 111, r.m.s, r.n.s,
+            m->alpha, left ? r.a : r.b, left ? r.lda.s : r.ldb.s, w, cols);
+  sbuf c2 = { 0 }, s2 = { 0 };
+  sb_printf (&c2, "%s < (%s)", j, r.n.s);
+  sb_printf (&s2, "(%s)[%s * (%s) + %s] += %s[%s * (%s) + %s];", r.c, i,
+             r.ldc.s, j, w, i, cols, j);
+  two_loops (out, i, r.m.s, j, "0", c2.s, s2.s);
+  free (c2.s);
+  free (s2.s);
+  gemm_args_free (&r);
+}
+
 /* The sizes for which G runs tiled (back/tiled.h), as emit.cc's
    tiled_sizes_ok, into HEAD.  */
 static void
@@ -822,6 +913,40 @@ gemm_nest (cgen *g, block *out, const te_lw_stage *l)
   blk_stmt (out, "/* %s%s */", te_gemm_text (g->p, m),
             tiled ? ", no CBLAS" : "");
   block calls = { { 0 }, 0 }, inner = { { 0 }, 0 }, loops = { { 0 }, 0 };
+  if (m->tri)
+    {
+      /* As emit.cc: inside the NULL tests, the scratch from malloc
+         where the sizes suit, freed after the calls; else the loops.  */
+      const char *t = cg_c_type (m->c->type, false);
+      tri_names tn = { m, cg_take_name (g, "w"), cg_take_name (g, "ti"),
+                       cg_take_name (g, "tj") };
+      const te_node *rows = m->tri == TE_GEMM_TRI_A ? m->k : m->m;
+      const te_node *cols = m->tri == TE_GEMM_TRI_B ? m->k : m->n;
+      cx R = cg_render (g, out, rows), C = cg_render (g, out, cols);
+      sb_printf (&head, " && (%s = (%s *) malloc (sizeof (%s) * (size_t) "
+                        "((%s) * (%s)))) != 0",
+                 tn.w, t, t, R.s, C.s);
+      free (R.s);
+      free (C.s);
+      cg_scope_enter (g);
+      cg_emit_loops (g, &calls, m->nbatch, m->batch, false, tri_call_line,
+                     &tn);
+      cg_scope_leave (g);
+      blk_stmt (&calls, "free (%s);", tn.w);
+      cg_nest_begin (g);
+      stmt_nest (g, &loops, l->stage, st, ALL_LOOPS);
+      block body = { { 0 }, 0 };
+      blk_stmt (&body, "%s *%s;", t, tn.w);
+      blk_if_else (&body, head.s, &calls, &loops);
+      cg_if_nonnull (g, &inner, st->skip, st->nskip, &body);
+      blk_compound (out, "", &inner);
+      free (calls.text.s);
+      free (loops.text.s);
+      free (body.text.s);
+      free (inner.text.s);
+      free (head.s);
+      return;
+    }
   cg_scope_enter (g);
   cg_emit_loops (g, &inner, m->nbatch, m->batch, false,
                  tiled ? tiled_call_line : gemm_call_line, m);
@@ -855,10 +980,16 @@ gemm_prototypes (const te_lowered *lw, sbuf *out)
           continue;
         }
       const char *t = cg_c_type (m->c->type, false);
+      te_gemm box = *m;
+      box.tri = TE_GEMM_BOX;
       sb_printf (out, "\n/* A CBLAS (-lopenblas, -lcblas, -lblas); the enums as "
                       "int.  */\nvoid %s (int, int, int, int, int, int, %s, "
                       "const %s *, int, const %s *, int, %s, %s *, int);\n",
-                 te_gemm_function (m), t, t, t, t, t);
+                 te_gemm_function (&box), t, t, t, t, t);
+      box.tri = TE_GEMM_TRI_A;
+      sb_printf (out, "void %s (int, int, int, int, int, int, int, %s, "
+                      "const %s *, int, %s *, int);\n",
+                 te_gemm_function (&box), t, t, t);
     }
 }
 

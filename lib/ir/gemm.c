@@ -23,7 +23,15 @@
    4. A has unit stride along p (op (A) = A, lda its step along i) or
       along i (op (A) = A^T, lda its step along p); B along j (ldb its
       step along p) or along p (transposed, ldb its step along j).  The
-      extents of i, j and p use no counter.
+      extents of i, j and p use no counter, but for one triangle
+      (te_gemm_tri, with the CBLAS only): one of them is another's
+      counter plus 1, x <= y, whose own extent uses none.  Over the
+      row and the sum, op (A) is a triangular matrix (M = K: the
+      triangle's box) and the call a trmm, which reads only that
+      triangle: no term outside it is ever formed, so an infinity
+      there makes no NaN (a matrix masked with zeros would); over the
+      column and the sum, op (B); over the row and the column, the
+      product of the box goes to a scratch and its triangle to C.
 
    Limits: a product with a third factor that is not a constant (a
    scale from an array, a select, a conversion), a sum over two counters
@@ -155,6 +163,23 @@ find_loop (const int *bits, int nloops, int want, te_node *const *unit)
   return -1;
 }
 
+/* Step 4: which of the three counters VARS (of loops MINE of S) extent E
+   is plus 1, when that counter's own extent uses no counter of S: its
+   place in VARS, else -1.  */
+static int
+triangle_of (te_ctx *ctx, const te_stage *s, te_node *e, const int *mine,
+             const int *vars)
+{
+  te_node *ce = te_canon_int (ctx, e);
+  for (int j = 0; j < 3; j++)
+    if (te_canon_int (ctx, te_add (ctx, te_var (ctx, vars[j]),
+                                   te_int (ctx, 1)))
+            == ce
+        && !uses_stage_var (s->loops[mine[j]].extent, s))
+      return j;
+  return -1;
+}
+
 bool
 te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
                const char **why)
@@ -225,13 +250,48 @@ te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
     return *why = "no unit stride in the second factor", false;
   g->ldc = cd[row];
   const int mine[3] = { row, col, red };
+  int vars[3] = { s->loops[row].var, s->loops[col].var, s->loops[red].var };
+  te_node *ext[3];
+  int tx = -1, ty = -1;
   for (int i = 0; i < 3; i++)
     {
       te_node *e = s->loops[mine[i]].extent;
-      if (uses_stage_var (e, s) || te_reads (e, NULL))
+      ext[i] = e;
+      if (te_reads (e, NULL))
         return *why = "an extent that moves with a loop", false;
+      if (!uses_stage_var (e, s))
+        continue;
+      int y = triangle_of (ctx, s, e, mine, vars);
+      if (y < 0 || tx >= 0)
+        return *why = "an extent that moves with a loop", false;
+      if (p->tiled)
+        return *why = "a triangle (the tiled product has none)", false;
+      tx = i;
+      ty = y;
     }
-  int vars[3] = { s->loops[row].var, s->loops[col].var, s->loops[red].var };
+  if (tx >= 0)
+    {
+      /* The box: x runs as far as y does.  */
+      ext[tx] = ext[ty];
+      /* 0 row, 1 column, 2 sum: x <= y.  */
+      if (tx != 2 && ty != 2)
+        {
+          g->tri = TE_GEMM_TRI_C;
+          g->tri_upper = tx == 0;
+        }
+      else if (tx == 0 || ty == 0)
+        {
+          /* op (A)[i][p]: upper where i <= p.  */
+          g->tri = TE_GEMM_TRI_A;
+          g->tri_upper = (tx == 0) != g->trans_a;
+        }
+      else
+        {
+          /* op (B)[p][j]: upper where p <= j.  */
+          g->tri = TE_GEMM_TRI_B;
+          g->tri_upper = (tx == 2) != g->trans_b;
+        }
+    }
   for (int l = 0; l < s->nloops; l++)
     {
       if (l == row || l == col || l == red)
@@ -245,9 +305,9 @@ te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
   g->row = vars[0];
   g->col = vars[1];
   g->red = vars[2];
-  g->m = s->loops[row].extent;
-  g->n = s->loops[col].extent;
-  g->k = s->loops[red].extent;
+  g->m = ext[0];
+  g->n = ext[1];
+  g->k = ext[2];
   g->a = ld[a]->u.tensor;
   g->b = ld[b]->u.tensor;
   g->c = st->dst;
@@ -261,6 +321,8 @@ te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
 const char *
 te_gemm_function (const te_gemm *g)
 {
+  if (g->tri == TE_GEMM_TRI_A || g->tri == TE_GEMM_TRI_B)
+    return g->c->type == TE_F32 ? "cblas_strmm" : "cblas_dtrmm";
   return g->c->type == TE_F32 ? "cblas_sgemm" : "cblas_dgemm";
 }
 
@@ -283,10 +345,24 @@ te_gemm_text (const te_program *p, const te_gemm *g)
   size_t len = strlen (m) + strlen (n) + strlen (k) + strlen (g->a->name)
                + strlen (g->b->name) + strlen (g->c->name) + 400;
   char *buf = te_alloc (p->ctx, len);
-  snprintf (buf, len, "%s = %s%s%s * %s%s as %s (%s, %s, %s)%s",
-            g->c->name, alpha, g->a->name, g->trans_a ? "^T" : "",
-            g->b->name, g->trans_b ? "^T" : "",
-            p->tiled ? "tiled" : te_gemm_function (g), m, n, k, batch);
+  const char *half = g->tri_upper ? "upper" : "lower";
+  char tri[96] = "";
+  if (g->tri == TE_GEMM_TRI_C)
+    snprintf (tri, sizeof tri, ", the %s triangle added", half);
+  else if (g->tri)
+    snprintf (tri, sizeof tri, ", %s's %s triangle",
+              g->tri == TE_GEMM_TRI_A ? g->a->name : g->b->name, half);
+  if (g->tri == TE_GEMM_TRI_A || g->tri == TE_GEMM_TRI_B)
+    snprintf (buf, len, "%s = %s%s%s * %s%s as %s (%s, %s)%s%s",
+              g->c->name, alpha, g->a->name, g->trans_a ? "^T" : "",
+              g->b->name, g->trans_b ? "^T" : "", te_gemm_function (g), m,
+              n, batch, tri);
+  else
+    snprintf (buf, len, "%s = %s%s%s * %s%s as %s (%s, %s, %s)%s%s",
+              g->c->name, alpha, g->a->name, g->trans_a ? "^T" : "",
+              g->b->name, g->trans_b ? "^T" : "",
+              p->tiled ? "tiled" : te_gemm_function (g), m, n, k, batch,
+              tri);
   return buf;
 }
 
@@ -592,7 +668,7 @@ te_gemm_fills (te_program *p, const te_stage *s, const te_gemm *g)
   te_ctx *ctx = p->ctx;
   const te_stmt *st = &s->stmts[0];
   if (s->nstmts != 1 || g->c != st->dst || g->c->kind != TE_TK_LOCAL
-      || !g->c->size || g->nbatch + 2 > TE_MAX_LOOPS)
+      || !g->c->size || g->nbatch + 2 > TE_MAX_LOOPS || g->tri)
     return false;
   te_loop loops[TE_MAX_LOOPS];
   int n = 0;

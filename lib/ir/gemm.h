@@ -21,6 +21,22 @@
 
 #include "ir/te.h"
 
+/* A product over a triangle (te_gemm.tri): the extent of one of the
+   row, column and sum counters is another one's plus 1, x <= y (causal
+   attention's u < t + 1).  */
+typedef enum te_gemm_tri
+{
+  TE_GEMM_BOX,   /* none: every counter's extent free of the others */
+  TE_GEMM_TRI_A, /* between the row and the sum: op (A) is triangular,
+                    M = K; the call is a trmm from the left, in place on
+                    a copy of op (B), added to C */
+  TE_GEMM_TRI_B, /* between the column and the sum: op (B) triangular,
+                    N = K, a trmm from the right on a copy of op (A) */
+  TE_GEMM_TRI_C  /* between the row and the column: the whole product
+                    into a scratch (gemm, beta 0), its triangle added to
+                    C */
+} te_gemm_tri;
+
 typedef struct te_gemm
 {
   const te_tensor *a, *b, *c; /* C += alpha * op (A) * op (B) */
@@ -37,11 +53,17 @@ typedef struct te_gemm
   te_loop batch[TE_MAX_LOOPS]; /* the stage's other loops, in its order
                                   (lanes cleared): one call per
                                   iteration */
+  te_gemm_tri tri;            /* M, N, K are then the box's */
+  bool tri_upper;             /* TRI_A, TRI_B: the terms lie in the stored
+                                 factor's upper triangle (the trmm's
+                                 CblasUpper), else its lower one; TRI_C:
+                                 C's row <= column, else column <= row */
 } te_gemm;
 
 /* Is statement K of stage S of P such a product?  Fills *G and returns
    true, or returns false with *WHY (a fixed phrase) saying what is not.
-   Makes canonical index nodes in P's context.  */
+   A triangle only where P's products are the CBLAS's (not
+   te_program.tiled).  Makes canonical index nodes in P's context.  */
 bool te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
                     const char **why);
 
@@ -145,7 +167,8 @@ bool te_gemm_product (te_node *v, te_type type, double *alpha,
 te_node *te_gemm_at_zero (te_ctx *ctx, te_node *index, const te_loop *loops,
                           int n);
 
-/* The CBLAS function for G: "cblas_sgemm" or "cblas_dgemm".  */
+/* The CBLAS function for G: "cblas_sgemm" or "cblas_dgemm", for
+   TRI_A and TRI_B "cblas_strmm" or "cblas_dtrmm".  */
 const char *te_gemm_function (const te_gemm *g);
 
 #endif /* TG_GEMM_H */

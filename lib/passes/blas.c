@@ -56,6 +56,10 @@
    products as loops, which parallel.c may run on threads: the tiled
    function is serial.
 
+   A product over a triangle (causal attention's u < t + 1) is one too
+   with the CBLAS (gemm.c, te_gemm_tri: a trmm, or a gemm of the box
+   whose triangle is added), not tiled.
+
    Limits: see gemm.c (a product with a third factor that varies, a sum
    over two counters); a product inside a fused nest stays loops.  */
 

@@ -117,7 +117,7 @@ batched_product (te_program *p, const te_stage *s)
 {
   te_gemm g;
   const char *why;
-  return te_gemm_match (p, s, 0, &g, &why) && g.nbatch > 0
+  return te_gemm_match (p, s, 0, &g, &why) && !g.tri && g.nbatch > 0
          && g.batch[0].var == s->loops[0].var;
 }
 

@@ -88,6 +88,11 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O3-native-vector-math",
                  ["-O3", "-march=native",
                   "-fplugin-arg-tensorgrad-vector-math"]),
+                # The kernel's own sums reassociated and its math calls
+                # libmvec's (forward.cc's forward_vectorize).
+                ("O3-native-vector-forward",
+                 ["-O3", "-march=native",
+                  "-fplugin-arg-tensorgrad-vector-forward"]),
                 # Each gradient in versions for AVX-512F and AVX2 beside
                 # the default one (x86_64), the CPU's taken; with -g (the
                 # OpenMP regions' bodies lose it) and on threads.
