@@ -2549,39 +2549,53 @@ cblas_decl (const te_gemm *g)
   return made_cblas[d];
 }
 
+/* A call of FN with the N values VALS, each converted to its parameter's
+   type (FALLBACK[I] without a prototype).  */
+static tree
+call_converted (emitter *e, tree fn, int n, tree *vals, tree *fallback)
+{
+  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
+  tree args[16];
+  for (int i = 0; i < n; i++)
+    {
+      if (!vals[i])
+        return build_empty_stmt (e->loc);
+      args[i] = fold_convert (next_type (&types, fallback[i]), vals[i]);
+    }
+  TREE_USED (fn) = 1;
+  return build_call_expr_loc_array (e->loc, fn, n, args);
+}
+
+/* The CBLAS's gemm for G at the batch counters' values, into C (NULL:
+   G's destination) with leading dimension LDC and BETA (NULL: G's).  */
+static tree
+gemm_call_into (emitter *e, const te_gemm *g, tree c, tree ldc, tree beta)
+{
+  te_ctx *ctx = e->p->ctx;
+  tree elem = te_tree_type (g->c->type), it = integer_type_node;
+  tree cptr = build_pointer_type (elem);
+  tree vals[14] = {
+    build_int_cst (it, 101), build_int_cst (it, g->trans_a ? 112 : 111),
+    build_int_cst (it, g->trans_b ? 112 : 111), expr (e, g->m),
+    expr (e, g->n), expr (e, g->k),
+    expr (e, te_float (ctx, g->c->type, g->alpha)),
+    element_address (e, g->a, g->off_a), expr (e, g->lda),
+    element_address (e, g->b, g->off_b), expr (e, g->ldb),
+    beta ? beta : expr (e, te_float (ctx, g->c->type, g->beta)),
+    c ? c : element_address (e, g->c, g->off_c), ldc ? ldc : expr (e, g->ldc)
+  };
+  tree fb[14] = { it, it, it, it, it, it, elem, cptr, it, cptr, it,
+                  elem, cptr, it };
+  return call_converted (e, cblas_decl (g), 14, vals, fb);
+}
+
 /* One call of the CBLAS for product ARG (a te_gemm), at the batch
    counters' values.  */
 static tree
 gemm_call (emitter *e, const void *arg)
 {
-  const te_gemm *g = (const te_gemm *) arg;
-  te_ctx *ctx = e->p->ctx;
-  tree fn = cblas_decl (g);
-  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
-  tree elem = te_tree_type (g->c->type);
-  tree vals[14] = {
-    build_int_cst (integer_type_node, 101),
-    build_int_cst (integer_type_node, g->trans_a ? 112 : 111),
-    build_int_cst (integer_type_node, g->trans_b ? 112 : 111),
-    expr (e, g->m), expr (e, g->n), expr (e, g->k),
-    expr (e, te_float (ctx, g->c->type, g->alpha)),
-    element_address (e, g->a, g->off_a), expr (e, g->lda),
-    element_address (e, g->b, g->off_b), expr (e, g->ldb),
-    expr (e, te_float (ctx, g->c->type, g->beta)),
-    element_address (e, g->c, g->off_c), expr (e, g->ldc)
-  };
-  tree args[14];
-  for (int i = 0; i < 14; i++)
-    {
-      if (!vals[i])
-        return build_empty_stmt (e->loc);
-      tree fallback = i == 6 || i == 11 ? elem : TREE_TYPE (vals[i]);
-      if (i < 6 || i == 8 || i == 10 || i == 13)
-        fallback = integer_type_node;
-      args[i] = fold_convert (next_type (&types, fallback), vals[i]);
-    }
-  TREE_USED (fn) = 1;
-  return build_call_expr_loc_array (e->loc, fn, 14, args);
+  return gemm_call_into (e, (const te_gemm *) arg, NULL_TREE, NULL_TREE,
+                         NULL_TREE);
 }
 
 /* LO <= X <= INT_MAX, X an integer node; true when X is LO_NODE
@@ -2720,19 +2734,6 @@ trmm_decl (const te_gemm *g)
   return made_trmm[d];
 }
 
-/* A call of FN with the N values VALS, each converted to its parameter's
-   type (FALLBACK[I] without a prototype).  */
-static tree
-call_converted (emitter *e, tree fn, int n, tree *vals, tree *fallback)
-{
-  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
-  tree args[16];
-  for (int i = 0; i < n; i++)
-    args[i] = fold_convert (next_type (&types, fallback[i]), vals[i]);
-  TREE_USED (fn) = 1;
-  return build_call_expr_loc_array (e->loc, fn, n, args);
-}
-
 /* *(P + I * LD + J) of element type ELEM.  */
 static tree
 matrix_ref (tree p, tree elem, tree i, tree ld, tree j)
@@ -2795,15 +2796,8 @@ tri_call (emitter *e, const void *arg)
   tree cptr = build_pointer_type (elem);
   if (g->tri == TE_GEMM_TRI_C)
     {
-      tree vals[14] = {
-        build_int_cst (it, 101), build_int_cst (it, g->trans_a ? 112 : 111),
-        build_int_cst (it, g->trans_b ? 112 : 111), m, n, k, alpha, a, lda,
-        b, ldb, build_zero_cst (elem), t->w, n
-      };
-      tree fb[14] = { it, it, it, it, it, it, elem, cptr, it, cptr, it,
-                      elem, cptr, it };
       append_to_statement_list (
-          call_converted (e, cblas_decl (g), 14, vals, fb), &stmts);
+          gemm_call_into (e, g, t->w, n, build_zero_cst (elem)), &stmts);
       /* Lower: j <= i; upper: j = i + j', j' < N - i.  */
       tree jj = g->tri_upper ? build2 (PLUS_EXPR, lt, i, j) : j;
       tree span = g->tri_upper

@@ -719,16 +719,25 @@ gemm_args_free (gemm_args *r)
 /* One CBLAS call for product ARG (a te_gemm), as emit.cc's gemm_call:
    CblasRowMajor is 101, CblasNoTrans 111, CblasTrans 112.  */
 static void
+gemm_line (block *out, const te_gemm *m, const gemm_args *r, double beta,
+           const char *c, const char *ldc)
+{
+  te_gemm box = *m;
+  box.tri = TE_GEMM_BOX;
+  blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
+                 "%.17g, %s, %s);",
+            te_gemm_function (&box), m->trans_a ? 112 : 111,
+            m->trans_b ? 112 : 111, r->m.s, r->n.s, r->k.s, m->alpha, r->a,
+            r->lda.s, r->b, r->ldb.s, beta, c, ldc);
+}
+
+static void
 gemm_call_line (cgen *g, block *out, const void *arg)
 {
   const te_gemm *m = arg;
   gemm_args r = gemm_render (g, out, m);
   if (r.a && r.b && r.c)
-    blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
-                   "%.17g, %s, %s);",
-              te_gemm_function (m), m->trans_a ? 112 : 111,
-              m->trans_b ? 112 : 111, r.m.s, r.n.s, r.k.s, m->alpha, r.a,
-              r.lda.s, r.b, r.ldb.s, m->beta, r.c, r.ldc.s);
+    gemm_line (out, m, &r, m->beta, r.c, r.ldc.s);
   gemm_args_free (&r);
 }
 
@@ -798,11 +807,7 @@ tri_call_line (cgen *g, block *out, const void *arg)
     }
   if (m->tri == TE_GEMM_TRI_C)
     {
-      blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
-                     "0, %s, %s);",
-                te_gemm_function (m), m->trans_a ? 112 : 111,
-                m->trans_b ? 112 : 111, r.m.s, r.n.s, r.k.s, m->alpha, r.a,
-                r.lda.s, r.b, r.ldb.s, w, r.n.s);
+      gemm_line (out, m, &r, 0.0, w, r.n.s);
       sbuf cond = { 0 }, st = { 0 };
       if (m->tri_upper)
         sb_printf (&cond, "%s < (%s)", j, r.n.s);
