@@ -32,11 +32,13 @@ the gradient) and the gradient alone:
               vector-forward (the kernel's own sums reassociated, its
               math calls libmvec's); "vecfwd" is tuned with it, and
               "blasvec" blas with it (counted where it calls the
-              CBLAS).  The tensorgrad column is the fastest training
-              step of blasfwd, blas, blasvec (the CBLAS), vecfwd and
-              tuned, else loops; beside it the figures without a library
-              ("nolib"): the fastest step of tiledfwd, vecfwd, tuned
-              and loops
+              CBLAS), "tiledpar" tiledfwd built with -fopenmp and
+              -fplugin-arg-tensorgrad-parallel (the gradient's tiled
+              products on the threads).  The tensorgrad column is the
+              fastest training step of blasfwd, blas, blasvec (the
+              CBLAS), vecfwd and tuned, else loops; beside it the
+              figures without a library ("nolib"): the fastest step of
+              tiledfwd, tiledpar, vecfwd, tuned and loops
               (a user picks the options for the threads they have: at
               two threads an OpenMP kernel's tuned step, its forward on
               the threads, can beat tiledfwd's, built without
@@ -376,6 +378,12 @@ def build(args, marches):
         opts["vecfwd"] = opts["tuned"] + vf
         if "blas" in opts:
             opts["blasvec"] = opts["blas"] + vf
+    # tiledfwd with -fopenmp and the option parallel: the gradient's
+    # tiled products on the threads (a kernel without pragmas keeps its
+    # forward's products tiled there).
+    if "tiledfwd" in opts:
+        opts["tiledpar"] = opts["tiledfwd"] + [
+            "-fplugin-arg-tensorgrad-parallel"]
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -395,11 +403,13 @@ def build(args, marches):
                     # built without -fopenmp (the BLAS's threads, or
                     # one, instead of the pragmas').
                     fwd = v in ("blasfwd", "tiledfwd")
+                    # (tiledpar is tiledfwd with -fopenmp.)
                     flags = [f for f in base if not fwd or f != "-fopenmp"]
                     jobs[(march, k, v)] = (so, pool.submit(
                         run, cc + flags + ["-fplugin=" + args.plugin] + extra
                         + ["-o", so, src]
-                        + (libs if v != "tiledfwd" else []) + ["-lm"]))
+                        + (libs if v not in ("tiledfwd", "tiledpar")
+                           else []) + ["-lm"]))
     built = {}
     for (march, k, v), (so, fut) in jobs.items():
         rc, log = fut.result()
@@ -423,7 +433,7 @@ def build(args, marches):
         if so and not so.startswith("unsupported") \
                 and same_file(so, cell.get("loops")):
             cell["tuned"] = "n/a"
-        for v in ("blasfwd", "tiledfwd"):
+        for v in ("blasfwd", "tiledfwd", "tiledpar"):
             so = cell.get(v)
             if so and not so.startswith("unsupported") \
                     and not has_blas_helper(so):
@@ -732,8 +742,8 @@ def table(title, tg, pt, built):
             why = cell.get("loops", "unsupported")
             print("  %-10s %s" % (name, why))
             continue
-        nl = best_variant(cell, (("tiledfwd", "vecfwd", "tuned",
-                                  "loops"),)) or v
+        nl = best_variant(cell, (("tiledfwd", "tiledpar", "vecfwd",
+                                  "tuned", "loops"),)) or v
         b, lp, hand = cell[v], cell[nl], cell.get("hand", {})
         p = pt.get("kernels", {}).get(name, {})
         ps, pg = p.get("step", "n/a"), p.get("grad", "n/a")

@@ -2636,24 +2636,33 @@ gemm_sizes_ok (emitter *e, const te_gemm *g)
 }
 
 /* One call of the tiled product's function (lib/back/tiled.h) for
-   product ARG (a te_gemm), at the batch counters' values: a transposed
-   operand is its strides swapped.  */
+   product G at the batch counters' values, on its columns from N0 on, N
+   of them (N0 NULL: all): a transposed operand is its strides swapped.  */
 static tree
-tiled_call (emitter *e, const void *arg)
+tiled_call_cols (emitter *e, const te_gemm *g, tree n0, tree n)
 {
-  const te_gemm *g = (const te_gemm *) arg;
   te_ctx *ctx = e->p->ctx;
   tree fn = made_tiled[g->c->type == TE_F64];
-  tree one = build_int_cst (long_integer_type_node, 1);
+  tree lt = long_integer_type_node;
+  tree one = build_int_cst (lt, 1);
   tree lda = expr (e, g->lda), ldb = expr (e, g->ldb);
+  tree elem = te_tree_type (g->c->type);
+  tree b = element_address (e, g->b, g->off_b);
+  tree c = element_address (e, g->c, g->off_c);
+  if (n0 && b && c && ldb)
+    {
+      /* Column j of op (B) starts at j (B[p ldb + j]) or j ldb.  */
+      tree step = g->trans_b ? fold_convert (lt, ldb) : one;
+      b = element_plus (b, elem, build2 (MULT_EXPR, lt, n0, step));
+      c = element_plus (c, elem, n0);
+    }
   tree vals[13] = {
-    expr (e, g->m), expr (e, g->n), expr (e, g->k),
+    expr (e, g->m), n0 ? n : expr (e, g->n), expr (e, g->k),
     expr (e, te_float (ctx, g->c->type, g->alpha)),
     element_address (e, g->a, g->off_a), g->trans_a ? one : lda,
-    g->trans_a ? lda : one, element_address (e, g->b, g->off_b),
-    g->trans_b ? one : ldb, g->trans_b ? ldb : one,
-    element_address (e, g->c, g->off_c), expr (e, g->ldc),
-    build_int_cst (long_integer_type_node, g->beta == 0.0)
+    g->trans_a ? lda : one, b, g->trans_b ? one : ldb,
+    g->trans_b ? ldb : one, c, expr (e, g->ldc),
+    build_int_cst (lt, g->beta == 0.0)
   };
   tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
   tree args[13];
@@ -2664,6 +2673,12 @@ tiled_call (emitter *e, const void *arg)
       args[i] = fold_convert (TREE_VALUE (types), vals[i]);
     }
   return build_call_expr_loc_array (e->loc, fn, 13, args);
+}
+
+static tree
+tiled_call (emitter *e, const void *arg)
+{
+  return tiled_call_cols (e, (const te_gemm *) arg, NULL_TREE, NULL_TREE);
 }
 
 /* The sizes of G run tiled (lib/back/tiled.h): M, N, K at least their
@@ -2700,6 +2715,117 @@ gemm_runs (emitter *e, const te_lw_stage *g)
   if (tests)
     cond = build2 (TRUTH_ANDIF_EXPR, boolean_type_node, cond, tests);
   return cond;
+}
+
+/* ---- tiled products on the threads ------------------------------------ */
+
+/* A tiled product and the locals of its thread's block of columns.  */
+typedef struct cols_arg
+{
+  const te_gemm *g;
+  tree nt, id, n0, n1;
+} cols_arg;
+
+/* One iteration of the batch loops of ARG (a cols_arg) in a thread:
+   its block of CHUNK = ceil (N / nt / 16) 16 columns,
+   n0 = min (N, id CHUNK), n1 = min (N, n0 + CHUNK), when not empty.  */
+static tree
+cols_call (emitter *e, const void *arg)
+{
+  const cols_arg *c = (const cols_arg *) arg;
+  tree lt = long_integer_type_node;
+  tree n = fold_convert (lt, expr (e, c->g->n));
+  tree per = build2 (CEIL_DIV_EXPR, lt, n, c->nt);
+  tree chunk = build2 (MULT_EXPR, lt,
+                       build2 (CEIL_DIV_EXPR, lt, per, long_cst (16)),
+                       long_cst (16));
+  tree stmts = alloc_stmt_list ();
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, c->n0,
+              build2 (MIN_EXPR, lt, n,
+                      build2 (MULT_EXPR, lt, c->id, chunk))),
+      &stmts);
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, c->n1,
+              build2 (MIN_EXPR, lt, unshare_expr (n),
+                      build2 (PLUS_EXPR, lt, c->n0, unshare_expr (chunk)))),
+      &stmts);
+  append_to_statement_list (
+      build3 (COND_EXPR, void_type_node,
+              build2 (GT_EXPR, boolean_type_node, c->n1, c->n0),
+              tiled_call_cols (e, c->g, c->n0,
+                               build2 (MINUS_EXPR, lt, c->n1, c->n0)),
+              NULL_TREE),
+      &stmts);
+  return stmts;
+}
+
+/* Tiled product G in a gradient that runs on OpenMP threads: every
+   thread runs each batch iteration's product on its own block of C's
+   columns.  The blocks are apart, and an element's sum does not depend
+   on the columns beside it (lib/back/tiled.h: blocks of 64 terms in
+   order), so the result is the serial call's, bit for bit, whatever the
+   number of threads.  The team is one thread where M N K times the
+   batch iterations is below parallel-min.
+     #pragma omp parallel num_threads (nth) firstprivate (...)
+     { nt = omp_get_num_threads (); id = omp_get_thread_num ();
+       for (batch...) { n0 = ...; n1 = ...; if (n1 > n0) tiled (...); } } */
+static tree
+tiled_team (emitter *e, const te_gemm *g)
+{
+  tree lt = long_integer_type_node;
+  location_t loc = e->loc;
+  cols_arg c = { g, new_local (e, lt, NULL), new_local (e, lt, NULL),
+                 new_local (e, lt, NULL), new_local (e, lt, NULL) };
+  tree region = alloc_stmt_list ();
+  append_to_statement_list (
+      build2 (MODIFY_EXPR, lt, c.nt,
+              fold_convert (lt, build_call_expr (builtin_decl_explicit (
+                                                     BUILT_IN_OMP_GET_NUM_THREADS),
+                                                 0))),
+      &region);
+  append_to_statement_list (build2 (MODIFY_EXPR, lt, c.id, omp_thread ()),
+                            &region);
+  append_to_statement_list (
+      loop_nest (e, g->nbatch, g->batch, false, cols_call, &c), &region);
+  auto_vec<tree> own;
+  own.safe_push (c.nt);
+  own.safe_push (c.id);
+  own.safe_push (c.n0);
+  own.safe_push (c.n1);
+  te_parallel none;
+  memset (&none, 0, sizeof none);
+  tree clauses = region_clauses (e, &none, region, NULL_TREE, own);
+  if (emit_parallel_min > 0)
+    {
+      te_ctx *ctx = e->p->ctx;
+      te_node *work = te_mul (ctx, te_mul (ctx, g->m, g->n), g->k);
+      for (int i = 0; i < g->nbatch; i++)
+        work = te_mul (ctx, work, g->batch[i].extent);
+      tree nth = build3 (COND_EXPR, lt,
+                         build2 (LT_EXPR, boolean_type_node,
+                                 fold_convert (lt, expr (e, work)),
+                                 long_cst (emit_parallel_min)),
+                         long_cst (1), omp_max_threads ());
+      tree nc = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
+      OMP_CLAUSE_NUM_THREADS_EXPR (nc) = fold_convert (integer_type_node,
+                                                       nth);
+      OMP_CLAUSE_CHAIN (nc) = clauses;
+      clauses = nc;
+    }
+  tree team = make_node (OMP_PARALLEL);
+  TREE_TYPE (team) = void_type_node;
+  TREE_SIDE_EFFECTS (team) = 1;
+  SET_EXPR_LOCATION (team, loc);
+  /* The region's bind has a block of its own, a subblock of the
+     gradient's (parallel_nest).  */
+  tree rblock = make_node (BLOCK);
+  e->region_blocks.safe_push (rblock);
+  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region, rblock);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  OMP_PARALLEL_BODY (team) = bind;
+  OMP_PARALLEL_CLAUSES (team) = clauses;
+  return team;
 }
 
 /* ---- products over a triangle (te_gemm.tri) --------------------------- */
@@ -2880,6 +3006,8 @@ gemm_stage (emitter *e, const te_lw_stage *g)
                      build2 (NE_EXPR, boolean_type_node, alloc,
                              build_zero_cst (TREE_TYPE (w))));
     }
+  else if (tiled && g->stage->team && flag_openmp)
+    calls = tiled_team (e, gm);
   else
     calls = loop_nest (e, gm->nbatch, gm->batch, false,
                        tiled ? tiled_call : gemm_call, gm);

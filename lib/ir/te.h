@@ -417,6 +417,11 @@ typedef struct te_stage
   bool fused;      /* emit all statements in one loop nest, in order */
   te_parallel *par; /* parallel.c: its outermost loop runs on OpenMP
                       threads; NULL: serially */
+  bool team;       /* parallel.c: a tiled product (blas, te_program.tiled)
+                      the back ends run on the OpenMP threads, each
+                      thread on a block of its columns (emit.cc's
+                      tiled_team; the interpreter and dump-c run it in
+                      one) */
   bool blas;       /* passes/blas.c: one statement that is a matrix
                       product (ir/gemm.h), which the back ends call the
                       CBLAS for; later passes keep it a stage of its

@@ -51,10 +51,10 @@
       sum's statement over the stage's loops and the sum's is a product
       (te_gemm_match).
 
-   Without the option (te_program.tiled), a gradient that runs on OpenMP
-   threads (the forward's parallel loops, the option parallel) keeps its
-   products as loops, which parallel.c may run on threads: the tiled
-   function is serial.
+   Without the option (te_program.tiled), in a gradient that runs on
+   OpenMP threads (the forward's parallel loops, the option parallel),
+   each tiled product runs on the threads too, each thread on its block
+   of the result's columns (plugin/emit.cc, tiled_team).
 
    A product over a triangle (causal attention's u < t + 1) is one too
    with the CBLAS (gemm.c, te_gemm_tri: a trmm, or a gemm of the box
@@ -139,12 +139,6 @@ bool
 te_program_blas (te_program *p, te_diag *diag)
 {
   (void) diag;
-  if (p->tiled && (p->parallel_all || p->nparallel))
-    {
-      te_program_note (p, "blas: the products stay loops: the gradient "
-                          "runs on OpenMP threads");
-      return true;
-    }
   int n;
   te_stage *old = te_program_take_stages (p, &n);
   for (int s = 0; s < n; s++)

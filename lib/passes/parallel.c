@@ -760,6 +760,7 @@ te_program_parallel (te_program *p, te_diag *diag)
     {
       te_stage *s = &p->stages[si];
       s->par = NULL;
+      s->team = false;
       if (!asks_for_threads (p, s))
         continue;
       char names[160];
@@ -769,6 +770,16 @@ te_program_parallel (te_program *p, te_diag *diag)
       te_tensor *apart[MAX_WRITTEN];
       int napart;
       s->par = threads_for (p, si, &why, &who, apart, &napart);
+      if (!s->par && why == WHY_BLAS && p->tiled)
+        {
+          /* plugin/emit.cc's tiled_team.  */
+          s->team = true;
+          te_program_note (p, "parallel: the tiled product writing %s "
+                              "runs on OpenMP threads, each on a block of "
+                              "its columns",
+                           names);
+          continue;
+        }
       if (!s->par)
         {
           char buf[200];

@@ -54,11 +54,10 @@
       statement stays as it was.
 
    When: with the blas option, or without it as an optimization (the
-   tiled product), like blas.c.  Without the option, not when the
-   gradient runs on OpenMP threads (the forward's parallel loops, the
-   option parallel), as blas.c: parallel.c runs the loops of every
-   sample on threads, where the tiled function is serial.  With it,
-   also then: the CBLAS runs on its own threads, and on bench/conv2d.c
+   tiled product), like blas.c; also when the gradient runs on OpenMP
+   threads (the forward's parallel loops, the option parallel): the
+   CBLAS runs on its own threads, the tiled product on the gradient's
+   (each thread a block of columns, as blas.c says), and on bench/conv2d.c
    (-fopenmp, -O3 -march=native, OpenBLAS, a loaded machine) the
    gradient took 4.9 ms on one thread and 5.3 on two, against 21 and
    18 ms for the loops on the threads (parallel.c leaves the packing
@@ -416,12 +415,6 @@ bool
 te_program_patches (te_program *p, te_diag *diag)
 {
   (void) diag;
-  if (p->tiled && (p->parallel_all || p->nparallel))
-    {
-      te_program_note (p, "patches: a convolution's gradient stays loops: "
-                          "the gradient runs on OpenMP threads");
-      return true;
-    }
   counters cv = { { -1, -1 } };
   int n;
   te_stage *old = te_program_take_stages (p, &n);

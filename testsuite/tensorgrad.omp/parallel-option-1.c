@@ -1,5 +1,8 @@
 /* { dg-do run } */
-/* { dg-options "-fplugin-arg-tensorgrad-parallel -fplugin-arg-tensorgrad-dump" } */
+/* { dg-options "-fplugin-arg-tensorgrad-parallel -fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
+/* no-tiled: the products stay loops, the partials of whose sums this
+   tests (without it they are tiled products on the threads,
+   parallel-tiled-1.c).  */
 /* The option parallel: kernels without directives get gradients whose
    loop nests run on OpenMP threads where they can (lib/passes/
    parallel.c).  A softmax over rows (each row's adjoint apart: no

@@ -1,5 +1,8 @@
 /* { dg-do run } */
-/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
+/* no-tiled: the products stay loops, the partials of whose sums this
+   tests (without it they are tiled products on the threads,
+   parallel-tiled-1.c).  */
 /* A partial whose elements move with the loop on threads holds, in each
    thread, only the elements its own iterations reach
    (lib/passes/parallel.c step 2c, thread_range; plugin/emit.cc,

@@ -1,5 +1,8 @@
 /* { dg-do run } */
-/* { dg-options "-fplugin-arg-tensorgrad-dump" } */
+/* { dg-options "-fplugin-arg-tensorgrad-dump -fplugin-arg-tensorgrad-no-tiled" } */
+/* no-tiled: the products stay loops, the partials of whose sums this
+   tests (without it they are tiled products on the threads,
+   parallel-tiled-1.c).  */
 /* A gradient with partials called where its region gets fewer threads
    than omp_get_max_threads () says: from inside a parallel region, with
    one active level, each call's region has a team of one.  Each thread

@@ -2,14 +2,16 @@
 /* { dg-options "-fplugin-arg-tensorgrad-dump" } */
 /* bench/conv2d.c's kernel (samples and filters in parallel,
    collapse(2)), float: without -fplugin-arg-tensorgrad-blas its
-   gradient runs on the OpenMP threads as loops, not as tiled products
-   over its patches (the tiled function is serial; patches.c).
+   gradient runs as tiled products over its patches (patches.c), on the
+   OpenMP threads (each thread a block of the result's columns: plugin/
+   emit.cc, tiled_team), the packing and col2im serially, one sample at
+   a time.
    y[n][o][oh][ow] = b[o] + sum over ci, kh, kw in bounds of
-   x[n][ci][oh+kh-1][ow+kw-1] wt[o][ci][kh][kw]; d_x, d_wt, d_b as the
-   loops sum them over the samples, per thread.  Sizes the tiled
-   products would take (2 samples of 4 channels of 10 x 13 into 8).
-   Every component against central differences, also with d_x and d_wt
-   NULL.  */
+   x[n][ci][oh+kh-1][ow+kw-1] wt[o][ci][kh][kw]; d_wt[o] += d_y[n]
+   x.col[n]^T, d_x.col[n] = wt^T d_y[n] added back over the patches.
+   Sizes the tiled products take (2 samples of 4 channels of 10 x 13
+   into 8).  Every component against central differences, also with d_x
+   and d_wt NULL; omp.exp runs it at 1, 2 and 4 threads.  */
 
 #include "tg-test.h"
 
@@ -54,6 +56,7 @@ main (void)
   return tg_exit ();
 }
 
-/* { dg-final { scan-tensorgrad-dump "\n  patches: a convolution's gradient stays loops: the gradient runs on OpenMP threads\n" } } */
-/* { dg-final { scan-tensorgrad-dump-not "\n  patches: d_" } } */
-/* { dg-final { scan-tensorgrad-dump "parallel: the loop over n of the nest writing d_b, d_x, d_wt runs on OpenMP threads" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: d_wt = d_y \\* x.col\\^T as tiled \\(f, 9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\)\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  blas: d_x.col = wt\\^T \\* d_y as tiled \\(9 \\* max \\(c, 0\\), max \\(h, 0\\) \\* max \\(w, 0\\), f\\) in a loop over n\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  parallel: the tiled product writing d_wt runs on OpenMP threads, each on a block of its columns\n" } } */
+/* { dg-final { scan-tensorgrad-dump "\n  parallel: the tiled product writing d_x.col runs on OpenMP threads, each on a block of its columns\n" } } */
