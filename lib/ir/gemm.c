@@ -28,10 +28,11 @@
       counter plus 1, x <= y, whose own extent uses none.  Over the
       row and the sum, op (A) is a triangular matrix (M = K: the
       triangle's box) and the call a trmm, which reads only that
-      triangle: no term outside it is ever formed, so an infinity
-      there makes no NaN (a matrix masked with zeros would); over the
-      column and the sum, op (B); over the row and the column, the
-      product of the box goes to a scratch and its triangle to C.
+      triangle (OpenBLAS's kernels multiply the other half's zeros
+      all the same: an infinity in the factor it works on gives NaN
+      where the loops skip it, as README says); over the column and
+      the sum, op (B); over the row and the column, the product of
+      the box goes to a scratch and its triangle to C.
 
    Limits: a product with a third factor that is not a constant (a
    scale from an array, a select, a conversion), a sum over two counters
@@ -346,7 +347,7 @@ te_gemm_text (const te_program *p, const te_gemm *g)
                + strlen (g->b->name) + strlen (g->c->name) + 400;
   char *buf = te_alloc (p->ctx, len);
   const char *half = g->tri_upper ? "upper" : "lower";
-  char tri[96] = "";
+  char tri[160] = "";
   if (g->tri == TE_GEMM_TRI_C)
     snprintf (tri, sizeof tri, ", the %s triangle added", half);
   else if (g->tri)

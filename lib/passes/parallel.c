@@ -20,7 +20,10 @@
       count such a loop (their loops, their statements' own loops or
       the loops of their reductions).
    2. Such a stage runs its outermost loop on threads when it is no
-      call and no CBLAS product (blas.c), runs forwards, is no
+      call and no matrix product (blas.c: the CBLAS has threads of its
+      own; a tiled product, te_program.tiled, is marked te_stage.team
+      instead, and the emitter runs its calls on the threads, each on a
+      block of the result's columns), runs forwards, is no
       recurrence, does not sum along its loop in lanes when it has one
       (lanes.c: the emitter runs the blocks of such a loop on threads,
       each block in one thread, and the rest after them), and every
