@@ -2517,36 +2517,44 @@ stderr_decl (location_t loc)
 
 /* ---- matrix products as CBLAS calls (te_lw_stage.gemm) ----------------- */
 
-/* The CBLAS function for G: the translation unit's declaration when the
-   call graph knows one (<cblas.h>, with its enum types), else an
-   external void NAME (int, int, int, int, int, int, T, const T *, int,
-   const T *, int, T, T *, int), which the CBLAS defines with enums
-   (int-sized; CblasRowMajor is 101, CblasNoTrans 111, CblasTrans 112)
-   and int sizes (an LP64 build).  */
+/* CBLAS function NAME: the translation unit's declaration when the call
+   graph knows one (<cblas.h>, with its enum types), else *MADE, made
+   once as an external void NAME (ARGS[0..N)), its own name, never a C++
+   mangling of it.  The CBLAS defines the enums int-sized and the sizes
+   int (an LP64 build).  */
+static tree
+blas_fn (const char *name, tree *made, int n, tree *args)
+{
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (DECL_NAME (node->decl) && id_equal (DECL_NAME (node->decl), name)
+        && TREE_PUBLIC (node->decl))
+      return node->decl;
+  if (!*made)
+    {
+      tree type = build_function_type_array (void_type_node, n, args);
+      *made = build_fn_decl (name, type);
+      SET_DECL_ASSEMBLER_NAME (*made, get_identifier (name));
+    }
+  return *made;
+}
+
+/* cblas_sgemm or cblas_dgemm for G (blas_fn): void NAME (int, int, int,
+   int, int, int, T, const T *, int, const T *, int, T, T *, int), the
+   enums CblasRowMajor 101, CblasNoTrans 111, CblasTrans 112.  */
 static tree
 cblas_decl (const te_gemm *g)
 {
-  const char *name = te_gemm_function (g);
-  cgraph_node *n;
-  FOR_EACH_FUNCTION (n)
-    if (DECL_NAME (n->decl) && id_equal (DECL_NAME (n->decl), name)
-        && TREE_PUBLIC (n->decl))
-      return n->decl;
-  int d = g->c->type == TE_F64;
-  if (!made_cblas[d])
-    {
-      tree elem = te_tree_type (g->c->type);
-      tree cptr = build_pointer_type (
-          build_qualified_type (elem, TYPE_QUAL_CONST));
-      tree i = integer_type_node;
-      tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
-                        build_pointer_type (elem), i };
-      tree type = build_function_type_array (void_type_node, 14, args);
-      made_cblas[d] = build_fn_decl (name, type);
-      /* Its own name, never a C++ mangling of it.  */
-      SET_DECL_ASSEMBLER_NAME (made_cblas[d], get_identifier (name));
-    }
-  return made_cblas[d];
+  te_gemm box = *g;
+  box.tri = TE_GEMM_BOX;
+  tree elem = te_tree_type (g->c->type);
+  tree cptr = build_pointer_type (build_qualified_type (elem,
+                                                        TYPE_QUAL_CONST));
+  tree i = integer_type_node;
+  tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
+                    build_pointer_type (elem), i };
+  return blas_fn (te_gemm_function (&box), &made_cblas[g->c->type == TE_F64],
+                  14, args);
 }
 
 /* A call of FN with the N values VALS, each converted to its parameter's
@@ -2830,34 +2838,21 @@ tiled_team (emitter *e, const te_gemm *g)
 
 /* ---- products over a triangle (te_gemm.tri) --------------------------- */
 
-/* cblas_strmm or cblas_dtrmm as cblas_decl finds or makes it: void NAME
-   (int, int, int, int, int, int, int, T, const T *, int, T *, int),
-   the enums order, side (CblasLeft 141, CblasRight 142), uplo
-   (CblasUpper 121, CblasLower 122), transposition and diagonal
-   (CblasNonUnit 131).  */
+/* cblas_strmm or cblas_dtrmm for G (blas_fn): void NAME (int, int, int,
+   int, int, int, int, T, const T *, int, T *, int), the enums order,
+   side (CblasLeft 141, CblasRight 142), uplo (CblasUpper 121,
+   CblasLower 122), transposition and diagonal (CblasNonUnit 131).  */
 static tree
 trmm_decl (const te_gemm *g)
 {
-  const char *name = te_gemm_function (g);
-  cgraph_node *n;
-  FOR_EACH_FUNCTION (n)
-    if (DECL_NAME (n->decl) && id_equal (DECL_NAME (n->decl), name)
-        && TREE_PUBLIC (n->decl))
-      return n->decl;
-  int d = g->c->type == TE_F64;
-  if (!made_trmm[d])
-    {
-      tree elem = te_tree_type (g->c->type);
-      tree cptr = build_pointer_type (
-          build_qualified_type (elem, TYPE_QUAL_CONST));
-      tree i = integer_type_node;
-      tree args[12] = { i, i, i, i, i, i, i, elem, cptr, i,
-                        build_pointer_type (elem), i };
-      tree type = build_function_type_array (void_type_node, 12, args);
-      made_trmm[d] = build_fn_decl (name, type);
-      SET_DECL_ASSEMBLER_NAME (made_trmm[d], get_identifier (name));
-    }
-  return made_trmm[d];
+  tree elem = te_tree_type (g->c->type);
+  tree cptr = build_pointer_type (build_qualified_type (elem,
+                                                        TYPE_QUAL_CONST));
+  tree i = integer_type_node;
+  tree args[12] = { i, i, i, i, i, i, i, elem, cptr, i,
+                    build_pointer_type (elem), i };
+  return blas_fn (te_gemm_function (g), &made_trmm[g->c->type == TE_F64], 12,
+                  args);
 }
 
 /* *(P + I * LD + J) of element type ELEM.  */
