@@ -1786,6 +1786,50 @@ ranged_free (emitter *e, tree ptrs, tree bnds, tree nth)
   return build3 (COND_EXPR, void_type_node, nonnull (ptrs), all, NULL_TREE);
 }
 
+/* The team a region of WORK (an integer node of the sizes, or NULL:
+   not told) asks for: one thread where WORK is below parallel-min,
+   else omp_get_max_threads (), as a long.  */
+static tree
+team_size (emitter *e, const te_node *work)
+{
+  tree lt = long_integer_type_node;
+  if (!work || emit_parallel_min <= 0)
+    return omp_max_threads ();
+  return build3 (COND_EXPR, lt,
+                 build2 (LT_EXPR, boolean_type_node,
+                         fold_convert (lt, expr (e, work)),
+                         long_cst (emit_parallel_min)),
+                 long_cst (1), omp_max_threads ());
+}
+
+/* #pragma omp parallel CLAUSES [num_threads (NTH)] { REGION } (NTH may be
+   NULL).  omp-low.cc takes the first statement of a region for its bind,
+   and the outlined function the bind's block for its own: a subblock of
+   the gradient's (emit_gradient links it in), or -g's final pass walks
+   from a statement's block to a function it never reaches.  */
+static tree
+omp_region (emitter *e, tree region, tree clauses, tree nth)
+{
+  if (nth)
+    {
+      tree c = build_omp_clause (e->loc, OMP_CLAUSE_NUM_THREADS);
+      OMP_CLAUSE_NUM_THREADS_EXPR (c) = fold_convert (integer_type_node, nth);
+      OMP_CLAUSE_CHAIN (c) = clauses;
+      clauses = c;
+    }
+  tree team = make_node (OMP_PARALLEL);
+  TREE_TYPE (team) = void_type_node;
+  TREE_SIDE_EFFECTS (team) = 1;
+  SET_EXPR_LOCATION (team, e->loc);
+  tree rblock = make_node (BLOCK);
+  e->region_blocks.safe_push (rblock);
+  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region, rblock);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  OMP_PARALLEL_BODY (team) = bind;
+  OMP_PARALLEL_CLAUSES (team) = clauses;
+  return team;
+}
+
 /* LOOPS (NLOOPS of them, those of stage E->par_stage) around the body FN
    builds with ARG, the outermost on OpenMP threads:
      ext = ...;  nth = omp_get_max_threads ();
@@ -1848,18 +1892,11 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
     ranged |= par->first[k] != NULL;
   auto_vec<tree> part, raw, span, stride, lo, dst, elem, ptrs, bnds;
   /* nth = work < parallel-min ? 1 : omp_get_max_threads ();  */
-  bool small = par->work && emit_parallel_min > 0;
-  if (np || small)
+  if (np || (par->work && emit_parallel_min > 0))
     {
       nth = new_local (e, lt, NULL);
-      tree all = omp_max_threads ();
-      if (small)
-        all = build3 (COND_EXPR, lt,
-                      build2 (LT_EXPR, boolean_type_node,
-                              fold_convert (lt, expr (e, par->work)),
-                              long_cst (emit_parallel_min)),
-                      long_cst (1), all);
-      append_to_statement_list (build2 (MODIFY_EXPR, lt, nth, all), &stmts);
+      append_to_statement_list (
+          build2 (MODIFY_EXPR, lt, nth, team_size (e, par->work)), &stmts);
     }
   for (int k = 0; k < np; k++)
     {
@@ -2139,28 +2176,10 @@ parallel_nest (emitter *e, int nloops, const te_loop *loops, body_fn fn,
 
   tree clauses = region_clauses (e, par, region, ranged ? NULL_TREE : ctr,
                                 own);
-  if (nth)
-    {
-      tree c = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
-      OMP_CLAUSE_NUM_THREADS_EXPR (c) = fold_convert (integer_type_node, nth);
-      OMP_CLAUSE_CHAIN (c) = clauses;
-      clauses = c;
-    }
-  tree team = make_node (OMP_PARALLEL);
-  TREE_TYPE (team) = void_type_node;
-  TREE_SIDE_EFFECTS (team) = 1;
-  SET_EXPR_LOCATION (team, loc);
-  /* omp-low.cc takes the first statement of a region for its bind, and
-     the outlined function the bind's block for its own: a subblock of the
-     gradient's (emit_gradient links it in), or -g's final pass walks
-     from a statement's block to a function it never reaches.  */
-  tree rblock = make_node (BLOCK);
-  e->region_blocks.safe_push (rblock);
-  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region, rblock);
-  TREE_SIDE_EFFECTS (bind) = 1;
-  OMP_PARALLEL_BODY (team) = bind;
-  OMP_PARALLEL_CLAUSES (team) = clauses;
-  append_to_statement_list (team, &stmts);
+  location_t at = e->loc;
+  e->loc = loc;
+  append_to_statement_list (omp_region (e, region, clauses, nth), &stmts);
+  e->loc = at;
 
   for (int k = 0; k < np; k++)
     append_to_statement_list (
@@ -2545,16 +2564,14 @@ blas_fn (const char *name, tree *made, int n, tree *args)
 static tree
 cblas_decl (const te_gemm *g)
 {
-  te_gemm box = *g;
-  box.tri = TE_GEMM_BOX;
   tree elem = te_tree_type (g->c->type);
   tree cptr = build_pointer_type (build_qualified_type (elem,
                                                         TYPE_QUAL_CONST));
   tree i = integer_type_node;
   tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
                     build_pointer_type (elem), i };
-  return blas_fn (te_gemm_function (&box), &made_cblas[g->c->type == TE_F64],
-                  14, args);
+  return blas_fn (te_blas_function (g->c->type, false),
+                  &made_cblas[g->c->type == TE_F64], 14, args);
 }
 
 /* A call of FN with the N values VALS, each converted to its parameter's
@@ -2672,15 +2689,13 @@ tiled_call_cols (emitter *e, const te_gemm *g, tree n0, tree n)
     g->trans_b ? ldb : one, c, expr (e, g->ldc),
     build_int_cst (lt, g->beta == 0.0)
   };
-  tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
-  tree args[13];
-  for (int i = 0; i < 13; i++, types = TREE_CHAIN (types))
-    {
-      if (!vals[i] || !fn)
-        return build_empty_stmt (e->loc);
-      args[i] = fold_convert (TREE_VALUE (types), vals[i]);
-    }
-  return build_call_expr_loc_array (e->loc, fn, 13, args);
+  if (!fn)
+    return build_empty_stmt (e->loc);
+  /* The function has its prototype (tiled.cc): no fallback types.  */
+  tree fb[13];
+  for (int i = 0; i < 13; i++)
+    fb[i] = lt;
+  return call_converted (e, fn, 13, vals, fb);
 }
 
 static tree
@@ -2782,7 +2797,6 @@ static tree
 tiled_team (emitter *e, const te_gemm *g)
 {
   tree lt = long_integer_type_node;
-  location_t loc = e->loc;
   cols_arg c = { g, new_local (e, lt, NULL), new_local (e, lt, NULL),
                  new_local (e, lt, NULL), new_local (e, lt, NULL) };
   tree region = alloc_stmt_list ();
@@ -2804,36 +2818,12 @@ tiled_team (emitter *e, const te_gemm *g)
   te_parallel none;
   memset (&none, 0, sizeof none);
   tree clauses = region_clauses (e, &none, region, NULL_TREE, own);
-  if (emit_parallel_min > 0)
-    {
-      te_ctx *ctx = e->p->ctx;
-      te_node *work = te_mul (ctx, te_mul (ctx, g->m, g->n), g->k);
-      for (int i = 0; i < g->nbatch; i++)
-        work = te_mul (ctx, work, g->batch[i].extent);
-      tree nth = build3 (COND_EXPR, lt,
-                         build2 (LT_EXPR, boolean_type_node,
-                                 fold_convert (lt, expr (e, work)),
-                                 long_cst (emit_parallel_min)),
-                         long_cst (1), omp_max_threads ());
-      tree nc = build_omp_clause (loc, OMP_CLAUSE_NUM_THREADS);
-      OMP_CLAUSE_NUM_THREADS_EXPR (nc) = fold_convert (integer_type_node,
-                                                       nth);
-      OMP_CLAUSE_CHAIN (nc) = clauses;
-      clauses = nc;
-    }
-  tree team = make_node (OMP_PARALLEL);
-  TREE_TYPE (team) = void_type_node;
-  TREE_SIDE_EFFECTS (team) = 1;
-  SET_EXPR_LOCATION (team, loc);
-  /* The region's bind has a block of its own, a subblock of the
-     gradient's (parallel_nest).  */
-  tree rblock = make_node (BLOCK);
-  e->region_blocks.safe_push (rblock);
-  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, region, rblock);
-  TREE_SIDE_EFFECTS (bind) = 1;
-  OMP_PARALLEL_BODY (team) = bind;
-  OMP_PARALLEL_CLAUSES (team) = clauses;
-  return team;
+  te_ctx *ctx = e->p->ctx;
+  te_node *work = te_mul (ctx, te_mul (ctx, g->m, g->n), g->k);
+  for (int i = 0; i < g->nbatch; i++)
+    work = te_mul (ctx, work, g->batch[i].extent);
+  return omp_region (e, region, clauses,
+                     emit_parallel_min > 0 ? team_size (e, work) : NULL_TREE);
 }
 
 /* ---- products over a triangle (te_gemm.tri) --------------------------- */
@@ -2896,78 +2886,72 @@ tri_call (emitter *e, const void *arg)
 {
   const tri_arg *t = (const tri_arg *) arg;
   const te_gemm *g = t->g;
-  te_ctx *ctx = e->p->ctx;
   tree lt = long_integer_type_node, it = integer_type_node;
   tree elem = te_tree_type (g->c->type);
-  tree a = element_address (e, g->a, g->off_a);
-  tree b = element_address (e, g->b, g->off_b);
   tree c = element_address (e, g->c, g->off_c);
-  if (!a || !b || !c)
+  if (!c)
     return build_empty_stmt (e->loc);
   tree m = fold_convert (lt, expr (e, g->m));
   tree n = fold_convert (lt, expr (e, g->n));
-  tree k = fold_convert (lt, expr (e, g->k));
-  tree lda = fold_convert (lt, expr (e, g->lda));
-  tree ldb = fold_convert (lt, expr (e, g->ldb));
-  tree ldc = fold_convert (lt, expr (e, g->ldc));
-  tree alpha = expr (e, te_float (ctx, g->c->type, g->alpha));
   tree i = new_local (e, lt, NULL), j = new_local (e, lt, NULL);
   tree stmts = alloc_stmt_list ();
-  tree wld = g->tri == TE_GEMM_TRI_B ? k : n;
-  tree cptr = build_pointer_type (elem);
+  tree wld = n;
   if (g->tri == TE_GEMM_TRI_C)
+    append_to_statement_list (
+        gemm_call_into (e, g, t->w, n, build_zero_cst (elem)), &stmts);
+  else
     {
+      tree a = element_address (e, g->a, g->off_a);
+      tree b = element_address (e, g->b, g->off_b);
+      if (!a || !b)
+        return build_empty_stmt (e->loc);
+      tree k = fold_convert (lt, expr (e, g->k));
+      tree lda = fold_convert (lt, expr (e, g->lda));
+      tree ldb = fold_convert (lt, expr (e, g->ldb));
+      bool left = g->tri == TE_GEMM_TRI_A;
+      tree rows = left ? k : m;
+      wld = left ? n : k;
+      tree src = left ? b : a, ld = left ? ldb : lda;
+      bool trans = left ? g->trans_b : g->trans_a;
+      tree from = trans ? matrix_ref (src, elem, j, ld, i)
+                        : matrix_ref (src, elem, i, ld, j);
       append_to_statement_list (
-          gemm_call_into (e, g, t->w, n, build_zero_cst (elem)), &stmts);
-      /* Lower: j <= i; upper: j = i + j', j' < N - i.  */
-      tree jj = g->tri_upper ? build2 (PLUS_EXPR, lt, i, j) : j;
-      tree span = g->tri_upper
-                      ? build2 (MINUS_EXPR, lt, n, i)
-                      : build2 (MIN_EXPR, lt, build2 (PLUS_EXPR, lt, i,
-                                                      long_cst (1)),
-                                n);
-      tree to = matrix_ref (c, elem, i, ldc, jj);
-      tree add = build2 (MODIFY_EXPR, elem, to,
-                         build2 (PLUS_EXPR, elem, unshare_expr (to),
-                                 matrix_ref (t->w, elem, i, n, jj)));
-      append_to_statement_list (count_loop (e, i, m,
-                                            count_loop (e, j, span, add)),
-                                &stmts);
-      return stmts;
+          count_loop (e, i, rows,
+                      count_loop (e, j, wld,
+                                  build2 (MODIFY_EXPR, elem,
+                                          matrix_ref (t->w, elem, i, wld, j),
+                                          from))),
+          &stmts);
+      tree cptr = build_pointer_type (elem);
+      tree vals[12] = {
+        build_int_cst (it, 101), build_int_cst (it, left ? 141 : 142),
+        build_int_cst (it, g->tri_upper ? 121 : 122),
+        build_int_cst (it, (left ? g->trans_a : g->trans_b) ? 112 : 111),
+        build_int_cst (it, 131), m, n,
+        expr (e, te_float (e->p->ctx, g->c->type, g->alpha)),
+        left ? a : b, left ? lda : ldb, t->w, wld
+      };
+      tree fb[12] = { it, it, it, it, it, it, it, elem, cptr, it, cptr, it };
+      append_to_statement_list (
+          call_converted (e, trmm_decl (g), 12, vals, fb), &stmts);
     }
-  bool left = g->tri == TE_GEMM_TRI_A;
-  tree rows = left ? k : m, cols = left ? n : k;
-  tree src = left ? b : a, ld = left ? ldb : lda;
-  bool trans = left ? g->trans_b : g->trans_a;
-  tree from = trans ? matrix_ref (src, elem, j, ld, i)
-                    : matrix_ref (src, elem, i, ld, j);
-  append_to_statement_list (
-      count_loop (e, i, rows,
-                  count_loop (e, j, cols,
-                              build2 (MODIFY_EXPR, elem,
-                                      matrix_ref (t->w, elem, i, cols, j),
-                                      from))),
-      &stmts);
-  tree vals[12] = {
-    build_int_cst (it, 101), build_int_cst (it, left ? 141 : 142),
-    build_int_cst (it, g->tri_upper ? 121 : 122),
-    build_int_cst (it, (left ? g->trans_a : g->trans_b) ? 112 : 111),
-    build_int_cst (it, 131), m, n, alpha, left ? a : b, left ? lda : ldb,
-    t->w, wld
-  };
-  tree fb[12] = { it, it, it, it, it, it, it, elem, cptr, it, cptr, it };
-  append_to_statement_list (call_converted (e, trmm_decl (g), 12, vals, fb),
+  /* C[i ldc + jj] += W[i wld + jj] for i < M: every column but over
+     TRI_C's triangle, lower j <= i, upper jj = i + j, j < N - i.  */
+  bool upper = g->tri == TE_GEMM_TRI_C && g->tri_upper;
+  tree jj = upper ? build2 (PLUS_EXPR, lt, i, j) : j;
+  tree span = g->tri != TE_GEMM_TRI_C
+                  ? n
+                  : upper ? build2 (MINUS_EXPR, lt, n, i)
+                          : build2 (MIN_EXPR, lt,
+                                    build2 (PLUS_EXPR, lt, i, long_cst (1)),
+                                    n);
+  tree to = matrix_ref (c, elem, i,
+                        fold_convert (lt, expr (e, g->ldc)), jj);
+  tree add = build2 (MODIFY_EXPR, elem, to,
+                     build2 (PLUS_EXPR, elem, unshare_expr (to),
+                             matrix_ref (t->w, elem, i, wld, jj)));
+  append_to_statement_list (count_loop (e, i, m, count_loop (e, j, span, add)),
                             &stmts);
-  tree to = matrix_ref (c, elem, i, ldc, j);
-  append_to_statement_list (
-      count_loop (e, i, m,
-                  count_loop (e, j, n,
-                              build2 (MODIFY_EXPR, elem, to,
-                                      build2 (PLUS_EXPR, elem,
-                                              unshare_expr (to),
-                                              matrix_ref (t->w, elem, i, wld,
-                                                          j))))),
-      &stmts);
   return stmts;
 }
 

@@ -722,11 +722,9 @@ static void
 gemm_line (block *out, const te_gemm *m, const gemm_args *r, double beta,
            const char *c, const char *ldc)
 {
-  te_gemm box = *m;
-  box.tri = TE_GEMM_BOX;
   blk_stmt (out, "%s (101, %d, %d, %s, %s, %s, %.17g, %s, %s, %s, %s, "
                  "%.17g, %s, %s);",
-            te_gemm_function (&box), m->trans_a ? 112 : 111,
+            te_blas_function (m->c->type, false), m->trans_a ? 112 : 111,
             m->trans_b ? 112 : 111, r->m.s, r->n.s, r->k.s, m->alpha, r->a,
             r->lda.s, r->b, r->ldb.s, beta, c, ldc);
 }
@@ -767,31 +765,40 @@ typedef struct tri_names
   const char *w, *i, *j;
 } tri_names;
 
-/* for (long I = 0; I < (M); I++) for (long J = FROM; COND; J++) STMT,
-   over three lines, into OUT.  */
+/* for (long I = 0; I < (M); I++) for (long J = FROM; COND; J++) and the
+   statement FMT prints, over three lines, into OUT.  */
 static void
 two_loops (block *out, const char *i, const char *m, const char *j,
-           const char *from, const char *cond, const char *stmt)
+           const char *from, const char *cond, const char *fmt, ...)
+  __attribute__ ((format (printf, 7, 8)));
+
+static void
+two_loops (block *out, const char *i, const char *m, const char *j,
+           const char *from, const char *cond, const char *fmt, ...)
 {
   block in = { { 0 }, 0 }, mid = { { 0 }, 0 };
-  blk_stmt (&in, "%s", stmt);
-  sbuf h = { 0 };
+  va_list ap;
+  va_start (ap, fmt);
+  sb_vprintf (&in.text, fmt, ap);
+  va_end (ap);
+  sb_printf (&in.text, "\n");
+  in.nstmts = 1;
+  sbuf h = { 0 }, h2 = { 0 };
   sb_printf (&h, "for (long %s = %s; %s; %s++)", j, from, cond, j);
   blk_compound (&mid, h.s, &in);
-  free (h.s);
-  sbuf h2 = { 0 };
   sb_printf (&h2, "for (long %s = 0; %s < (%s); %s++)", i, i, m, i);
   blk_compound (out, h2.s, &mid);
+  free (h.s);
   free (h2.s);
   free (in.text.s);
   free (mid.text.s);
 }
 
 /* One iteration of the batch loops of triangular product ARG (a
-   tri_names), as emit.cc's tri_call: TRI_C's gemm into the scratch and
-   its triangle added to C; TRI_A's and TRI_B's other factor copied into
-   the scratch, the trmm on it, and the scratch added to C.  CblasLeft is
-   141, CblasRight 142, CblasUpper 121, CblasLower 122, CblasNonUnit
+   tri_names), as emit.cc's tri_call: TRI_C's gemm into the scratch;
+   TRI_A's and TRI_B's other factor copied into the scratch and the trmm
+   on it; then the scratch added to C (TRI_C: its triangle).  CblasLeft
+   is 141, CblasRight 142, CblasUpper 121, CblasLower 122, CblasNonUnit
    131.  */
 static void
 tri_call_line (cgen *g, block *out, const void *arg)
@@ -799,50 +806,45 @@ tri_call_line (cgen *g, block *out, const void *arg)
   const tri_names *t = arg;
   const te_gemm *m = t->m;
   gemm_args r = gemm_render (g, out, m);
-  const char *w = t->w, *i = t->i, *j = t->j;
+  const char *w = t->w, *i = t->i, *j = t->j, *wld = r.n.s;
   if (!r.a || !r.b || !r.c)
     {
       gemm_args_free (&r);
       return;
     }
   if (m->tri == TE_GEMM_TRI_C)
+    gemm_line (out, m, &r, 0.0, w, r.n.s);
+  else
     {
-      gemm_line (out, m, &r, 0.0, w, r.n.s);
-      sbuf cond = { 0 }, st = { 0 };
-      if (m->tri_upper)
-        sb_printf (&cond, "%s < (%s)", j, r.n.s);
-      else
-        sb_printf (&cond, "%s <= %s && %s < (%s)", j, i, j, r.n.s);
-      sb_printf (&st, "(%s)[%s * (%s) + %s] += %s[%s * (%s) + %s];", r.c, i,
-                 r.ldc.s, j, w, i, r.n.s, j);
-      two_loops (out, i, r.m.s, j, m->tri_upper ? i : "0", cond.s, st.s);
-      free (cond.s);
-      free (st.s);
-      gemm_args_free (&r);
-      return;
+      bool left = m->tri == TE_GEMM_TRI_A;
+      const char *rows = left ? r.k.s : r.m.s;
+      const char *src = left ? r.b : r.a, *ld = left ? r.ldb.s : r.lda.s;
+      bool trans = left ? m->trans_b : m->trans_a;
+      wld = left ? r.n.s : r.k.s;
+      sbuf c = { 0 };
+      sb_printf (&c, "%s < (%s)", j, wld);
+      two_loops (out, i, rows, j, "0", c.s, "%s[%s * (%s) + %s] = "
+                 "(%s)[%s * (%s) + %s];", w, i, wld, j, src, trans ? j : i,
+                 ld, trans ? i : j);
+      free (c.s);
+      blk_stmt (out, "%s (101, %d, %d, %d, 131, %s, %s, %.17g, %s, %s, %s, "
+                     "%s);",
+                te_gemm_function (m), left ? 141 : 142,
+                m->tri_upper ? 121 : 122,
+                (left ? m->trans_a : m->trans_b) ? 112 : 111, r.m.s, r.n.s,
+                m->alpha, left ? r.a : r.b, left ? r.lda.s : r.ldb.s, w,
+                wld);
     }
-  bool left = m->tri == TE_GEMM_TRI_A;
-  const char *rows = left ? r.k.s : r.m.s, *cols = left ? r.n.s : r.k.s;
-  const char *src = left ? r.b : r.a, *ld = left ? r.ldb.s : r.lda.s;
-  bool trans = left ? m->trans_b : m->trans_a;
-  sbuf cond = { 0 }, st = { 0 };
-  sb_printf (&cond, "%s < (%s)", j, cols);
-  sb_printf (&st, "%s[%s * (%s) + %s] = (%s)[%s * (%s) + %s];", w, i, cols,
-             j, src, trans ? j : i, ld, trans ? i : j);
-  two_loops (out, i, rows, j, "0", cond.s, st.s);
-  free (cond.s);
-  free (st.s);
-  blk_stmt (out, "%s (101, %d, %d, %d, 131, %s, %s, %.17g, %s, %s, %s, %s);",
-            te_gemm_function (m), left ? 141 : 142, m->tri_upper ? 121 : 122,
-            (left ? m->trans_a : m->trans_b) ? 112 : 111, r.m.s, r.n.s,
-            m->alpha, left ? r.a : r.b, left ? r.lda.s : r.ldb.s, w, cols);
-  sbuf c2 = { 0 }, s2 = { 0 };
-  sb_printf (&c2, "%s < (%s)", j, r.n.s);
-  sb_printf (&s2, "(%s)[%s * (%s) + %s] += %s[%s * (%s) + %s];", r.c, i,
-             r.ldc.s, j, w, i, cols, j);
-  two_loops (out, i, r.m.s, j, "0", c2.s, s2.s);
-  free (c2.s);
-  free (s2.s);
+  /* Every column, but over TRI_C's triangle (lower: j <= i).  */
+  bool tri_c = m->tri == TE_GEMM_TRI_C;
+  sbuf c = { 0 };
+  if (tri_c && !m->tri_upper)
+    sb_printf (&c, "%s <= %s && ", j, i);
+  sb_printf (&c, "%s < (%s)", j, r.n.s);
+  two_loops (out, i, r.m.s, j, tri_c && m->tri_upper ? i : "0", c.s,
+             "(%s)[%s * (%s) + %s] += %s[%s * (%s) + %s];", r.c, i, r.ldc.s,
+             j, w, i, wld, j);
+  free (c.s);
   gemm_args_free (&r);
 }
 
@@ -972,29 +974,36 @@ gemm_nest (cgen *g, block *out, const te_lw_stage *l)
 static void
 gemm_prototypes (const te_lowered *lw, sbuf *out)
 {
-  bool done[2] = { false, false };
+  /* By element type: a product; a trmm among them.  */
+  bool any[2] = { false, false }, trmm[2] = { false, false };
   for (int s = 0; s < lw->nstages; s++)
     {
       const te_gemm *m = lw->stages[s].gemm;
-      if (!m || done[m->c->type == TE_F64])
+      if (!m)
         continue;
-      done[m->c->type == TE_F64] = true;
+      int d = m->c->type == TE_F64;
+      any[d] = true;
+      trmm[d] |= m->tri == TE_GEMM_TRI_A || m->tri == TE_GEMM_TRI_B;
+    }
+  for (int d = 0; d < 2; d++)
+    {
+      te_type type = d ? TE_F64 : TE_F32;
+      if (!any[d])
+        continue;
       if (lw->p->tiled)
         {
-          cg_tiled_function (m->c->type, out);
+          cg_tiled_function (type, out);
           continue;
         }
-      const char *t = cg_c_type (m->c->type, false);
-      te_gemm box = *m;
-      box.tri = TE_GEMM_BOX;
+      const char *t = cg_c_type (type, false);
       sb_printf (out, "\n/* A CBLAS (-lopenblas, -lcblas, -lblas); the enums as "
                       "int.  */\nvoid %s (int, int, int, int, int, int, %s, "
                       "const %s *, int, const %s *, int, %s, %s *, int);\n",
-                 te_gemm_function (&box), t, t, t, t, t);
-      box.tri = TE_GEMM_TRI_A;
-      sb_printf (out, "void %s (int, int, int, int, int, int, int, %s, "
-                      "const %s *, int, %s *, int);\n",
-                 te_gemm_function (&box), t, t, t);
+                 te_blas_function (type, false), t, t, t, t, t);
+      if (trmm[d])
+        sb_printf (out, "void %s (int, int, int, int, int, int, int, %s, "
+                        "const %s *, int, %s *, int);\n",
+                   te_blas_function (type, true), t, t, t);
     }
 }
 

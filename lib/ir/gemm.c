@@ -320,11 +320,18 @@ te_gemm_match (te_program *p, const te_stage *s, int k, te_gemm *g,
 }
 
 const char *
+te_blas_function (te_type type, bool trmm)
+{
+  if (trmm)
+    return type == TE_F32 ? "cblas_strmm" : "cblas_dtrmm";
+  return type == TE_F32 ? "cblas_sgemm" : "cblas_dgemm";
+}
+
+const char *
 te_gemm_function (const te_gemm *g)
 {
-  if (g->tri == TE_GEMM_TRI_A || g->tri == TE_GEMM_TRI_B)
-    return g->c->type == TE_F32 ? "cblas_strmm" : "cblas_dtrmm";
-  return g->c->type == TE_F32 ? "cblas_sgemm" : "cblas_dgemm";
+  return te_blas_function (g->c->type, g->tri == TE_GEMM_TRI_A
+                                           || g->tri == TE_GEMM_TRI_B);
 }
 
 const char *

@@ -170,5 +170,7 @@ te_node *te_gemm_at_zero (te_ctx *ctx, te_node *index, const te_loop *loops,
 /* The CBLAS function for G: "cblas_sgemm" or "cblas_dgemm", for
    TRI_A and TRI_B "cblas_strmm" or "cblas_dtrmm".  */
 const char *te_gemm_function (const te_gemm *g);
+/* The CBLAS's gemm (TRMM false) or trmm for elements of TYPE.  */
+const char *te_blas_function (te_type type, bool trmm);
 
 #endif /* TG_GEMM_H */
