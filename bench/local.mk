@@ -49,11 +49,12 @@ bench-parallel: plugin/tensorgrad.la
 	  $(BENCH_OUT)/parallel $(BENCH_PLUGIN)
 	./$(BENCH_OUT)/parallel/tg-bench-parallel
 
-bench-peers: plugin/tensorgrad.la
+bench-peers: plugin/tensorgrad.la lib/runtime/libtensorgrad.la
 	@if command -v python3 >/dev/null 2>&1; then \
 	  python3 -B $(srcdir)/bench/peers.py --srcdir $(srcdir)/bench \
 	    --out $(BENCH_OUT)/peers --plugin $(BENCH_PLUGIN) --cc='$(CC)' \
-	    --cblas-libs='$(CBLAS_LIBS)'; \
+	    --cblas-libs='$(CBLAS_LIBS)' \
+	    --tg-libs='-L$(abs_top_builddir)/lib/runtime/.libs -Wl,-rpath,$(abs_top_builddir)/lib/runtime/.libs -ltensorgrad'; \
 	else \
 	  echo "bench-peers: skipped: no python3"; \
 	fi

@@ -2,7 +2,8 @@
 """peers.py -- make bench-peers: tensorgrad's kernels against PyTorch.
 
     python3 -B peers.py --srcdir SRC --out DIR --plugin SO
-                        [--cc CC] [--cblas-libs LIBS] [--kernels K,K]
+                        [--cc CC] [--cblas-libs LIBS] [--tg-libs LIBS]
+                        [--kernels K,K]
 
 For each kernel of bench/ (the same C files and shapes as make bench) it
 times, in milliseconds per call, the training step (the forward, then
@@ -34,7 +35,11 @@ the gradient) and the gradient alone:
               "blasvec" blas with it (counted where it calls the
               CBLAS), "tiledpar" tiledfwd built with -fopenmp and
               -fplugin-arg-tensorgrad-parallel (the gradient's tiled
-              products on the threads).  The tensorgrad column is the
+              products on the threads); given --tg-libs (how to link
+              libtensorgrad), blasfwd, tiledfwd and tiledpar also have
+              -fplugin-arg-tensorgrad-keep-products (a product into a
+              local array kept by the forward for the gradient).  The
+              tensorgrad column is the
               fastest training step of blasfwd, blas, blasvec (the
               CBLAS), vecfwd and tuned, else loops; beside it the
               figures without a library ("nolib"): the fastest step of
@@ -384,6 +389,13 @@ def build(args, marches):
     if "tiledfwd" in opts:
         opts["tiledpar"] = opts["tiledfwd"] + [
             "-fplugin-arg-tensorgrad-parallel"]
+    # With libtensorgrad at hand (--tg-libs), the forward variants keep
+    # the products they compute into local arrays for the gradient.
+    keep = ["-fplugin-arg-tensorgrad-keep-products"]
+    if args.tg_libs:
+        for v in ("blasfwd", "tiledfwd", "tiledpar"):
+            if v in opts:
+                opts[v] = opts[v] + keep
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -409,6 +421,8 @@ def build(args, marches):
                         run, cc + flags + ["-fplugin=" + args.plugin] + extra
                         + ["-o", so, src]
                         + (libs if v not in ("tiledfwd", "tiledpar")
+                           else [])
+                        + (args.tg_libs.split() if keep[0] in extra
                            else []) + ["-lm"]))
     built = {}
     for (march, k, v), (so, fut) in jobs.items():
@@ -774,6 +788,7 @@ def main():
     ap.add_argument("--plugin")
     ap.add_argument("--cc", default=os.environ.get("CC", "gcc"))
     ap.add_argument("--cblas-libs", default="")
+    ap.add_argument("--tg-libs", default="")
     ap.add_argument("--kernels", default="dense,conv2d,mlp,softmax,"
                     "tanhchain,rnn,layernorm,attention")
     ap.add_argument("--threads", type=int, default=1)

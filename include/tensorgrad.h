@@ -12,7 +12,8 @@
 			 is defined.
 
    and the declarations of libtensorgrad (link with -ltensorgrad): the
-   runtime gradient checker tg_gradcheck, below.
+   runtime gradient checker tg_gradcheck, below, and tg_keep_product,
+   which the code -fplugin-arg-tensorgrad-keep-products makes calls.
 
    The gradient ABI, in short: for a kernel `R f (P1, ..., Pn)' the plugin
    defines `void f_grad (P1, ..., Pn, S1, ..., Sm [, R d_return])' with
@@ -309,6 +310,24 @@ void tg_report_print (FILE *f, const tg_report *report);
 
 /* Release what tg_gradcheck allocated in REPORT.  */
 void tg_report_free (tg_report *report);
+
+/* -fplugin-arg-tensorgrad-keep-products: the calls the plugin makes
+   around a matrix product, C = alpha op (A) op (B) + beta C (row-major,
+   FLAGS: 1 A transposed, 2 B transposed, 4 double elements, else
+   float), into a local array of kernel KEY's ("kernel/array"):
+   TG_KEEP_OPERANDS before the kernel computes it and TG_KEEP_RESULT
+   after keep, for the calling thread, copies of the elements the
+   product reads of A, B and (beta nonzero) C, and of those it writes;
+   TG_KEEP_TAKE, in the
+   gradient, copies the kept result into C and returns 1 when the kept
+   product had the same sizes, strides, flags, alpha and beta and its
+   operands held the same bytes, else returns 0 (the gradient computes
+   it).  A thread keeps one product per KEY until it ends.  */
+enum { TG_KEEP_OPERANDS, TG_KEEP_RESULT, TG_KEEP_TAKE };
+int tg_keep_product (const char *key, int step, int flags, long m, long n,
+		     long k, const void *a, long lda, const void *b,
+		     long ldb, void *c, long ldc, double alpha,
+		     double beta);
 
 #ifdef __cplusplus
 }

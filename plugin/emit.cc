@@ -46,6 +46,8 @@ static tree max_threads_decl;
 static tree made_cblas[2];
 /* cblas_strmm and cblas_dtrmm, the same (trmm_decl).  */
 static tree made_trmm[2];
+/* libtensorgrad's tg_keep_product, the same (keep_decl).  */
+static tree made_keep;
 /* The tiled products' static functions, float and double (tiled.cc),
    once made.  */
 static tree made_tiled[2];
@@ -55,6 +57,8 @@ static tree made_vector_math[TE_NUM_OPS][2];
 
 bool emit_vector_math;
 long emit_parallel_min = EMIT_PARALLEL_MIN_DEFAULT;
+emit_keep_mode emit_keep;
+const char *emit_keep_kernel;
 
 const struct ggc_root_tab emit_gc_roots[] = {
   { &pending, 1, sizeof (pending), &gt_ggc_mx_tree_node,
@@ -66,6 +70,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
   { &made_cblas[0], 2, sizeof (made_cblas[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_trmm[0], 2, sizeof (made_trmm[0]), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_keep, 1, sizeof (made_keep), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_tiled[0], 2, sizeof (made_tiled[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
@@ -2536,13 +2542,13 @@ stderr_decl (location_t loc)
 
 /* ---- matrix products as CBLAS calls (te_lw_stage.gemm) ----------------- */
 
-/* CBLAS function NAME: the translation unit's declaration when the call
-   graph knows one (<cblas.h>, with its enum types), else *MADE, made
-   once as an external void NAME (ARGS[0..N)), its own name, never a C++
-   mangling of it.  The CBLAS defines the enums int-sized and the sizes
-   int (an LP64 build).  */
+/* Library function NAME: the translation unit's declaration when the
+   call graph knows one (<cblas.h>, with its enum types; <tensorgrad.h>),
+   else *MADE, made once as an external RET NAME (ARGS[0..N)), its own
+   name, never a C++ mangling of it.  The CBLAS defines the enums
+   int-sized and the sizes int (an LP64 build).  */
 static tree
-blas_fn (const char *name, tree *made, int n, tree *args)
+library_fn (const char *name, tree *made, tree ret, int n, tree *args)
 {
   cgraph_node *node;
   FOR_EACH_FUNCTION (node)
@@ -2551,14 +2557,14 @@ blas_fn (const char *name, tree *made, int n, tree *args)
       return node->decl;
   if (!*made)
     {
-      tree type = build_function_type_array (void_type_node, n, args);
+      tree type = build_function_type_array (ret, n, args);
       *made = build_fn_decl (name, type);
       SET_DECL_ASSEMBLER_NAME (*made, get_identifier (name));
     }
   return *made;
 }
 
-/* cblas_sgemm or cblas_dgemm for G (blas_fn): void NAME (int, int, int,
+/* cblas_sgemm or cblas_dgemm for G (library_fn): void NAME (int, int, int,
    int, int, int, T, const T *, int, const T *, int, T, T *, int), the
    enums CblasRowMajor 101, CblasNoTrans 111, CblasTrans 112.  */
 static tree
@@ -2570,8 +2576,9 @@ cblas_decl (const te_gemm *g)
   tree i = integer_type_node;
   tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
                     build_pointer_type (elem), i };
-  return blas_fn (te_blas_function (g->c->type, false),
-                  &made_cblas[g->c->type == TE_F64], 14, args);
+  return library_fn (te_blas_function (g->c->type, false),
+                     &made_cblas[g->c->type == TE_F64], void_type_node, 14,
+                     args);
 }
 
 /* A call of FN with the N values VALS, each converted to its parameter's
@@ -2740,6 +2747,85 @@ gemm_runs (emitter *e, const te_lw_stage *g)
   return cond;
 }
 
+/* ---- products kept for the gradient (keep-products) -------------------- */
+
+/* tg_keep_product's steps, <tensorgrad.h>'s TG_KEEP_OPERANDS,
+   TG_KEEP_RESULT and TG_KEEP_TAKE (libtensorgrad's ABI).  */
+enum { KEEP_OPERANDS, KEEP_RESULT, KEEP_TAKE };
+
+/* libtensorgrad's int tg_keep_product (const char *, int, int, long,
+   long, long, const void *, long, const void *, long, void *, long,
+   double, double) (library_fn).  */
+static tree
+keep_decl (void)
+{
+  tree l = long_integer_type_node, i = integer_type_node;
+  tree cv = build_pointer_type (build_qualified_type (void_type_node,
+                                                      TYPE_QUAL_CONST));
+  tree cc = build_pointer_type (build_qualified_type (char_type_node,
+                                                      TYPE_QUAL_CONST));
+  tree d = double_type_node;
+  tree args[14] = { cc, i, i, l, l, l, cv, l, cv, l, ptr_type_node, l, d,
+                    d };
+  return library_fn ("tg_keep_product", &made_keep, integer_type_node, 14,
+                     args);
+}
+
+/* A call of tg_keep_product for product G at step STEP (KEEP_...),
+   under key "KERNEL/C".  */
+static tree
+keep_call (emitter *e, const te_gemm *g, int step)
+{
+  te_ctx *ctx = e->p->ctx;
+  char *key = xasprintf ("%s/%s", emit_keep_kernel, g->c->name);
+  tree lt = long_integer_type_node, it = integer_type_node;
+  int flags = g->trans_a | g->trans_b << 1 | (g->c->type == TE_F64) << 2;
+  tree vals[14] = {
+    build_string_literal (strlen (key) + 1, key), build_int_cst (it, step),
+    build_int_cst (it, flags), expr (e, g->m), expr (e, g->n),
+    expr (e, g->k), element_address (e, g->a, g->off_a), expr (e, g->lda),
+    element_address (e, g->b, g->off_b), expr (e, g->ldb),
+    element_address (e, g->c, g->off_c), expr (e, g->ldc),
+    expr (e, te_float (ctx, TE_F64, g->alpha)),
+    expr (e, te_float (ctx, TE_F64, g->beta))
+  };
+  free (key);
+  tree fb[14] = { TREE_TYPE (vals[0]), it, it, lt, lt, lt, ptr_type_node,
+                  lt, ptr_type_node, lt, ptr_type_node, lt,
+                  double_type_node, double_type_node };
+  return call_converted (e, keep_decl (), 14, vals, fb);
+}
+
+/* CALLS, the calls of product G, with keep-products (emit_keep): in
+   the kernel's helper (forward.cc), the operands kept before and the
+   result after; in the gradient, the calls only where the kept product
+   cannot be taken.  Only an unbatched product into a local array of
+   the kernel's (te_tensor.decl), which the gradient computes again.  */
+static tree
+kept (emitter *e, const te_gemm *g, tree calls)
+{
+  if (emit_keep == EMIT_KEEP_NONE || g->nbatch || !g->c->decl)
+    return calls;
+  if (dump_file)
+    fprintf (dump_file, "keep-products: %s/%s: %s %s\n", emit_keep_kernel,
+             g->c->name, te_gemm_text (e->p, g),
+             emit_keep == EMIT_KEEP_PUT
+                 ? "kept for the gradient"
+                 : "taken from the kernel's where its operands are "
+                   "unchanged");
+  if (emit_keep == EMIT_KEEP_TAKE)
+    return build3 (COND_EXPR, void_type_node,
+                   build2 (EQ_EXPR, boolean_type_node,
+                           keep_call (e, g, KEEP_TAKE),
+                           integer_zero_node),
+                   calls, NULL_TREE);
+  tree list = NULL_TREE;
+  append_to_statement_list (keep_call (e, g, KEEP_OPERANDS), &list);
+  append_to_statement_list (calls, &list);
+  append_to_statement_list (keep_call (e, g, KEEP_RESULT), &list);
+  return list;
+}
+
 /* ---- tiled products on the threads ------------------------------------ */
 
 /* A tiled product and the locals of its thread's block of columns.  */
@@ -2828,7 +2914,7 @@ tiled_team (emitter *e, const te_gemm *g)
 
 /* ---- products over a triangle (te_gemm.tri) --------------------------- */
 
-/* cblas_strmm or cblas_dtrmm for G (blas_fn): void NAME (int, int, int,
+/* cblas_strmm or cblas_dtrmm for G (library_fn): void NAME (int, int, int,
    int, int, int, int, T, const T *, int, T *, int), the enums order,
    side (CblasLeft 141, CblasRight 142), uplo (CblasUpper 121,
    CblasLower 122), transposition and diagonal (CblasNonUnit 131).  */
@@ -2841,8 +2927,8 @@ trmm_decl (const te_gemm *g)
   tree i = integer_type_node;
   tree args[12] = { i, i, i, i, i, i, i, elem, cptr, i,
                     build_pointer_type (elem), i };
-  return blas_fn (te_gemm_function (g), &made_trmm[g->c->type == TE_F64], 12,
-                  args);
+  return library_fn (te_gemm_function (g), &made_trmm[g->c->type == TE_F64],
+                     void_type_node, 12, args);
 }
 
 /* *(P + I * LD + J) of element type ELEM.  */
@@ -2988,8 +3074,8 @@ gemm_stage (emitter *e, const te_lw_stage *g)
   else if (tiled && g->stage->team && flag_openmp)
     calls = tiled_team (e, gm);
   else
-    calls = loop_nest (e, gm->nbatch, gm->batch, false,
-                       tiled ? tiled_call : gemm_call, gm);
+    calls = kept (e, gm, loop_nest (e, gm->nbatch, gm->batch, false,
+                                    tiled ? tiled_call : gemm_call, gm));
   tree tests = all_nonnull (e, l->skip, l->nskip);
   if (tests)
     {

@@ -27,6 +27,20 @@ extern bool emit_vector_math;
 #define EMIT_PARALLEL_MIN_DEFAULT (1L << 21)
 extern long emit_parallel_min;
 
+/* -fplugin-arg-tensorgrad-keep-products: a product into a local array
+   of the kernel, unbatched, kept by the thread that runs the kernel's
+   helper (forward.cc: EMIT_KEEP_PUT), taken by its gradient
+   (EMIT_KEEP_TAKE) through libtensorgrad's tg_keep_product, under the
+   key "EMIT_KEEP_KERNEL/array".  */
+enum emit_keep_mode
+{
+  EMIT_KEEP_NONE,
+  EMIT_KEEP_PUT,
+  EMIT_KEEP_TAKE
+};
+extern emit_keep_mode emit_keep;
+extern const char *emit_keep_kernel;
+
 /* The declaration vector-math gives the gradients' calls of BUILTIN (a
    math function glibc's libmvec has in vector forms: expf, tanh...), or
    NULL_TREE when it has none; forward.cc's vector-forward makes a

@@ -265,7 +265,8 @@ nest_problem (function *fun, class loop *root, const te_program *p,
 /* Step 4: a static function of KERNEL's parameters computing program Q
    (te_gemm_forward's), emitted; NULL if the emitter failed.  */
 static tree
-make_helper (tree kernel, const te_program *fwd, te_program *q, bool vmath)
+make_helper (tree kernel, const te_program *fwd, te_program *q, bool vmath,
+             bool keep)
 {
   /* The kernel's parameters, then a pointer to the elements of each
      local array Q reads or writes (te_gemm_forward).  */
@@ -304,8 +305,16 @@ make_helper (tree kernel, const te_program *fwd, te_program *q, bool vmath)
      product) libmvec's, as the kernel's others.  */
   bool saved = emit_vector_math;
   emit_vector_math |= vmath;
+  /* keep-products: the product into a local array kept for the
+     gradient, which takes it under the same key (tensorgrad.cc).  */
+  if (keep)
+    {
+      emit_keep = EMIT_KEEP_PUT;
+      emit_keep_kernel = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (kernel));
+    }
   bool ok = emit_gradient (decl, q, lw);
   emit_vector_math = saved;
+  emit_keep = EMIT_KEEP_NONE;
   te_lowered_free (lw);
   return ok ? decl : NULL_TREE;
 }
@@ -485,7 +494,7 @@ params_are_registers (tree kernel)
 
 unsigned
 forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
-              bool vmath)
+              bool vmath, bool keep)
 {
   if (fun->decl != kernel)
     {
@@ -530,7 +539,7 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
           if (dump_file && (dump_flags & TDF_DETAILS))
             te_program_dump (dump_file, q);
         }
-      tree helper = q && !why ? make_helper (kernel, fwd, q, vmath)
+      tree helper = q && !why ? make_helper (kernel, fwd, q, vmath, keep)
                               : NULL_TREE;
       if (q && !why && !helper)
         why = "the call could not be emitted";

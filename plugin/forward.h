@@ -13,10 +13,12 @@
    emitter makes, which calls the CBLAS, or, when TILED, the tiled
    product of lib/back/tiled.h (no library); say in the dump which did
    and why the others did not.  VMATH: that function's math calls are
-   libmvec's (vector-forward), whatever vector-math says.  Returns the
+   libmvec's (vector-forward), whatever vector-math says.  KEEP
+   (keep-products): that function keeps its product for the gradient
+   when it writes a local array (emit.h, EMIT_KEEP_PUT).  Returns the
    TODO flags FUN then needs.  */
 unsigned forward_blas (function *fun, tree kernel, te_program *fwd,
-                       bool tiled, bool vmath);
+                       bool tiled, bool vmath, bool keep);
 
 /* -fplugin-arg-tensorgrad-vector-forward: give KERNEL (and the
    functions GCC outlines from its OpenMP regions, which inherit it) the

@@ -57,6 +57,13 @@ static struct plugin_info tg_info = {
   "                                 write the prototype of every public\n"
   "                                 <name>_grad to FILE, for other files\n"
   "  -fplugin-arg-tensorgrad-help   print this text\n"
+  "  -fplugin-arg-tensorgrad-keep-products\n"
+  "                                 with blas-forward or tiled-forward:\n"
+  "                                 the kernel keeps, per thread, each\n"
+  "                                 product it computes into a local\n"
+  "                                 array, with copies of its operands;\n"
+  "                                 the gradient takes it where they are\n"
+  "                                 unchanged (link -ltensorgrad)\n"
   "  -fplugin-arg-tensorgrad-no-opt turn the optimizer off (no reuse of\n"
   "                                 forward results, fusion or loop\n"
   "                                 ordering), for comparison\n"
@@ -113,6 +120,7 @@ static const struct
                    { "dump", NULL },
                    { "dump-c", "FILE" },
                    { "header", "FILE" }, { "help", NULL },
+                   { "keep-products", NULL },
                    { "no-opt", NULL }, { "no-tiled", NULL },
                    { "parallel", NULL }, { "parallel-min", "N" },
                    { "target-clones", NULL },
@@ -138,6 +146,10 @@ static bool tg_blas_forward;
 /* -fplugin-arg-tensorgrad-tiled-forward: the kernels' products as the
    tiled product (forward.cc, lib/back/tiled.h), no CBLAS.  */
 static bool tg_tiled_forward;
+/* -fplugin-arg-tensorgrad-keep-products: the kernels' products into
+   local arrays kept for their gradients (emit.h, EMIT_KEEP_PUT and
+   EMIT_KEEP_TAKE; lib/runtime/keep.c).  */
+static bool tg_keep_products;
 /* -fplugin-arg-tensorgrad-vector-forward: the kernels' own sums
    reassociated, their math calls libmvec's (forward.cc's
    forward_vectorize).  */
@@ -644,6 +656,23 @@ copy_check_attributes (tree grad, tree kernel)
                                             DECL_ATTRIBUTES (grad));
 }
 
+/* emit_gradient of DECL, KERNEL's gradient; with keep-products, its
+   products into KERNEL's local arrays taken from what the kernel's
+   helpers kept (forward.cc), under KERNEL's assembler name.  */
+static bool
+emit_gradient_keeping (tree decl, tree kernel, const te_program *bwd,
+                       const te_lowered *lw)
+{
+  if (tg_keep_products)
+    {
+      emit_keep = EMIT_KEEP_TAKE;
+      emit_keep_kernel = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (kernel));
+    }
+  bool ok = emit_gradient (decl, bwd, lw);
+  emit_keep = EMIT_KEEP_NONE;
+  return ok;
+}
+
 /* Lift FUN, run the pipeline, emit the gradient of KERNEL: FUN's own
    declaration, or the kernel whose serial twin FUN is (omp.cc).  */
 static unsigned
@@ -725,7 +754,7 @@ differentiate (function *fun, tree kernel)
         error_at (DECL_SOURCE_LOCATION (kernel),
                   "tensorgrad: internal error: out of memory lowering %qs",
                   bwd->name);
-      else if (!emit_gradient (decl, bwd, lw))
+      else if (!emit_gradient_keeping (decl, kernel, bwd, lw))
         remark_refused (kernel, "internal error: it could not be "
                                    "emitted (the error above says why)");
       else
@@ -744,7 +773,8 @@ differentiate (function *fun, tree kernel)
   unsigned todo = 0;
   if (bwd && lifted && !seen_error ())
     todo = forward_blas (fun, kernel, lifted, tg_tiled_forward,
-                         tg_vector_forward && target_x86_64_lp64 ());
+                         tg_vector_forward && target_x86_64_lp64 (),
+                         tg_keep_products);
   if (lifted)
     te_ctx_free (lifted->ctx);
   if (dump_file)
@@ -941,6 +971,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_tiled_forward = true;
       else if (!strcmp (key, "vector-forward"))
         tg_vector_forward = true;
+      else if (!strcmp (key, "keep-products"))
+        tg_keep_products = true;
       else if (!strcmp (key, "target-clones"))
         /* The target is checked when the options are final
            (x86_64_options).  */
@@ -960,6 +992,14 @@ parse_options (struct plugin_name_args *info, bool *dump)
       error ("tensorgrad: options %<tiled-forward%> and %<blas-forward%> "
              "conflict: the kernel's products run either as the tiled "
              "product or as CBLAS calls");
+      ok = false;
+    }
+  /* Only the helpers of blas-forward and tiled-forward keep products.  */
+  if (tg_keep_products && !tg_blas_forward && !tg_tiled_forward)
+    {
+      error ("tensorgrad: option %<keep-products%> needs %<blas-forward%> "
+             "or %<tiled-forward%>: only the kernel's products those run "
+             "as calls are kept");
       ok = false;
     }
   return ok;

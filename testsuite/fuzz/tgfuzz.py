@@ -45,6 +45,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tggen  # noqa: E402
 import tgharness  # noqa: E402
 
+# libtensorgrad's archive, for keep-products' tg_keep_product: the
+# build's (TG_RUNTIME_LIB, else the source tree's, built in place).
+RUNTIME_LIB = os.environ.get("TG_RUNTIME_LIB", os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib", "runtime",
+    ".libs", "libtensorgrad.a"))
+
 CONFIGS = [("O0", ["-O0"]), ("O2", ["-O2"]), ("O3", ["-O3"]),
            ("O2-no-opt", ["-O2", "-fplugin-arg-tensorgrad-no-opt"])]
 # More configurations for --configs (DESIGN.md section 3 promises them).
@@ -76,6 +82,15 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O0-blas-forward", ["-O0",
                                      "-fplugin-arg-tensorgrad-blas-forward"]
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                # Their products into local arrays kept for the
+                # gradient (libtensorgrad's tg_keep_product).
+                ("O2-blas-forward-keep",
+                 ["-O2", "-fplugin-arg-tensorgrad-blas-forward",
+                  "-fplugin-arg-tensorgrad-keep-products", RUNTIME_LIB]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                ("O2-tiled-forward-keep",
+                 ["-O2", "-fplugin-arg-tensorgrad-tiled-forward",
+                  "-fplugin-arg-tensorgrad-keep-products", RUNTIME_LIB]),
                 # The same nests as the tiled product, no library.
                 ("O2-tiled-forward", ["-O2",
                                       "-fplugin-arg-tensorgrad-tiled-forward"]),
@@ -206,8 +221,8 @@ def test_kernel(kern, d, seed_text, configs=None, plant=0, dropc=False,
     res = {}
     for name, flags in (configs or CONFIGS):
         obj = "k-%s.o" % name
-        libs = [f for f in flags if f.startswith("-l")]
-        flags = [f for f in flags if not f.startswith("-l")]
+        libs = [f for f in flags if f.startswith("-l") or f.endswith(".a")]
+        flags = [f for f in flags if f not in libs]
         cmd = cc + ["-fplugin=" + OPTS.plugin] + flags + [
                             "-fdiagnostics-plain-output", "-c", "kern.c",
                             "-o", obj] + extra

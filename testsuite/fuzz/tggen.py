@@ -137,12 +137,14 @@ class Gen(Exprs, Blocks, Refused):
         self.scalars.append((name, lo, hi))
         return (name, lo, hi)
 
-    def new_dest(self, dims, lo, hi, readable=True, allow_tmp=True):
-        """Where a nest stores: an output parameter or a local array."""
+    def new_dest(self, dims, lo, hi, readable=True, allow_tmp=True,
+                 tmp=False):
+        """Where a nest stores: an output parameter or a local array
+        (always with TMP)."""
         n = 1
         for d in dims:
             n *= d.v
-        if allow_tmp and self.ch.chance(0.35):
+        if tmp or (allow_tmp and self.ch.chance(0.35)):
             name = self.fresh("t")
             size = "*".join(d.text for d in dims)
             if all(d.text.isdigit() for d in dims):
@@ -470,9 +472,17 @@ class Gen(Exprs, Blocks, Refused):
         self.emit(self.loops([("i", d0.text)], inner))
         self.finish_scalar(acc, lo, hi)
 
-    def st_matmul(self):
+    def st_hidden(self):
+        """A dense layer into a local array, as an MLP's hidden layer,
+        read by the stages after it: keep-products' case (the forward
+        keeps the product, the gradient takes it)."""
+        self.tag("hidden")
+        self.st_matmul(hidden=True)
+
+    def st_matmul(self, hidden=False):
         ch = self.ch
-        order = ch.pick(["ijp", "ipj", "pij", "jip", "jpi", "pji"])
+        order = "ijp" if hidden else ch.pick(["ijp", "ipj", "pij", "jip",
+                                              "jpi", "pji"])
         self.tag("matmul-" + order)
         n, kk, m = self.new_dim(), self.new_dim(), self.new_dim()
         A = self.get_array([n, kk], vla_ok=True)
@@ -502,11 +512,11 @@ class Gen(Exprs, Blocks, Refused):
         act = ch.chance(0.3)
         if act:
             lo, hi = -1, 1
-        C = self.new_dest([n, m], min(lo, 0), max(hi, 0))
+        C = self.new_dest([n, m], min(lo, 0), max(hi, 0), tmp=hidden)
         cst = "%s[%s]" % (C.name, flat([n, m], ["i", "j"]))
         init = "%s[j]" % bias.name if bias else "0.0$"
         bounds = {"i": n.text, "j": m.text, "p": kk.text}
-        if order[2] == "p" and ch.chance(0.6):
+        if hidden or (order[2] == "p" and ch.chance(0.6)):
             acc = self.fresh("s")
             inner = ["$T %s = %s;" % (acc, init)] + \
                 self.loops([("p", kk.text)],
@@ -1078,7 +1088,7 @@ class Gen(Exprs, Blocks, Refused):
                      ("pairs", 2)]
     # Kinds drawn only when --stages names them (narrow variations of a
     # kind of STAGE_WEIGHTS, to measure one construct).
-    FOCUSED = ["causal-tail", "conv"]
+    FOCUSED = ["causal-tail", "conv", "hidden"]
     REFUSED = ["break", "while-data", "scratch-partial-overwrite",
                "switch", "carried-scalar-inner", "partial-overwrite",
                "scatter-store", "goto", "compaction", "unrolled-stores",
