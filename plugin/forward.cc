@@ -91,8 +91,21 @@
                                          calls _ZGVdN8v_expf (x86_64)
 
    Not -ffinite-math-only: a NaN or an infinity (a mask's -INFINITY)
-   means what it did, and fmaxf's reductions stay scalar.  The lifter
-   reads the calls by name (lift_call), so the gradient is the same.  */
+   means what it did.  The lifter reads the calls by name (lift_call),
+   so the gradient is the same.  Once it is made, forward_minmax takes
+   fmax and fmin out of calls (libm's; GCC inlines them only without
+   NaNs), with their values:
+
+       float mx = x[0];                  mx' = x[0] unless a NaN, else
+       for (int j = 1; j < m; j++)         -INFINITY; any = x[0] is no NaN
+         mx = fmaxf (mx, x[j]);          mx' = MAX_EXPR <mx', x[j] unless
+                                           a NaN, else -INFINITY>;
+                                         any |= x[j] is no NaN  (both
+                                           reductions GCC vectorizes)
+                                         after: mx = any ? mx' : NaN
+
+       r = fmaxf (a, 0.0f);              r = MAX_EXPR <a unless a NaN
+                                           (then 0), 0>  */
 
 #include "gcc-common.h"
 #include "forward.h"
@@ -436,6 +449,286 @@ replace_nest (function *fun, tree kernel, class loop *root, tree helper,
       update_stmt (use_stmt);
     }
   return true;
+}
+
+/* ---- fmax and fmin without calls (vector-forward) -------------------- */
+
+/* Is G a call of fmax, fmaxf, fmin or fminf with a result?  *CODE its
+   MAX_EXPR or MIN_EXPR.  */
+static bool
+minmax_call (gimple *g, enum tree_code *code)
+{
+  if (!is_gimple_call (g) || !gimple_call_lhs (g)
+      || gimple_call_num_args (g) != 2)
+    return false;
+  tree type = TREE_TYPE (gimple_call_lhs (g));
+  if (TYPE_MAIN_VARIANT (type) != float_type_node
+      && TYPE_MAIN_VARIANT (type) != double_type_node)
+    return false;
+  switch (gimple_call_combined_fn (g))
+    {
+    case CFN_BUILT_IN_FMAX:
+    case CFN_BUILT_IN_FMAXF:
+      *code = MAX_EXPR;
+      return true;
+    case CFN_BUILT_IN_FMIN:
+    case CFN_BUILT_IN_FMINF:
+      *code = MIN_EXPR;
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* X == X ? X : OTHER, appended to SEQ: X unless it is a NaN.  */
+static tree
+unless_nan (gimple_seq *seq, tree x, tree other)
+{
+  tree same = gimple_build (seq, EQ_EXPR, boolean_type_node, x, x);
+  return gimple_build (seq, COND_EXPR, TREE_TYPE (x), same, x, other);
+}
+
+/* The call G, R = fmax (A, B), as R = MAX_EXPR <A', B'> with A' = A
+   unless it is a NaN (then B) and B' = B unless it is a NaN (then A):
+   a NaN operand gives the other, two give a NaN, as fmax does, and
+   MAX_EXPR (whose NaNs GCC leaves unspecified) never sees just one.  */
+static void
+minmax_inline (gimple_stmt_iterator *gsi, enum tree_code code)
+{
+  gimple *g = gsi_stmt (*gsi);
+  tree a = gimple_call_arg (g, 0), b = gimple_call_arg (g, 1);
+  gimple_seq seq = NULL;
+  tree a1 = unless_nan (&seq, a, b), b1 = unless_nan (&seq, b, a);
+  gimple_seq_set_location (seq, gimple_location (g));
+  gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
+  gassign *r = gimple_build_assign (gimple_call_lhs (g), code, a1, b1);
+  gimple_set_location (r, gimple_location (g));
+  gsi_replace (gsi, r, false);
+}
+
+/* Is every use of NAME outside LOOP in a statement AFTER dominates
+   (for a PHI, on an edge from such a block)?  */
+static bool
+uses_outside_after (tree name, class loop *loop, basic_block after)
+{
+  imm_use_iterator it;
+  use_operand_p use;
+  FOR_EACH_IMM_USE_FAST (use, it, name)
+    {
+      gimple *u = USE_STMT (use);
+      basic_block ub = gimple_bb (u);
+      if (flow_bb_inside_loop_p (loop, ub))
+        continue;
+      if (gphi *phi = dyn_cast<gphi *> (u))
+        ub = gimple_phi_arg_edge (phi, PHI_ARG_INDEX_FROM_USE (use))->src;
+      if (!dominated_by_p (CDI_DOMINATORS, ub, after))
+        return false;
+    }
+  return true;
+}
+
+/* Reset the debug statements that bind NAME.  */
+static void
+reset_debug_uses (tree name)
+{
+  imm_use_iterator it;
+  gimple *u;
+  FOR_EACH_IMM_USE_STMT (u, it, name)
+    if (is_gimple_debug (u))
+      {
+        gimple_debug_bind_reset_value (u);
+        update_stmt (u);
+      }
+}
+
+/* Does NAME have one use in LOOP (not a debug one), USE_STMT?  */
+static bool
+only_use_in_loop (tree name, class loop *loop, gimple *use_stmt)
+{
+  imm_use_iterator it;
+  use_operand_p use;
+  FOR_EACH_IMM_USE_FAST (use, it, name)
+    {
+      gimple *u = USE_STMT (use);
+      if (!is_gimple_debug (u) && u != use_stmt
+          && flow_bb_inside_loop_p (loop, gimple_bb (u)))
+        return false;
+    }
+  return true;
+}
+
+/* Replace the uses of OLD outside LOOP (debug ones too) by NEW_NAME.  */
+static void
+replace_outside (tree old, class loop *loop, tree new_name)
+{
+  imm_use_iterator it;
+  gimple *u;
+  FOR_EACH_IMM_USE_STMT (u, it, old)
+    {
+      basic_block ub = gimple_bb (u);
+      if (flow_bb_inside_loop_p (loop, ub))
+        continue;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_ON_STMT (use, it)
+        SET_USE (use, new_name);
+      update_stmt (u);
+    }
+}
+
+/* The reduction of LOOP whose header PHI is PHI, if its latch value is
+   CALL = fmax (PHI, V) (either order) and neither is used in LOOP but
+   there, as one GCC's vectorizer sums in lanes: the PHI becomes M, a
+   MAX_EXPR reduction of V unless it is a NaN (then -INFINITY; the
+   initial value alike), beside A, an OR reduction of "V is no NaN";
+   after the loop, where its only exit leads, the value is A ? M : NaN,
+   which is fmax's: the largest value that is no NaN, a NaN when all
+   are.  Returns true if it rewrote them.  */
+static bool
+minmax_reduction (class loop *loop, gphi *phi, gimple *call,
+                  enum tree_code code)
+{
+  tree res = gimple_phi_result (phi), l = gimple_call_lhs (call);
+  edge pre = loop_preheader_edge (loop), latch = loop_latch_edge (loop);
+  edge exit = single_exit (loop);
+  if (!exit || !single_pred_p (exit->dest)
+      || PHI_ARG_DEF_FROM_EDGE (phi, latch) != l)
+    return false;
+  tree a0 = gimple_call_arg (call, 0), a1 = gimple_call_arg (call, 1);
+  tree v = a0 == res ? a1 : a1 == res ? a0 : NULL_TREE;
+  if (!v || v == res || v == l
+      || !only_use_in_loop (res, loop, call)
+      || !only_use_in_loop (l, loop, phi))
+    return false;
+  basic_block after = exit->dest;
+  bool l_at_exit = dominated_by_p (CDI_DOMINATORS, exit->src,
+                                   gimple_bb (call));
+  if (!uses_outside_after (res, loop, after)
+      || !uses_outside_after (l, loop, after))
+    return false;
+  /* A use of L outside that L's block does not dominate the exit of
+     cannot be: L would not dominate it.  */
+  tree type = TREE_TYPE (res), it = integer_type_node;
+  REAL_VALUE_TYPE inf;
+  real_inf (&inf);
+  if (code == MAX_EXPR)
+    inf = real_value_negate (&inf);
+  tree fill = build_real (type, inf);
+  location_t loc = gimple_location (call);
+
+  /* Before the loop.  */
+  gimple_seq seq = NULL;
+  tree init = PHI_ARG_DEF_FROM_EDGE (phi, pre);
+  tree ok0 = gimple_build (&seq, EQ_EXPR, boolean_type_node, init, init);
+  tree m0 = gimple_build (&seq, COND_EXPR, type, ok0, init, fill);
+  tree any0 = gimple_build (&seq, NOP_EXPR, it, ok0);
+  gimple_seq_set_location (seq, loc);
+  gsi_insert_seq_on_edge_immediate (pre, seq);
+
+  /* The header's PHIs and the body's statements.  */
+  gphi *mp = create_phi_node (make_ssa_name (type), loop->header);
+  gphi *ap = create_phi_node (make_ssa_name (it), loop->header);
+  seq = NULL;
+  tree okv = gimple_build (&seq, EQ_EXPR, boolean_type_node, v, v);
+  tree vf = gimple_build (&seq, COND_EXPR, type, okv, v, fill);
+  tree m2 = make_ssa_name (type);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (m2, code,
+                                                  gimple_phi_result (mp),
+                                                  vf));
+  tree ai = gimple_build (&seq, NOP_EXPR, it, okv);
+  tree a2 = make_ssa_name (it);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (a2, BIT_IOR_EXPR,
+                                                  gimple_phi_result (ap),
+                                                  ai));
+  gimple_seq_set_location (seq, loc);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+  add_phi_arg (mp, m0, pre, loc);
+  add_phi_arg (mp, m2, latch, loc);
+  add_phi_arg (ap, any0, pre, loc);
+  add_phi_arg (ap, a2, latch, loc);
+
+  /* After it: fmax's value of the PHI (the header's) and of the call
+     (where the exit comes after it).  */
+  REAL_VALUE_TYPE qnan;
+  real_nan (&qnan, "", 1, TYPE_MODE (type));
+  tree nan = build_real (type, qnan);
+  gimple_stmt_iterator at = gsi_after_labels (after);
+  tree outs[2] = { res, l };
+  tree ms[2] = { gimple_phi_result (mp), m2 };
+  tree as[2] = { gimple_phi_result (ap), a2 };
+  for (int k = 0; k < 2; k++)
+    {
+      if (k == 1 && !l_at_exit)
+        break;
+      seq = NULL;
+      tree some = gimple_build (&seq, NE_EXPR, boolean_type_node, as[k],
+                                integer_zero_node);
+      tree val = gimple_build (&seq, COND_EXPR, type, some, ms[k], nan);
+      gimple_seq_set_location (seq, loc);
+      gsi_insert_seq_before (&at, seq, GSI_SAME_STMT);
+      replace_outside (outs[k], loop, val);
+    }
+
+  /* The old PHI and call, their uses gone (L's only one was the PHI)
+     but the loop's debug statements'.  */
+  reset_debug_uses (res);
+  reset_debug_uses (l);
+  gimple_stmt_iterator cg = gsi_for_stmt (call);
+  gphi_iterator pg = gsi_for_phi (phi);
+  remove_phi_node (&pg, true);
+  gsi_remove (&cg, true);
+  release_ssa_name (l);
+  return true;
+}
+
+unsigned
+forward_minmax (function *fun)
+{
+  unsigned changed = 0;
+  calculate_dominance_info (CDI_DOMINATORS);
+  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  /* The reductions: a header PHI whose latch value is such a call.  */
+  for (auto loop : loops_list (fun, 0))
+    {
+      if (!loop->header || !loop_outer (loop))
+        continue;
+      for (gphi_iterator pi = gsi_start_phis (loop->header);
+           !gsi_end_p (pi);)
+        {
+          gphi *phi = pi.phi ();
+          gsi_next (&pi);
+          if (virtual_operand_p (gimple_phi_result (phi)))
+            continue;
+          tree l = PHI_ARG_DEF_FROM_EDGE (phi, loop_latch_edge (loop));
+          enum tree_code code;
+          if (TREE_CODE (l) != SSA_NAME)
+            continue;
+          gimple *call = SSA_NAME_DEF_STMT (l);
+          if (gimple_bb (call)
+              && flow_bb_inside_loop_p (loop, gimple_bb (call))
+              && minmax_call (call, &code)
+              && minmax_reduction (loop, phi, call, code))
+            changed++;
+        }
+    }
+  /* The others, one by one.  */
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        enum tree_code code;
+        if (minmax_call (gsi_stmt (gsi), &code))
+          {
+            minmax_inline (&gsi, code);
+            changed++;
+          }
+      }
+  loop_optimizer_finalize ();
+  if (dump_file && changed)
+    fprintf (dump_file, "vector-forward: %u calls of fmax or fmin "
+                        "inline\n", changed);
+  return 0;
 }
 
 /* walk_tree: a call of a math builtin libmvec has becomes one of

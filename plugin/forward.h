@@ -32,4 +32,12 @@ unsigned forward_blas (function *fun, tree kernel, te_program *fwd,
    that).  */
 void forward_vectorize (tree kernel, bool math);
 
+/* -fplugin-arg-tensorgrad-vector-forward, once the gradient is made:
+   FUN's calls of fmax and fmin (float, double) without calls, the same
+   values NaNs included, so GCC may vectorize them: a reduction
+   (mx = fmaxf (mx, x[j]) in a loop) as a MAX_EXPR one in lanes, any
+   other as a MAX_EXPR of its operands, each a NaN's other.  Returns the
+   TODO flags FUN then needs.  */
+unsigned forward_minmax (function *fun);
+
 #endif /* TG_FORWARD_H */

@@ -771,8 +771,10 @@ differentiate (function *fun, tree kernel)
   /* The kernel's own products (forward.cc), once its gradient is made
      from the body as written.  */
   unsigned todo = 0;
+  if (bwd && tg_vector_forward && fun->decl == kernel && !seen_error ())
+    todo |= forward_minmax (fun);
   if (bwd && lifted && !seen_error ())
-    todo = forward_blas (fun, kernel, lifted, tg_tiled_forward,
+    todo |= forward_blas (fun, kernel, lifted, tg_tiled_forward,
                          tg_vector_forward && target_x86_64_lp64 (),
                          tg_keep_products);
   if (lifted)

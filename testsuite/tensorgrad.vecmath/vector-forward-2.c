@@ -1,7 +1,8 @@
 /* { dg-do compile } */
 /* { dg-options "-O3 -march=x86-64-v3 -fopenmp -fplugin-arg-tensorgrad-vector-forward" } */
 /* -fplugin-arg-tensorgrad-vector-forward vectorizes the kernels' own
-   loops: softmax's sum of expf calls libmvec's 8-float expf, and the
+   loops: softmax's sum of expf calls libmvec's 8-float expf, its row
+   maximum (fmaxf, no call left: forward_minmax) takes vmaxps, and the
    dot products of an OpenMP kernel (the scores of causal attention and
    their running maximum, as llm.c writes them) sum in vector lanes in the function GCC outlines
    from its region, which copies the kernel's options.  Without the
@@ -53,4 +54,5 @@ scores (int T, int C, const float *q, const float *k, float *att, float *m)
 }
 
 /* { dg-final { tg-asm-function softmax {call\s+_ZGVdN8v_expf} "calls libmvec's expf" } } */
+/* { dg-final { tg-asm-function softmax {vmaxps\s[^\n]*%ymm} "takes the maximum in vector lanes" } } */
 /* { dg-final { tg-asm-function scores._omp_fn.0 {v(fmadd[0-9]+ps|addps)\s[^\n]*%ymm} "sums in vector lanes" } } */
