@@ -111,13 +111,16 @@ static struct plugin_info tg_info = {
   "                                 integer parameters (repeatable)\n"
 };
 
-/* The options, with whether each takes a value.  */
+/* The options, in the order the error for an unknown one lists them,
+   with whether each takes a value (check's, which check.cc parses
+   first, too).  */
 static const struct
 {
   const char *name;
   const char *value; /* what its value is, or NULL: it takes none */
 } tg_options[] = { { "blas", NULL },  { "blas-forward", NULL },
-                   { "dump", NULL },
+                   { "check", NULL }, { "check-sizes", "" },
+                   { "check-tol", "" }, { "dump", NULL },
                    { "dump-c", "FILE" },
                    { "header", "FILE" }, { "help", NULL },
                    { "keep-products", NULL },
@@ -909,13 +912,23 @@ parse_options (struct plugin_name_args *info, bool *dump)
           break;
       if (k == ARRAY_SIZE (tg_options))
         {
-          error ("tensorgrad: unknown option %qs; valid options are: blas, "
-                 "blas-forward, check, check-sizes=, check-tol=, dump, "
-                 "dump-c=FILE, header=FILE, help, no-opt, no-tiled, "
-                 "parallel, parallel-min=N, target-clones, "
-                 "tiled-forward, vector-forward, "
-                 "vector-math",
-                 key);
+          /* "blas, ..., check-sizes=, ..., dump-c=FILE, ...".  */
+          auto_vec<char> list;
+          for (k = 0; k < ARRAY_SIZE (tg_options); k++)
+            {
+              char *one = xasprintf ("%s%s%s%s", k ? ", " : "",
+                                     tg_options[k].name,
+                                     tg_options[k].value ? "=" : "",
+                                     tg_options[k].value
+                                         ? tg_options[k].value
+                                         : "");
+              for (char *c = one; *c; c++)
+                list.safe_push (*c);
+              free (one);
+            }
+          list.safe_push ('\0');
+          error ("tensorgrad: unknown option %qs; valid options are: %s", key,
+                 list.address ());
           ok = false;
           continue;
         }

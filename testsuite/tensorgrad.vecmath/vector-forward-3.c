@@ -15,78 +15,48 @@
 #include <math.h>
 #include "tg-test.h"
 
-__attribute__ ((differentiable))
-void
-rowmax (int n, int m, const float *x, float *y)
-{
-  for (int i = 0; i < n; i++)
-    {
-      float mx = x[i * m];
-      for (int j = 1; j < m; j++)
-        mx = fmaxf (mx, x[i * m + j]);
-      y[i] = mx;
-    }
-}
+/* Each kernel and its reference from one body: KIND is the kernel's
+   attribute, or static for the reference.  */
+#define ROWMAX(KIND, NAME)                                                   \
+  KIND void NAME (int n, int m, const float *x, float *y)                    \
+  {                                                                          \
+    for (int i = 0; i < n; i++)                                              \
+      {                                                                      \
+        float mx = x[i * m];                                                 \
+        for (int j = 1; j < m; j++)                                          \
+          mx = fmaxf (mx, x[i * m + j]);                                     \
+        y[i] = mx;                                                           \
+      }                                                                      \
+  }
+ROWMAX (__attribute__ ((differentiable)), rowmax)
+ROWMAX (static, rowmax_ref)
 
-static void
-rowmax_ref (int n, int m, const float *x, float *y)
-{
-  for (int i = 0; i < n; i++)
-    {
-      float mx = x[i * m];
-      for (int j = 1; j < m; j++)
-        mx = fmaxf (mx, x[i * m + j]);
-      y[i] = mx;
-    }
-}
+#define ROWMIN_SHIFT(KIND, NAME)                                             \
+  KIND void NAME (int n, int m, const double *x, double *y)                  \
+  {                                                                          \
+    for (int i = 0; i < n; i++)                                              \
+      {                                                                      \
+        double mn = INFINITY;                                                \
+        for (int j = 0; j < m; j++)                                          \
+          mn = fmin (x[i * m + j], mn);                                      \
+        for (int j = 0; j < m; j++)                                          \
+          y[i * m + j] = x[i * m + j] - mn;                                  \
+      }                                                                      \
+  }
+ROWMIN_SHIFT (__attribute__ ((differentiable)), rowmin_shift)
+ROWMIN_SHIFT (static, rowmin_shift_ref)
 
-__attribute__ ((differentiable))
-void
-rowmin_shift (int n, int m, const double *x, double *y)
-{
-  for (int i = 0; i < n; i++)
-    {
-      double mn = INFINITY;
-      for (int j = 0; j < m; j++)
-        mn = fmin (x[i * m + j], mn);
-      for (int j = 0; j < m; j++)
-        y[i * m + j] = x[i * m + j] - mn;
-    }
-}
-
-static void
-rowmin_shift_ref (int n, int m, const double *x, double *y)
-{
-  for (int i = 0; i < n; i++)
-    {
-      double mn = INFINITY;
-      for (int j = 0; j < m; j++)
-        mn = fmin (x[i * m + j], mn);
-      for (int j = 0; j < m; j++)
-        y[i * m + j] = x[i * m + j] - mn;
-    }
-}
-
-__attribute__ ((differentiable))
-void
-relu_max (int n, const float *a, const float *b, float *r, float *s)
-{
-  for (int i = 0; i < n; i++)
-    {
-      r[i] = fmaxf (a[i], 0.0f);
-      s[i] = fmaxf (a[i], b[i]) + fminf (b[i], a[i]);
-    }
-}
-
-static void
-relu_max_ref (int n, const float *a, const float *b, float *r, float *s)
-{
-  for (int i = 0; i < n; i++)
-    {
-      r[i] = fmaxf (a[i], 0.0f);
-      s[i] = fmaxf (a[i], b[i]) + fminf (b[i], a[i]);
-    }
-}
+#define RELU_MAX(KIND, NAME)                                                 \
+  KIND void NAME (int n, const float *a, const float *b, float *r, float *s)  \
+  {                                                                          \
+    for (int i = 0; i < n; i++)                                              \
+      {                                                                      \
+        r[i] = fmaxf (a[i], 0.0f);                                           \
+        s[i] = fmaxf (a[i], b[i]) + fminf (b[i], a[i]);                      \
+      }                                                                      \
+  }
+RELU_MAX (__attribute__ ((differentiable)), relu_max)
+RELU_MAX (static, relu_max_ref)
 
 /* Equal, a NaN to a NaN.  */
 static int
