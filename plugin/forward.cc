@@ -459,7 +459,7 @@ static bool
 minmax_call (gimple *g, enum tree_code *code)
 {
   if (!is_gimple_call (g) || !gimple_call_lhs (g)
-      || gimple_call_num_args (g) != 2)
+      || gimple_call_num_args (g) != 2 || gimple_vdef (g))
     return false;
   tree type = TREE_TYPE (gimple_call_lhs (g));
   if (TYPE_MAIN_VARIANT (type) != float_type_node
@@ -605,8 +605,8 @@ minmax_reduction (class loop *loop, gphi *phi, gimple *call,
   if (!uses_outside_after (res, loop, after)
       || !uses_outside_after (l, loop, after))
     return false;
-  /* A use of L outside that L's block does not dominate the exit of
-     cannot be: L would not dominate it.  */
+  /* (L has no use outside LOOP unless its block dominates the exit:
+     every block after LOOP is reached through it.)  */
   tree type = TREE_TYPE (res), it = integer_type_node;
   REAL_VALUE_TYPE inf;
   real_inf (&inf);
