@@ -48,7 +48,8 @@
       a test of sizes (if (k > 2) around the nest) has every condition
       of the nest a loop's exit test, so the test is outside it and
       keeps the call from running as it kept the nest.  Inside it: no
-      call but of a math function (tanhf of an activation), no asm, no
+      call but of a math function (tanhf of an activation) or of a
+      helper whose value the lifter substitutes, no asm, no
       volatile access, exactly one store (the stage's statement), and
       no value used after it but memory.  Every parameter is a
       register (its value on entry, which the program's indices name,
@@ -116,13 +117,16 @@
 
 /* Is call G a math function: a builtin of a floating result and scalar
    arguments (its one memory effect errno), vector-forward's form of one,
-   or an internal function without memory effects?  */
+   an internal function without memory effects, or a helper of the file
+   whose value the lifter substitutes (abi.h: an activation written as a
+   function, C++'s std::tanh)?  */
 static bool
 math_call (gimple *g)
 {
   if (gimple_call_internal_p (g))
     return !gimple_vdef (g);
-  if (emit_is_vector_math (gimple_call_fndecl (g)))
+  tree fn = gimple_call_fndecl (g);
+  if (emit_is_vector_math (fn) || (fn && abi_is_helper (fn)))
     return true;
   if (!gimple_call_builtin_p (g, BUILT_IN_NORMAL)
       || !SCALAR_FLOAT_TYPE_P (TREE_TYPE (gimple_call_fntype (g))))
