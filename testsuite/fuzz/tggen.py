@@ -510,8 +510,19 @@ class Gen(Exprs, Blocks, Refused):
         lo = kk.v * term[1] + (bias.lo if bias else 0)
         hi = kk.v * term[2] + (bias.hi if bias else 0)
         act = ch.chance(0.3)
+        fn = "tanh$"
         if act:
             lo, hi = -1, 1
+            if hidden and ch.chance(0.5):
+                # The activation as a helper of the file, which the
+                # lifter substitutes (blas-forward takes its nest too).
+                self.tag("helper-activation")
+                self.nhelper += 1
+                fn = "act%d" % self.nhelper
+                self.k.helpers.append(
+                    ["static inline $T", "%s($T a)" % fn,
+                     "{", "  return 1.0$ / (1.0$ + exp$(-a));", "}", ""])
+                lo, hi = 0, 1
         C = self.new_dest([n, m], min(lo, 0), max(hi, 0), tmp=hidden)
         cst = "%s[%s]" % (C.name, flat([n, m], ["i", "j"]))
         init = "%s[j]" % bias.name if bias else "0.0$"
@@ -521,7 +532,7 @@ class Gen(Exprs, Blocks, Refused):
             inner = ["$T %s = %s;" % (acc, init)] + \
                 self.loops([("p", kk.text)],
                            ["%s += %s;" % (acc, term[0])], 0) + \
-                ["%s = %s;" % (cst, "tanh$(%s)" % acc if act else acc)]
+                ["%s = %s;" % (cst, "%s(%s)" % (fn, acc) if act else acc)]
             self.emit(self.loops([(order[0], bounds[order[0]]),
                                   (order[1], bounds[order[1]])], inner))
             return
