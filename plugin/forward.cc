@@ -106,7 +106,12 @@
                                          after: mx = any ? mx' : NaN
 
        r = fmaxf (a, 0.0f);              r = MAX_EXPR <a unless a NaN
-                                           (then 0), 0>  */
+                                           (then 0), 0>
+
+       if (x[j] > mx) mx = x[j];         mx' = MAX_EXPR <mx', x[j] unless
+                                           a NaN, else -INFINITY> (start:
+                                           mx unless a NaN, -INFINITY);
+                                         after: start == start ? mx' : start */
 
 #include "gcc-common.h"
 #include "forward.h"
@@ -114,6 +119,7 @@
 #include "abi.h"
 #include "ir/gemm.h"
 #include "passes/passes.h"
+#include "tree-cfgcleanup.h"
 
 /* Is call G a math function: a builtin of a floating result and scalar
    arguments (its one memory effect errno), vector-forward's form of one,
@@ -685,10 +691,227 @@ minmax_reduction (class loop *loop, gphi *phi, gimple *call,
   return true;
 }
 
+/* Does A compute the value B does: the same name or constant, a copy
+   of it, or the same operation of operands that do, a load the same
+   address in the same memory state, within DEPTH definitions?  (The
+   branch of `if (x[j] > mx) mx = x[j];' loads x[j] again.)  */
+static bool
+same_value (tree a, tree b, int depth)
+{
+  if (a == b)
+    return true;
+  if (TREE_CODE (a) != SSA_NAME || TREE_CODE (b) != SSA_NAME)
+    return (TREE_CODE (a) != SSA_NAME && TREE_CODE (b) != SSA_NAME
+            && operand_equal_p (a, b, 0));
+  if (depth == 0)
+    return false;
+  gimple *da = SSA_NAME_DEF_STMT (a), *db = SSA_NAME_DEF_STMT (b);
+  if (gimple_assign_ssa_name_copy_p (da))
+    return same_value (gimple_assign_rhs1 (da), b, depth - 1);
+  if (gimple_assign_ssa_name_copy_p (db))
+    return same_value (a, gimple_assign_rhs1 (db), depth - 1);
+  if (!is_gimple_assign (da) || !is_gimple_assign (db)
+      || gimple_assign_rhs_code (da) != gimple_assign_rhs_code (db)
+      || gimple_num_ops (da) != gimple_num_ops (db)
+      || gimple_has_volatile_ops (da) || gimple_has_volatile_ops (db)
+      || !types_compatible_p (TREE_TYPE (a), TREE_TYPE (b)))
+    return false;
+  if (gimple_vuse (da) || gimple_vuse (db))
+    {
+      tree ra = gimple_assign_rhs1 (da), rb = gimple_assign_rhs1 (db);
+      return (gimple_assign_load_p (da) && gimple_assign_load_p (db)
+              && gimple_vuse (da) == gimple_vuse (db)
+              && TREE_CODE (ra) == MEM_REF && TREE_CODE (rb) == MEM_REF
+              && types_compatible_p (TREE_TYPE (ra), TREE_TYPE (rb))
+              && operand_equal_p (TREE_OPERAND (ra, 1), TREE_OPERAND (rb, 1),
+                                  0)
+              && same_value (TREE_OPERAND (ra, 0), TREE_OPERAND (rb, 0),
+                             depth - 1));
+    }
+  for (unsigned i = 1; i < gimple_num_ops (da); i++)
+    if (!same_value (gimple_op (da, i), gimple_op (db, i), depth - 1))
+      return false;
+  return true;
+}
+
+/* Is every statement of BB one without memory effects or calls whose
+   values are used only in BB or by PHI?  */
+static bool
+dead_without (basic_block bb, gphi *phi)
+{
+  for (gimple_stmt_iterator si = gsi_start_bb (bb); !gsi_end_p (si);
+       gsi_next (&si))
+    {
+      gimple *g = gsi_stmt (si);
+      if (is_gimple_debug (g) || gimple_code (g) == GIMPLE_LABEL)
+        continue;
+      if (!is_gimple_assign (g) || gimple_vdef (g)
+          || gimple_has_volatile_ops (g)
+          || TREE_CODE (gimple_assign_lhs (g)) != SSA_NAME)
+        return false;
+      imm_use_iterator it;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_FAST (use, it, gimple_assign_lhs (g))
+        {
+          gimple *u = USE_STMT (use);
+          if (!is_gimple_debug (u) && u != phi && gimple_bb (u) != bb)
+            return false;
+        }
+    }
+  return true;
+}
+
+/* The running maximum of LOOP written as a branch, as llm.c writes it:
+
+       mx = PHI <init, mx'>              (PHI, the header's)
+       if (v > mx) goto T; else goto J;  (or mx < v, >=, <=; < for a
+       T: ... w = v (a copy, or x[j]          minimum)
+                 loaded again)
+       J: mx' = PHI <mx (C), w (T)>
+
+   A NaN v is never taken, a NaN start never left: the value is init
+   when init is a NaN, else the largest v that is no NaN (and init).  So
+   mx becomes a MAX_EXPR reduction of v unless it is a NaN (-INFINITY),
+   started at init unless it is a NaN (-INFINITY), the branch never
+   taken (CFG cleanup removes T), and after the loop the value is init
+   == init ? mx : init.  Returns true if it rewrote them.  */
+static bool
+branch_reduction (class loop *loop, gphi *phi)
+{
+  tree res = gimple_phi_result (phi);
+  edge pre = loop_preheader_edge (loop), latch = loop_latch_edge (loop);
+  tree l = PHI_ARG_DEF_FROM_EDGE (phi, latch);
+  if (TREE_CODE (l) != SSA_NAME)
+    return false;
+  gphi *join = dyn_cast<gphi *> (SSA_NAME_DEF_STMT (l));
+  tree type = TREE_TYPE (res);
+  if (!join || gimple_phi_num_args (join) != 2
+      || !flow_bb_inside_loop_p (loop, gimple_bb (join))
+      || (TYPE_MAIN_VARIANT (type) != float_type_node
+          && TYPE_MAIN_VARIANT (type) != double_type_node))
+    return false;
+  /* Which edge keeps mx, which brings w.  */
+  int keep = gimple_phi_arg_def (join, 0) == res ? 0
+             : gimple_phi_arg_def (join, 1) == res ? 1 : -1;
+  if (keep < 0)
+    return false;
+  edge ek = gimple_phi_arg_edge (join, keep);
+  edge en = gimple_phi_arg_edge (join, 1 - keep);
+  tree w = gimple_phi_arg_def (join, 1 - keep);
+  basic_block c = ek->src, t = en->src;
+  if (t == c || !single_pred_p (t) || single_pred (t) != c
+      || !single_succ_p (t) || !flow_bb_inside_loop_p (loop, t))
+    return false;
+  gcond *cond = safe_dyn_cast<gcond *> (last_stmt (c));
+  if (!cond || !(single_pred_edge (t)->flags & EDGE_TRUE_VALUE))
+    return false;
+  /* The condition that takes w: v > mx (a maximum) or v < mx.  */
+  enum tree_code cmp = gimple_cond_code (cond);
+  tree lhs = gimple_cond_lhs (cond), rhs = gimple_cond_rhs (cond), v;
+  if (rhs == res)
+    v = lhs;
+  else if (lhs == res)
+    {
+      v = rhs;
+      cmp = swap_tree_comparison (cmp);
+    }
+  else
+    return false;
+  enum tree_code code = cmp == GT_EXPR || cmp == GE_EXPR ? MAX_EXPR
+                        : cmp == LT_EXPR || cmp == LE_EXPR ? MIN_EXPR
+                                                           : ERROR_MARK;
+  if (code == ERROR_MARK || v == res || TREE_CODE (v) != SSA_NAME
+      || !types_compatible_p (TREE_TYPE (v), type)
+      || !same_value (w, v, 8) || !dead_without (t, join))
+    return false;
+  /* MX is read in LOOP by the condition and the join only, MX' by the
+     header's PHI only.  */
+  imm_use_iterator it;
+  use_operand_p use;
+  FOR_EACH_IMM_USE_FAST (use, it, res)
+    {
+      gimple *u = USE_STMT (use);
+      if (!is_gimple_debug (u) && u != cond && u != join
+          && flow_bb_inside_loop_p (loop, gimple_bb (u)))
+        return false;
+    }
+  if (!only_use_in_loop (l, loop, phi))
+    return false;
+  edge exit = single_exit (loop);
+  if (!exit || !single_pred_p (exit->dest))
+    return false;
+  basic_block after = exit->dest;
+  bool l_at_exit = dominated_by_p (CDI_DOMINATORS, exit->src,
+                                   gimple_bb (join));
+  if (!uses_outside_after (res, loop, after)
+      || !uses_outside_after (l, loop, after))
+    return false;
+
+  /* T's values go with it: its debug statements' binds of them too.  */
+  for (gimple_stmt_iterator si = gsi_start_bb (t); !gsi_end_p (si);
+       gsi_next (&si))
+    if (is_gimple_assign (gsi_stmt (si)))
+      reset_debug_uses (gimple_assign_lhs (gsi_stmt (si)));
+  REAL_VALUE_TYPE inf;
+  real_inf (&inf);
+  if (code == MAX_EXPR)
+    inf = real_value_negate (&inf);
+  tree fill = build_real (type, inf);
+  location_t loc = gimple_location (cond);
+  gimple_seq seq = NULL;
+  tree init = PHI_ARG_DEF_FROM_EDGE (phi, pre);
+  tree ok0 = gimple_build (&seq, EQ_EXPR, boolean_type_node, init, init);
+  tree m0 = gimple_build (&seq, COND_EXPR, type, ok0, init, fill);
+  gimple_seq_set_location (seq, loc);
+  gsi_insert_seq_on_edge_immediate (pre, seq);
+  SET_USE (PHI_ARG_DEF_PTR_FROM_EDGE (phi, pre), m0);
+
+  /* J: mx' = MAX_EXPR <mx, v unless a NaN>.  */
+  basic_block jb = gimple_bb (join);
+  gphi_iterator jg = gsi_for_phi (join);
+  remove_phi_node (&jg, false);
+  seq = NULL;
+  tree okv = gimple_build (&seq, EQ_EXPR, boolean_type_node, v, v);
+  tree vf = gimple_build (&seq, COND_EXPR, type, okv, v, fill);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (l, code, res, vf));
+  gimple_seq_set_location (seq, loc);
+  gimple_stmt_iterator at = gsi_after_labels (jb);
+  gsi_insert_seq_before (&at, seq, GSI_SAME_STMT);
+  gimple_cond_make_false (cond);
+  update_stmt (cond);
+
+  /* After the loop.  */
+  at = gsi_after_labels (after);
+  tree outs[2] = { res, l };
+  for (int k = 0; k < 2; k++)
+    {
+      if (k == 1 && !l_at_exit)
+        break;
+      seq = NULL;
+      tree val = gimple_build (&seq, COND_EXPR, type, ok0, outs[k], init);
+      gimple_seq_set_location (seq, loc);
+      gsi_insert_seq_before (&at, seq, GSI_SAME_STMT);
+      /* Not VAL's own use of it.  */
+      imm_use_iterator ui;
+      gimple *u;
+      FOR_EACH_IMM_USE_STMT (u, ui, outs[k])
+        {
+          if (u == SSA_NAME_DEF_STMT (val)
+              || flow_bb_inside_loop_p (loop, gimple_bb (u)))
+            continue;
+          use_operand_p up;
+          FOR_EACH_IMM_USE_ON_STMT (up, ui)
+            SET_USE (up, val);
+          update_stmt (u);
+        }
+    }
+  return true;
+}
+
 unsigned
 forward_minmax (function *fun)
 {
-  unsigned changed = 0;
+  unsigned changed = 0, branches = 0;
   calculate_dominance_info (CDI_DOMINATORS);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   /* The reductions: a header PHI whose latch value is such a call.  */
@@ -713,6 +936,8 @@ forward_minmax (function *fun)
               && minmax_call (call, &code)
               && minmax_reduction (loop, phi, call, code))
             changed++;
+          else if (branch_reduction (loop, phi))
+            changed++, branches++;
         }
     }
   /* The others, one by one.  */
@@ -729,9 +954,19 @@ forward_minmax (function *fun)
           }
       }
   loop_optimizer_finalize ();
-  if (dump_file && changed)
+  if (dump_file && changed - branches)
     fprintf (dump_file, "vector-forward: %u calls of fmax or fmin "
-                        "inline\n", changed);
+                        "inline\n", changed - branches);
+  if (dump_file && branches)
+    fprintf (dump_file, "vector-forward: %u running maxima or minima "
+                        "of a branch as reductions\n", branches);
+  /* The branches never taken, gone before blas-forward reads the
+     loops.  */
+  if (branches)
+    {
+      free_dominance_info (CDI_DOMINATORS);
+      cleanup_tree_cfg ();
+    }
   return 0;
 }
 

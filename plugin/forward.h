@@ -36,7 +36,9 @@ void forward_vectorize (tree kernel, bool math);
    FUN's calls of fmax and fmin (float, double) without calls, the same
    values NaNs included, so GCC may vectorize them: a reduction
    (mx = fmaxf (mx, x[j]) in a loop) as a MAX_EXPR one in lanes, any
-   other as a MAX_EXPR of its operands, each a NaN's other.  Returns the
+   other as a MAX_EXPR of its operands, each a NaN's other; and a
+   running maximum or minimum written as a branch (if (x[j] > mx) mx =
+   x[j]) as such a reduction, with the branch's values.  Returns the
    TODO flags FUN then needs.  */
 unsigned forward_minmax (function *fun);
 

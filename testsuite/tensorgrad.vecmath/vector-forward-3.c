@@ -7,7 +7,9 @@
    -INFINITY, an INFINITY), a row minimum in double with the call's
    arguments the other way round and its result read after the loop
    and inside the next one, a ReLU (fmaxf (x, 0): a NaN gives 0) and the
-   maximum of two arrays.  Each against the same loops built without
+   maximum of two arrays; and the running maximum and minimum written
+   as a branch, as llm.c does (if (x[j] > mx) mx = x[j]: a NaN start
+   stays, a NaN element is skipped), which become reductions too.  Each against the same loops built without
    the plugin's options (the reference functions here are no kernels:
    their calls stay libm's), bit for bit; the gradients against central
    differences on finite data.  */
@@ -58,6 +60,42 @@ ROWMIN_SHIFT (static, rowmin_shift_ref)
 RELU_MAX (__attribute__ ((differentiable)), relu_max)
 RELU_MAX (static, relu_max_ref)
 
+/* The same written as llm.c writes them: a branch, its row loaded
+   again in it; a local value and mn >= v for a minimum.  */
+#define ROWMAX_IF(KIND, NAME)                                                \
+  KIND void NAME (int n, int m, const float *x, float *y)                    \
+  {                                                                          \
+    for (int i = 0; i < n; i++)                                              \
+      {                                                                      \
+        float mx = x[i * m];                                                 \
+        for (int j = 0; j < m; j++)                                          \
+          if (x[i * m + j] > mx)                                             \
+            mx = x[i * m + j];                                               \
+        y[i] = mx;                                                           \
+      }                                                                      \
+  }
+ROWMAX_IF (__attribute__ ((differentiable)), rowmax_if)
+ROWMAX_IF (static, rowmax_if_ref)
+
+#define ROWMIN_IF(KIND, NAME)                                                \
+  KIND void NAME (int n, int m, const double *x, double *y)                  \
+  {                                                                          \
+    for (int i = 0; i < n; i++)                                              \
+      {                                                                      \
+        double mn = 1e300;                                                   \
+        for (int j = 0; j < m; j++)                                          \
+          {                                                                  \
+            double v = x[i * m + j];                                         \
+            if (mn >= v)                                                     \
+              mn = v;                                                        \
+          }                                                                  \
+        for (int j = 0; j < m; j++)                                          \
+          y[i * m + j] = x[i * m + j] - mn;                                  \
+      }                                                                      \
+  }
+ROWMIN_IF (__attribute__ ((differentiable)), rowmin_if)
+ROWMIN_IF (static, rowmin_if_ref)
+
 /* Equal, a NaN to a NaN.  */
 static int
 same_f (float a, float b)
@@ -90,6 +128,12 @@ main (void)
     CHECK (same_f (y[i], want[i]));
   CHECK (isnan (y[2]) && y[3] == -INFINITY && y[4] == INFINITY
          && y[1] == 5.0f);
+  /* The branch keeps a NaN start and skips a NaN element.  */
+  rowmax_if (N, M, x, y);
+  rowmax_if_ref (N, M, x, want);
+  for (int i = 0; i < N; i++)
+    CHECK (same_f (y[i], want[i]));
+  CHECK (isnan (y[0]) && y[1] == 5.0f && y[4] == INFINITY);
 
   double xd[N * M], yd[N * M], wd[N * M];
   tg_fill (xd, N * M, 2, -3, 3);
@@ -99,6 +143,10 @@ main (void)
   xd[3 * M + 3] = -INFINITY;
   rowmin_shift (N, M, xd, yd);
   rowmin_shift_ref (N, M, xd, wd);
+  for (int e = 0; e < N * M; e++)
+    CHECK ((isnan (yd[e]) && isnan (wd[e])) || yd[e] == wd[e]);
+  rowmin_if (N, M, xd, yd);
+  rowmin_if_ref (N, M, xd, wd);
   for (int e = 0; e < N * M; e++)
     CHECK ((isnan (yd[e]) && isnan (wd[e])) || yd[e] == wd[e]);
 
@@ -117,8 +165,10 @@ main (void)
   int n = N, m = M;
   tg_fill_f (x, N * M, 5, -3, 3);
   TG_GRADCHECK (rowmax, &n, &m, x, y);
+  TG_GRADCHECK (rowmax_if, &n, &m, x, y);
   tg_fill (xd, N * M, 6, -3, 3);
   TG_GRADCHECK (rowmin_shift, &n, &m, xd, yd);
+  TG_GRADCHECK (rowmin_if, &n, &m, xd, yd);
   tg_fill_f (a, M, 7, 0.1, 1);
   for (int e = 0; e < M; e++)
     {
@@ -132,3 +182,4 @@ main (void)
 
 /* { dg-final { scan-tensorgrad-dump "vector-forward: 1 calls of fmax or fmin inline" } } */
 /* { dg-final { scan-tensorgrad-dump "vector-forward: 3 calls of fmax or fmin inline" } } */
+/* { dg-final { scan-tensorgrad-dump-times "vector-forward: 1 running maxima or minima of a branch as reductions" 2 } } */
