@@ -824,6 +824,15 @@ branch_reduction (class loop *loop, gphi *phi)
       || !types_compatible_p (TREE_TYPE (v), type)
       || !same_value (w, v, 8) || !dead_without (t, join))
     return false;
+  /* J's other PHIs (another variable the branch sets, `seen = 1'; the
+     memory state) the same on both edges: the branch does nothing
+     else.  */
+  for (gphi_iterator pi = gsi_start_phis (gimple_bb (join));
+       !gsi_end_p (pi); gsi_next (&pi))
+    if (pi.phi () != join
+        && !operand_equal_p (PHI_ARG_DEF_FROM_EDGE (pi.phi (), ek),
+                             PHI_ARG_DEF_FROM_EDGE (pi.phi (), en), 0))
+      return false;
   /* MX is read in LOOP by the condition and the join only, MX' by the
      header's PHI only.  */
   imm_use_iterator it;

@@ -96,6 +96,27 @@ ROWMAX_IF (static, rowmax_if_ref)
 ROWMIN_IF (__attribute__ ((differentiable)), rowmin_if)
 ROWMIN_IF (static, rowmin_if_ref)
 
+/* A branch that sets another variable too is no running maximum
+   alone: left as it is (it was rewritten, and seen lost, before the
+   rewrite looked at the join's other PHIs).  */
+#define ROWMAX_SEEN(KIND, NAME)                                              \
+  KIND void NAME (int n, int m, const float *x, float *y)                    \
+  {                                                                          \
+    for (int i = 0; i < n; i++)                                              \
+      {                                                                      \
+        float mx = 0.5f, seen = 0.0f;                                        \
+        for (int j = 0; j < m; j++)                                          \
+          if (x[i * m + j] > mx)                                             \
+            {                                                                \
+              mx = x[i * m + j];                                             \
+              seen = 1.0f;                                                   \
+            }                                                                \
+        y[i] = mx + seen;                                                    \
+      }                                                                      \
+  }
+ROWMAX_SEEN (__attribute__ ((differentiable)), rowmax_seen)
+ROWMAX_SEEN (static, rowmax_seen_ref)
+
 /* Equal, a NaN to a NaN.  */
 static int
 same_f (float a, float b)
@@ -134,6 +155,11 @@ main (void)
   for (int i = 0; i < N; i++)
     CHECK (same_f (y[i], want[i]));
   CHECK (isnan (y[0]) && y[1] == 5.0f && y[4] == INFINITY);
+  rowmax_seen (N, M, x, y);
+  rowmax_seen_ref (N, M, x, want);
+  for (int i = 0; i < N; i++)
+    CHECK (same_f (y[i], want[i]));
+  CHECK (y[1] == 6.0f);
 
   double xd[N * M], yd[N * M], wd[N * M];
   tg_fill (xd, N * M, 2, -3, 3);
@@ -166,6 +192,7 @@ main (void)
   tg_fill_f (x, N * M, 5, -3, 3);
   TG_GRADCHECK (rowmax, &n, &m, x, y);
   TG_GRADCHECK (rowmax_if, &n, &m, x, y);
+  TG_GRADCHECK (rowmax_seen, &n, &m, x, y);
   tg_fill (xd, N * M, 6, -3, 3);
   TG_GRADCHECK (rowmin_shift, &n, &m, xd, yd);
   TG_GRADCHECK (rowmin_if, &n, &m, xd, yd);
