@@ -585,6 +585,36 @@ replace_outside (tree old, class loop *loop, tree new_name)
     }
 }
 
+/* The identity of CODE's reduction in TYPE: -INFINITY for MAX_EXPR,
+   INFINITY for MIN_EXPR.  */
+static tree
+reduction_fill (tree type, enum tree_code code)
+{
+  REAL_VALUE_TYPE inf;
+  real_inf (&inf);
+  if (code == MAX_EXPR)
+    inf = real_value_negate (&inf);
+  return build_real (type, inf);
+}
+
+/* On edge PRE (before a loop), at LOC: *OK = INIT == INIT (INIT is no
+   NaN), with ANY the same as an int when asked; returns INIT unless it
+   is a NaN, else FILL: a reduction's start.  */
+static tree
+start_unless_nan (edge pre, tree init, tree fill, location_t loc, tree *ok,
+                  tree *any)
+{
+  gimple_seq seq = NULL;
+  *ok = gimple_build (&seq, EQ_EXPR, boolean_type_node, init, init);
+  tree m0 = gimple_build (&seq, COND_EXPR, TREE_TYPE (init), *ok, init,
+                          fill);
+  if (any)
+    *any = gimple_build (&seq, NOP_EXPR, integer_type_node, *ok);
+  gimple_seq_set_location (seq, loc);
+  gsi_insert_seq_on_edge_immediate (pre, seq);
+  return m0;
+}
+
 /* The reduction of LOOP whose header PHI is PHI, if its latch value is
    CALL = fmax (PHI, V) (either order) and neither is used in LOOP but
    there, as one GCC's vectorizer sums in lanes: the PHI becomes M, a
@@ -618,21 +648,14 @@ minmax_reduction (class loop *loop, gphi *phi, gimple *call,
   /* (L has no use outside LOOP unless its block dominates the exit:
      every block after LOOP is reached through it.)  */
   tree type = TREE_TYPE (res), it = integer_type_node;
-  REAL_VALUE_TYPE inf;
-  real_inf (&inf);
-  if (code == MAX_EXPR)
-    inf = real_value_negate (&inf);
-  tree fill = build_real (type, inf);
+  tree fill = reduction_fill (type, code);
   location_t loc = gimple_location (call);
 
   /* Before the loop.  */
-  gimple_seq seq = NULL;
-  tree init = PHI_ARG_DEF_FROM_EDGE (phi, pre);
-  tree ok0 = gimple_build (&seq, EQ_EXPR, boolean_type_node, init, init);
-  tree m0 = gimple_build (&seq, COND_EXPR, type, ok0, init, fill);
-  tree any0 = gimple_build (&seq, NOP_EXPR, it, ok0);
-  gimple_seq_set_location (seq, loc);
-  gsi_insert_seq_on_edge_immediate (pre, seq);
+  tree ok0, any0;
+  tree m0 = start_unless_nan (pre, PHI_ARG_DEF_FROM_EDGE (phi, pre), fill,
+                              loc, &ok0, &any0);
+  gimple_seq seq;
 
   /* The header's PHIs and the body's statements.  */
   gphi *mp = create_phi_node (make_ssa_name (type), loop->header);
@@ -861,19 +884,12 @@ branch_reduction (class loop *loop, gphi *phi)
        gsi_next (&si))
     if (is_gimple_assign (gsi_stmt (si)))
       reset_debug_uses (gimple_assign_lhs (gsi_stmt (si)));
-  REAL_VALUE_TYPE inf;
-  real_inf (&inf);
-  if (code == MAX_EXPR)
-    inf = real_value_negate (&inf);
-  tree fill = build_real (type, inf);
+  tree fill = reduction_fill (type, code);
   location_t loc = gimple_location (cond);
-  gimple_seq seq = NULL;
-  tree init = PHI_ARG_DEF_FROM_EDGE (phi, pre);
-  tree ok0 = gimple_build (&seq, EQ_EXPR, boolean_type_node, init, init);
-  tree m0 = gimple_build (&seq, COND_EXPR, type, ok0, init, fill);
-  gimple_seq_set_location (seq, loc);
-  gsi_insert_seq_on_edge_immediate (pre, seq);
+  tree init = PHI_ARG_DEF_FROM_EDGE (phi, pre), ok0;
+  tree m0 = start_unless_nan (pre, init, fill, loc, &ok0, NULL);
   SET_USE (PHI_ARG_DEF_PTR_FROM_EDGE (phi, pre), m0);
+  gimple_seq seq;
 
   /* J: mx' = MAX_EXPR <mx, v unless a NaN>.  */
   basic_block jb = gimple_bb (join);
