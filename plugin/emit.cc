@@ -2564,15 +2564,20 @@ library_fn (const char *name, tree *made, tree ret, int n, tree *args)
   return *made;
 }
 
+/* const ELEM *.  */
+static tree
+const_pointer_to (tree elem)
+{
+  return build_pointer_type (build_qualified_type (elem, TYPE_QUAL_CONST));
+}
+
 /* cblas_sgemm or cblas_dgemm for G (library_fn): void NAME (int, int, int,
    int, int, int, T, const T *, int, const T *, int, T, T *, int), the
    enums CblasRowMajor 101, CblasNoTrans 111, CblasTrans 112.  */
 static tree
 cblas_decl (const te_gemm *g)
 {
-  tree elem = te_tree_type (g->c->type);
-  tree cptr = build_pointer_type (build_qualified_type (elem,
-                                                        TYPE_QUAL_CONST));
+  tree elem = te_tree_type (g->c->type), cptr = const_pointer_to (elem);
   tree i = integer_type_node;
   tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
                     build_pointer_type (elem), i };
@@ -2760,10 +2765,7 @@ static tree
 keep_decl (void)
 {
   tree l = long_integer_type_node, i = integer_type_node;
-  tree cv = build_pointer_type (build_qualified_type (void_type_node,
-                                                      TYPE_QUAL_CONST));
-  tree cc = build_pointer_type (build_qualified_type (char_type_node,
-                                                      TYPE_QUAL_CONST));
+  tree cv = const_ptr_type_node, cc = const_string_type_node;
   tree d = double_type_node;
   tree args[14] = { cc, i, i, l, l, l, cv, l, cv, l, ptr_type_node, l, d,
                     d };
@@ -2921,9 +2923,7 @@ tiled_team (emitter *e, const te_gemm *g)
 static tree
 trmm_decl (const te_gemm *g)
 {
-  tree elem = te_tree_type (g->c->type);
-  tree cptr = build_pointer_type (build_qualified_type (elem,
-                                                        TYPE_QUAL_CONST));
+  tree elem = te_tree_type (g->c->type), cptr = const_pointer_to (elem);
   tree i = integer_type_node;
   tree args[12] = { i, i, i, i, i, i, i, elem, cptr, i,
                     build_pointer_type (elem), i };

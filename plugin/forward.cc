@@ -567,7 +567,8 @@ only_use_in_loop (tree name, class loop *loop, gimple *use_stmt)
   return true;
 }
 
-/* Replace the uses of OLD outside LOOP (debug ones too) by NEW_NAME.  */
+/* Replace the uses of OLD outside LOOP (debug ones too) by NEW_NAME,
+   but NEW_NAME's own definition's (it may read OLD).  */
 static void
 replace_outside (tree old, class loop *loop, tree new_name)
 {
@@ -576,13 +577,32 @@ replace_outside (tree old, class loop *loop, tree new_name)
   FOR_EACH_IMM_USE_STMT (u, it, old)
     {
       basic_block ub = gimple_bb (u);
-      if (flow_bb_inside_loop_p (loop, ub))
+      if (flow_bb_inside_loop_p (loop, ub)
+          || u == SSA_NAME_DEF_STMT (new_name))
         continue;
       use_operand_p use;
       FOR_EACH_IMM_USE_ON_STMT (use, it)
         SET_USE (use, new_name);
       update_stmt (u);
     }
+}
+
+/* The block *AFTER that LOOP's one exit leads to, its only
+   predecessor, when every use of RES (the header's PHI) and L (its
+   value on the latch, defined in block DEF) outside LOOP is in blocks
+   it dominates; *L_AT_EXIT: DEF dominates the exit (else L has no use
+   outside LOOP: every block after LOOP is reached through it).  */
+static bool
+exit_for_uses (class loop *loop, tree res, tree l, basic_block def,
+               basic_block *after, bool *l_at_exit)
+{
+  edge exit = single_exit (loop);
+  if (!exit || !single_pred_p (exit->dest))
+    return false;
+  *after = exit->dest;
+  *l_at_exit = dominated_by_p (CDI_DOMINATORS, exit->src, def);
+  return (uses_outside_after (res, loop, *after)
+          && uses_outside_after (l, loop, *after));
 }
 
 /* The identity of CODE's reduction in TYPE: -INFINITY for MAX_EXPR,
@@ -629,24 +649,18 @@ minmax_reduction (class loop *loop, gphi *phi, gimple *call,
 {
   tree res = gimple_phi_result (phi), l = gimple_call_lhs (call);
   edge pre = loop_preheader_edge (loop), latch = loop_latch_edge (loop);
-  edge exit = single_exit (loop);
-  if (!exit || !single_pred_p (exit->dest)
-      || PHI_ARG_DEF_FROM_EDGE (phi, latch) != l)
+  if (PHI_ARG_DEF_FROM_EDGE (phi, latch) != l)
     return false;
   tree a0 = gimple_call_arg (call, 0), a1 = gimple_call_arg (call, 1);
   tree v = a0 == res ? a1 : a1 == res ? a0 : NULL_TREE;
+  basic_block after;
+  bool l_at_exit;
   if (!v || v == res || v == l
       || !only_use_in_loop (res, loop, call)
-      || !only_use_in_loop (l, loop, phi))
+      || !only_use_in_loop (l, loop, phi)
+      || !exit_for_uses (loop, res, l, gimple_bb (call), &after,
+                         &l_at_exit))
     return false;
-  basic_block after = exit->dest;
-  bool l_at_exit = dominated_by_p (CDI_DOMINATORS, exit->src,
-                                   gimple_bb (call));
-  if (!uses_outside_after (res, loop, after)
-      || !uses_outside_after (l, loop, after))
-    return false;
-  /* (L has no use outside LOOP unless its block dominates the exit:
-     every block after LOOP is reached through it.)  */
   tree type = TREE_TYPE (res), it = integer_type_node;
   tree fill = reduction_fill (type, code);
   location_t loc = gimple_location (call);
@@ -867,16 +881,11 @@ branch_reduction (class loop *loop, gphi *phi)
           && flow_bb_inside_loop_p (loop, gimple_bb (u)))
         return false;
     }
-  if (!only_use_in_loop (l, loop, phi))
-    return false;
-  edge exit = single_exit (loop);
-  if (!exit || !single_pred_p (exit->dest))
-    return false;
-  basic_block after = exit->dest;
-  bool l_at_exit = dominated_by_p (CDI_DOMINATORS, exit->src,
-                                   gimple_bb (join));
-  if (!uses_outside_after (res, loop, after)
-      || !uses_outside_after (l, loop, after))
+  basic_block after;
+  bool l_at_exit;
+  if (!only_use_in_loop (l, loop, phi)
+      || !exit_for_uses (loop, res, l, gimple_bb (join), &after,
+                         &l_at_exit))
     return false;
 
   /* T's values go with it: its debug statements' binds of them too.  */
@@ -896,8 +905,7 @@ branch_reduction (class loop *loop, gphi *phi)
   gphi_iterator jg = gsi_for_phi (join);
   remove_phi_node (&jg, false);
   seq = NULL;
-  tree okv = gimple_build (&seq, EQ_EXPR, boolean_type_node, v, v);
-  tree vf = gimple_build (&seq, COND_EXPR, type, okv, v, fill);
+  tree vf = unless_nan (&seq, v, fill);
   gimple_seq_add_stmt (&seq, gimple_build_assign (l, code, res, vf));
   gimple_seq_set_location (seq, loc);
   gimple_stmt_iterator at = gsi_after_labels (jb);
@@ -916,19 +924,7 @@ branch_reduction (class loop *loop, gphi *phi)
       tree val = gimple_build (&seq, COND_EXPR, type, ok0, outs[k], init);
       gimple_seq_set_location (seq, loc);
       gsi_insert_seq_before (&at, seq, GSI_SAME_STMT);
-      /* Not VAL's own use of it.  */
-      imm_use_iterator ui;
-      gimple *u;
-      FOR_EACH_IMM_USE_STMT (u, ui, outs[k])
-        {
-          if (u == SSA_NAME_DEF_STMT (val)
-              || flow_bb_inside_loop_p (loop, gimple_bb (u)))
-            continue;
-          use_operand_p up;
-          FOR_EACH_IMM_USE_ON_STMT (up, ui)
-            SET_USE (up, val);
-          update_stmt (u);
-        }
+      replace_outside (outs[k], loop, val);
     }
   return true;
 }

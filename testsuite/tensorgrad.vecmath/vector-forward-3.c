@@ -97,8 +97,9 @@ ROWMIN_IF (__attribute__ ((differentiable)), rowmin_if)
 ROWMIN_IF (static, rowmin_if_ref)
 
 /* A branch that sets another variable too is no running maximum
-   alone: left as it is (it was rewritten, and seen lost, before the
-   rewrite looked at the join's other PHIs).  */
+   alone: left as it is (seen = 1 is a statement of the branch, which
+   then does more than the maximum's load: dead_without; were it a
+   constant of the join's PHI, the check of the join's other PHIs).  */
 #define ROWMAX_SEEN(KIND, NAME)                                              \
   KIND void NAME (int n, int m, const float *x, float *y)                    \
   {                                                                          \
