@@ -39,7 +39,7 @@ typedef struct kept
   int flags;
   long m, n, k, lda, ldb, ldc;
   double alpha, beta;
-  size_t na, nb, nc;        /* bytes of A's, B's and C's elements */
+  size_t nc;                /* bytes of C's elements (0: no copies) */
   unsigned char *a, *b, *c0, *c1; /* their copies, row after row, packed:
 				     C before and after */
   size_t cap;               /* bytes allocated at A (one block) */
@@ -199,7 +199,7 @@ tg_keep_product (const char *key, int step, int flags, long m, long n,
   e->m = m, e->n = n, e->k = k;
   e->lda = lda, e->ldb = ldb, e->ldc = ldc;
   e->alpha = alpha, e->beta = beta;
-  e->na = na, e->nb = nb, e->nc = nc;
+  e->nc = nc;
   pack (ma, a, e->a);
   pack (mb, b, e->b);
   if (beta != 0)
