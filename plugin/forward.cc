@@ -121,6 +121,10 @@
 #include "passes/passes.h"
 #include "tree-cfgcleanup.h"
 
+/* The internal attribute (a name no source can spell) holding a
+   kernel's optimization node from before vector-forward's.  */
+#define FORWARD_OPTIONS "tensorgrad options"
+
 /* Is call G a math function: a builtin of a floating result and scalar
    arguments (its one memory effect errno), vector-forward's form of one,
    an internal function without memory effects, or a helper of the file
@@ -1020,6 +1024,10 @@ forward_vectorize (tree kernel, bool math)
   cl_optimization cur;
   cl_optimization_save (&cur, &global_options, &global_options_set);
   tree old = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel);
+  /* The options the kernel had, for its gradient
+     (forward_gradient_optimization).  */
+  DECL_ATTRIBUTES (kernel) = tree_cons (get_identifier (FORWARD_OPTIONS),
+                                        old, DECL_ATTRIBUTES (kernel));
   if (old)
     cl_optimization_restore (&global_options, &global_options_set,
                              TREE_OPTIMIZATION (old));
@@ -1032,6 +1040,13 @@ forward_vectorize (tree kernel, bool math)
   DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel)
       = build_optimization_node (&global_options, &global_options_set);
   cl_optimization_restore (&global_options, &global_options_set, &cur);
+}
+
+tree
+forward_gradient_optimization (tree kernel)
+{
+  tree a = lookup_attribute (FORWARD_OPTIONS, DECL_ATTRIBUTES (kernel));
+  return a ? TREE_VALUE (a) : DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel);
 }
 
 /* Are all of KERNEL's parameters registers, their entry values SSA

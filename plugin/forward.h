@@ -32,6 +32,11 @@ unsigned forward_blas (function *fun, tree kernel, te_program *fwd,
    that).  */
 void forward_vectorize (tree kernel, bool math);
 
+/* The optimization node KERNEL's gradient gets: the kernel's own, as it
+   was before forward_vectorize gave it vector-forward's options (which
+   concern the kernel's results, not the gradient's).  */
+tree forward_gradient_optimization (tree kernel);
+
 /* -fplugin-arg-tensorgrad-vector-forward, once the gradient is made:
    FUN's calls of fmax and fmin (float, double) without calls, the same
    values NaNs included, so GCC may vectorize them: a reduction

@@ -730,7 +730,7 @@ differentiate (function *fun, tree kernel)
       TREE_PUBLIC (decl) = TREE_PUBLIC (kernel);
       DECL_SOURCE_LOCATION (decl) = DECL_SOURCE_LOCATION (kernel);
       DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
-          = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (kernel);
+          = forward_gradient_optimization (kernel);
       DECL_FUNCTION_SPECIFIC_TARGET (decl)
           = DECL_FUNCTION_SPECIFIC_TARGET (kernel);
       /* An inline C++ kernel is defined in every file that includes it,
