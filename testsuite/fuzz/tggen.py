@@ -326,8 +326,11 @@ class Gen(Exprs, Blocks, Refused):
         """Init and update statements of reduction OP of TERM into ACC."""
         if op == "sum":
             if self.ch.chance(0.15):
+                # Subtracting the negated term: the sum, whose range the
+                # callers computed before this draw (s -= term gave the
+                # negated range, and log1p of it a NaN).
                 self.tag("reduce-minus")
-                return "0.0$", ["%s -= %s;" % (acc, term)]
+                return "0.0$", ["%s -= -(%s);" % (acc, term)]
             return "0.0$", ["%s += %s;" % (acc, term)]
         if op == "prod":
             return "1.0$", ["%s *= %s;" % (acc, term)]
