@@ -2765,7 +2765,7 @@ static tree
 keep_decl (void)
 {
   tree l = long_integer_type_node, i = integer_type_node;
-  tree cv = const_ptr_type_node, cc = const_string_type_node;
+  tree cv = const_ptr_type_node, cc = const_pointer_to (char_type_node);
   tree d = double_type_node;
   tree args[14] = { cc, i, i, l, l, l, cv, l, cv, l, ptr_type_node, l, d,
                     d };
