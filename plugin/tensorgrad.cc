@@ -88,7 +88,8 @@ static struct plugin_info tg_info = {
   "                                 (x86_64) give each gradient versions\n"
   "                                 for AVX-512F and AVX2 beside the\n"
   "                                 default one, chosen when the program\n"
-  "                                 starts\n"
+  "                                 starts (with vector-forward, each\n"
+  "                                 kernel too)\n"
   "  -fplugin-arg-tensorgrad-vector-forward\n"
   "                                 let GCC vectorize the kernel's own\n"
   "                                 sums (reassociated, as with\n"
@@ -308,6 +309,7 @@ finish_decl (void *gcc_data, void *)
    integer expression functions (int-calls.cc) and its early exits
    (lift-exit.cc).  */
 static bool target_x86_64_lp64 (void);
+static void add_target_clones (tree decl);
 
 static void
 pre_genericize (void *gcc_data, void *)
@@ -318,7 +320,10 @@ pre_genericize (void *gcc_data, void *)
     {
       omp_pre_genericize (fndecl);
       if (tg_vector_forward)
-        forward_vectorize (fndecl, target_x86_64_lp64 ());
+        {
+          forward_vectorize (fndecl, target_x86_64_lp64 ());
+          add_target_clones (fndecl);
+        }
     }
   if (abi_is_kernel (fndecl) || abi_helper_shape (fndecl))
     {
@@ -585,7 +590,10 @@ target_x86_64_lp64 (void)
 }
 
 /* -fplugin-arg-tensorgrad-target-clones: each gradient gets GCC's
-   target_clones attribute with TG_CLONES (x86_64 only).  ISA names, not
+   target_clones attribute with TG_CLONES (x86_64 only), and with
+   vector-forward each kernel too (pre_genericize: its OpenMP regions,
+   outlined later, inherit it; GCC's pass targetclone makes the versions
+   after the plugin's pass has read and changed the body).  ISA names, not
    arch=x86-64-v4: a version with an arch of its own could not inline
    the gradient's outlined bodies (emit.cc, outline_body), which the
    target's hook refuses between functions of different arches.  */

@@ -116,6 +116,13 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                 ("O2-g-parallel-target-clones",
                  ["-O2", "-g", "-fopenmp", "-fplugin-arg-tensorgrad-parallel",
                   "-fplugin-arg-tensorgrad-parallel-min=0",
+                  "-fplugin-arg-tensorgrad-target-clones"]),
+                # The kernel in versions too (with vector-forward), its
+                # OpenMP regions' bodies as well, with -g.
+                ("O3-g-vector-forward-target-clones",
+                 ["-O3", "-g", "-fopenmp",
+                  "-fplugin-arg-tensorgrad-vector-forward",
+                  "-fplugin-arg-tensorgrad-vector-math",
                   "-fplugin-arg-tensorgrad-target-clones"])]
 CLASSES = ["OK", "REFUSED", "WRONG", "CRASH", "ICE"]
 PRELUDE = "#include <math.h>\n#include <stddef.h>\n#include <string.h>\n"
