@@ -75,9 +75,9 @@ gradients relative to PyTorch's largest (reldiff): the two columns
 compute the same thing.
 
 Without python3-torch the PyTorch columns say so and the rest is
-printed.  Times: one warm-up call, then the median of up to 9 samples
-(at least 3, fewer when a sample takes long); calls under 2 ms are
-batched per sample.
+printed.  Times: 20 warm-up calls (fewer where they take over 0.25 s,
+at least one), then the median of up to 9 samples (at least 3, fewer
+when a sample takes long); calls under 2 ms are batched per sample.
 """
 
 import argparse
@@ -272,15 +272,21 @@ def kernels():
 # ---- Timing. ----
 
 def measure(call, setup=None, budget=1.5):
-    """Milliseconds per CALL: one warm-up, then the median of up to 9
-    samples (at least 3) within about BUDGET seconds; calls under 2 ms
-    are repeated in a batch per sample.  SETUP, when given, runs untimed
-    before each call."""
-    if setup:
-        setup()
-    t0 = time.perf_counter()
-    call()
-    first = time.perf_counter() - t0
+    """Milliseconds per CALL: warm-up calls (20, or as many as 0.25 s
+    holds, at least one), then the median of up to 9 samples (at least
+    3) within about BUDGET seconds; calls under 2 ms are repeated in a
+    batch per sample.  SETUP, when given, runs untimed before each call.
+    (One warm-up call was too few: PyTorch's conv2d training step at two
+    threads took 8 ms for its first 15 or so calls, 3.7 after.)"""
+    start = time.perf_counter()
+    for k in range(20):
+        if setup:
+            setup()
+        t0 = time.perf_counter()
+        call()
+        first = time.perf_counter() - t0
+        if t0 + first - start > 0.25:
+            break
     batch = 1 if first >= 2e-3 or setup else max(1, int(2e-3 / max(first,
                                                                     1e-6)))
     samples = []
