@@ -15,6 +15,11 @@
 ##                     when python3 can import torch, 1 and 2 threads, at
 ##                     -O3 -march=native and -O3: tensorgrad/PyTorch for
 ##                     the training step and for the gradient alone
+##   make bench-winograd
+##                     conv2d's convolution and gradient by Winograd's
+##                     F(2x2, 3x3) on the CBLAS, by hand
+##                     (bench/conv2d_winograd.c): checked against the
+##                     direct form, then timed on one thread
 ##
 ## make bench BENCH_CFLAGS=-march=native \
 ##   BENCH_PLUGIN_FLAGS=-fplugin-arg-tensorgrad-vector-math
@@ -59,8 +64,19 @@ bench-peers: plugin/tensorgrad.la lib/runtime/libtensorgrad.la
 	  echo "bench-peers: skipped: no python3"; \
 	fi
 
+bench-winograd:
+	@if test -n '$(CBLAS_LIBS)'; then \
+	  mkdir -p $(BENCH_OUT) && \
+	  $(CC) -O3 -march=native -std=gnu11 \
+	    -o $(BENCH_OUT)/conv2d-winograd $(srcdir)/bench/conv2d_winograd.c \
+	    $(CBLAS_LIBS) -lm && \
+	  OPENBLAS_NUM_THREADS=1 ./$(BENCH_OUT)/conv2d-winograd; \
+	else \
+	  echo "bench-winograd: skipped: configure found no CBLAS"; \
+	fi
+
 clean-local: clean-bench
 clean-bench:
 	-rm -rf $(BENCH_OUT)
 
-.PHONY: bench bench-check bench-parallel bench-peers clean-bench
+.PHONY: bench bench-check bench-parallel bench-peers bench-winograd clean-bench
