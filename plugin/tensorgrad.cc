@@ -310,6 +310,7 @@ finish_decl (void *gcc_data, void *)
    (lift-exit.cc).  */
 static bool target_x86_64_lp64 (void);
 static void add_target_clones (tree decl);
+static bool target_wide_vectors (void);
 
 static void
 pre_genericize (void *gcc_data, void *)
@@ -539,10 +540,13 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   if (fwd && tg_parallel)
     fwd->parallel_all = true;
   if (fwd)
-    fwd->vect_rest
-        = opt_for_fn (kernel, flag_tree_loop_vectorize)
-          && opt_for_fn (kernel, flag_vect_cost_model)
-                 != VECT_COST_MODEL_VERY_CHEAP;
+    {
+      fwd->vect_rest
+          = opt_for_fn (kernel, flag_tree_loop_vectorize)
+            && opt_for_fn (kernel, flag_vect_cost_model)
+                   != VECT_COST_MODEL_VERY_CHEAP;
+      fwd->wide_vectors = target_wide_vectors ();
+    }
   if (fwd && dump_file)
     {
       /* Lifting walks GCC's statements (as many as the source has
@@ -599,6 +603,20 @@ target_x86_64_lp64 (void)
    target's hook refuses between functions of different arches.  */
 static bool tg_target_clones;
 static const char *const tg_clones[] = { "avx512f", "avx2", "default" };
+
+/* Do the gradient's vectors hold 8 floats or more: does the kernel's
+   target (this function's, set while the pass runs on it) have AVX, or
+   will the gradient have versions for AVX2 and AVX-512F
+   (te_program.wide_vectors)?  */
+static bool
+target_wide_vectors (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  return TARGET_AVX || tg_target_clones;
+#else
+  return false;
+#endif
+}
 
 /* Give gradient DECL its versions (GCC's pass targetclone makes them,
    and their ifunc, after the early passes; the bodies of its OpenMP

@@ -1951,6 +1951,7 @@ ad_reverse (te_program *fwd, bool opt, te_diag *diag)
     te_program_set_parallel_loop (b, fwd->parallel_loops[i]);
   b->parallel_all = fwd->parallel_all;
   b->vect_rest = fwd->vect_rest;
+  b->wide_vectors = fwd->wide_vectors;
   if (!temporaries (fwd, b, diag))
     return NULL;
   if (opt)

@@ -489,6 +489,10 @@ typedef struct te_program
                              count leaves a scalar rest (GCC at -O3, a
                              cost model other than very-cheap): lanes.c
                              runs in lanes only loops that sum in them */
+  bool wide_vectors;      /* the compiler's vectors hold 8 floats or more
+                             (AVX, or target-clones' versions): with
+                             vect_rest lanes.c keeps a sum in 32 lanes,
+                             four vectors' worth of partial sums */
   bool tiled;             /* blas stages (te_stage.blas) run as the
                              tiled nest of lib/back/tiled.h, no CBLAS:
                              a backward program made without

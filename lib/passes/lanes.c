@@ -71,6 +71,17 @@
       across the plane); spanned, 1.02 to 1.07 (the thread's CPU time
       per call, a harness calling both alternately on a loaded
       machine), and 0.4 at -O2.
+   6. Where the compiler vectorizes loops with a rest (step 4) and its
+      vectors hold 8 floats or more (te_program.wide_vectors: AVX, or
+      the versions of target-clones), a loop runs in 32 lanes, not 8:
+      a sum in 8 lanes is one vector of partial sums there, each
+      iteration's addition waiting for the last one's, and a layer
+      norm's gradient spent a third of its time in two such chains
+      (its row's mean and variance computed again); in 32, four
+      vectors, it took 0.116 ms against 0.134 (bench/layernorm.c, one
+      thread, AVX-512 CPU; 16 lanes 0.127, 64 lanes 0.16).  Without
+      AVX, 8: make bench's -O3 gradients (SSE2) took up to 1.13 times
+      as long in 32 (layernorm_stats).
    Running a loop in lanes is the same iterations in the same order;
    only lanes_sum and the reductions change the order of a sum.
 
@@ -99,7 +110,14 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { LANES = 8, MIN_TRIP = 16 };
+enum { LANES = 8, WIDE_LANES = 32, MIN_TRIP = 16 };
+
+/* The lanes of P's loops (step 6).  */
+static int
+lanes_of (const te_program *p)
+{
+  return p->vect_rest && p->wide_vectors ? WIDE_LANES : LANES;
+}
 
 typedef struct plain
 {
@@ -214,7 +232,7 @@ reduction_lanes (te_node *n, void *data)
   if (l->lanes || !te_lanes_long_loop (l)
       || !plain_in (a->p->ctx, n->args[1], l->var))
     return;
-  l->lanes = LANES;
+  l->lanes = lanes_of (a->p);
   a->n++;
 }
 
@@ -247,7 +265,7 @@ sum_in_lanes (te_program *p, te_stmt *x, int nloops, const te_loop *loops)
   const te_loop *l = &loops[nloops - 1];
   if (span == 1)
     te_program_note (p, "lanes: %s sums in %d lanes of loop %s",
-                     x->dst->name, LANES, te_program_var_name (p, l->var));
+                     x->dst->name, lanes_of (p), te_program_var_name (p, l->var));
   else
     {
       char across[256] = "";
@@ -256,7 +274,7 @@ sum_in_lanes (te_program *p, te_stmt *x, int nloops, const te_loop *loops)
         len += snprintf (across + len, sizeof across - len, "%s%s",
                          len ? ", " : "", te_program_var_name (p, loops[k].var));
       te_program_note (p, "lanes: %s sums in %d lanes of loop %s, across "
-                       "loop(s) %s", x->dst->name, LANES,
+                       "loop(s) %s", x->dst->name, lanes_of (p),
                        te_program_var_name (p, l->var), across);
     }
 }
@@ -286,7 +304,7 @@ te_program_lanes (te_program *p, te_diag *diag)
         stage_ok = false;
       if (stage_ok)
         {
-          s->loops[s->nloops - 1].lanes = LANES;
+          s->loops[s->nloops - 1].lanes = lanes_of (p);
           nloops++;
           for (int k = 0; k < s->nstmts; k++)
             if (sums[k])
@@ -307,7 +325,7 @@ te_program_lanes (te_program *p, te_diag *diag)
           bool sum = fits[k] && sums[k];
           if (fits[k] && (!p->vect_rest || sum_beside (s, fits, sums, k)))
             {
-              l->lanes = LANES;
+              l->lanes = lanes_of (p);
               nloops++;
               if (sum)
                 sum_in_lanes (p, x, x->ninner, x->inner);
@@ -319,7 +337,7 @@ te_program_lanes (te_program *p, te_diag *diag)
     }
   if (nloops || ra.n)
     te_program_note (p, "lanes: %d loop(s) run in lanes of %d, %d "
-                     "reduction(s) sum in lanes", nloops + ra.n, LANES,
+                     "reduction(s) sum in lanes", nloops + ra.n, lanes_of (p),
                      ra.n);
   return true;
 }
