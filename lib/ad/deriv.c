@@ -76,25 +76,33 @@ deriv_adjoint (te_ctx *ctx, te_node *n, int i, te_node *a, te_diag *diag)
         return te_unary (ctx, TE_NEG, mul (ctx, mul (ctx, a, n), n));
       return te_unary (ctx, TE_NEG, dvd (ctx, mul (ctx, a, n), y));
     case TE_MIN: /* x <= y ? x : y; ties give x, a NaN x gives y */
-      {
-        te_node *picks_x = te_binary (ctx, TE_LE, x, y);
-        return only_if (ctx, i == 0 ? picks_x : te_not (ctx, picks_x), a);
-      }
     case TE_MAX: /* x >= y ? x : y */
-      {
-        te_node *picks_x = te_binary (ctx, TE_GE, x, y);
-        return only_if (ctx, i == 0 ? picks_x : te_not (ctx, picks_x), a);
-      }
     case TE_FMAX: /* fmax (x, y) is x when x >= y or y is NaN */
     case TE_FMIN:
-      {
-        te_node *picks_x = te_binary (
-            ctx, TE_OR,
-            te_binary (ctx, n->op == TE_FMAX ? TE_GE : TE_LE, x, y),
-            te_binary (ctx, TE_NE, y, y));
-        return only_if (ctx, i == 0 ? picks_x : te_unary (ctx, TE_NOT, picks_x),
-                        a);
-      }
+      /* One operand twice (fmin (x, x)): all of it to the first.  For
+         fmin the test would be x != x || x <= x, always true, and GCC
+         12.2 at -O3 with AVX-512VL vectorizes a gradient that tests it
+         and its negation under another test wrongly (fuzz seed
+         1210612, kernel 43: elements of d_x got 0; the same C without
+         the plugin too).  */
+      if (x == y)
+        return i == 0 ? a : fc (ctx, a, 0);
+      if (n->op == TE_MIN || n->op == TE_MAX)
+        {
+          te_node *picks_x
+              = te_binary (ctx, n->op == TE_MIN ? TE_LE : TE_GE, x, y);
+          return only_if (ctx, i == 0 ? picks_x : te_not (ctx, picks_x), a);
+        }
+      else
+        {
+          te_node *picks_x = te_binary (
+              ctx, TE_OR,
+              te_binary (ctx, n->op == TE_FMAX ? TE_GE : TE_LE, x, y),
+              te_binary (ctx, TE_NE, y, y));
+          return only_if (ctx,
+                          i == 0 ? picks_x : te_unary (ctx, TE_NOT, picks_x),
+                          a);
+        }
     case TE_CAST: /* float <-> double: the identity, in the operand's type */
       return te_cast (ctx, x->type, a);
     case TE_SELECT: /* c ? x : y */

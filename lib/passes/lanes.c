@@ -265,7 +265,8 @@ sum_in_lanes (te_program *p, te_stmt *x, int nloops, const te_loop *loops)
   const te_loop *l = &loops[nloops - 1];
   if (span == 1)
     te_program_note (p, "lanes: %s sums in %d lanes of loop %s",
-                     x->dst->name, lanes_of (p), te_program_var_name (p, l->var));
+                     x->dst->name, lanes_of (p),
+                     te_program_var_name (p, l->var));
   else
     {
       char across[256] = "";
@@ -337,7 +338,7 @@ te_program_lanes (te_program *p, te_diag *diag)
     }
   if (nloops || ra.n)
     te_program_note (p, "lanes: %d loop(s) run in lanes of %d, %d "
-                     "reduction(s) sum in lanes", nloops + ra.n, lanes_of (p),
-                     ra.n);
+                     "reduction(s) sum in lanes", nloops + ra.n,
+                     lanes_of (p), ra.n);
   return true;
 }
