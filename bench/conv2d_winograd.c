@@ -389,10 +389,10 @@ main (int argc, char **argv)
         *b = malloc (4 * f), *y = malloc (4 * nb * f * P),
         *dy = malloc (4 * nb * f * P), *dx = calloc (nb * c * P, 4),
         *dwt = calloc (f * c * 9, 4), *db = calloc (f, 4);
-  struct ws s = { malloc (4 * 16 * f * c),
-                  malloc (4 * 16 * (c * TI + PAD) + 4 * 16 * (f * TI + PAD)),
-                  malloc (4 * 16 * ((c > f ? c : f) * TI + PAD)),
-                  malloc (4 * 16 * f * c) };
+  /* U and d_U: 16 f x c; V (dV in the gradient): 16 slices of c x TI,
+     VS apart; M (dM): 16 slices of f x TI, MS apart.  */
+  struct ws s = { malloc (4 * 16 * f * c), malloc (4 * 16 * (c * TI + PAD)),
+                  malloc (4 * 16 * (f * TI + PAD)), malloc (4 * 16 * f * c) };
   srand (1);
   for (long i = 0; i < nb * c * P; i++)
     x[i] = rand () / (float)RAND_MAX - .5f;
@@ -445,5 +445,8 @@ main (int argc, char **argv)
   printf ("conv2d-winograd: forward %.3f ms, gradient %.3f ms, step %.3f ms "
           "(fastest of %d)\n",
           bf * 1e3, bg * 1e3, (bf + bg) * 1e3, iters);
+  free (x), free (wt), free (b), free (y), free (dy), free (dx), free (dwt);
+  free (db), free (s.U), free (s.V), free (s.M), free (s.dU);
+  free (ry), free (rdx), free (rdw);
   return 0;
 }
