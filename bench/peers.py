@@ -14,28 +14,29 @@ the gradient) and the gradient alone:
               -fplugin-arg-tensorgrad-blas (counted where the object
               then calls the CBLAS) and "blasfwd" has
               -fplugin-arg-tensorgrad-blas-forward (counted where a nest
-              of the kernel became a call; built without -fopenmp, as
-              the option leaves an OpenMP kernel's nests alone).
+              of the kernel became a call; an OpenMP kernel's parallel
+              region whose loop is a product becomes one).
               "tiledfwd" has -fplugin-arg-tensorgrad-tiled-forward and
               links no CBLAS: the same nests run as the plugin's tiled
-              product (counted where a nest became a call; built
-              without -fopenmp, as blasfwd, so an OpenMP kernel's
-              gradient runs on one thread there, its products tiled,
-              where loops' keeps them loops on the threads).  Each
+              product (counted where a nest became a call; in place of
+              an OpenMP kernel's region, on the threads).  Every
+              variant is built with -fopenmp.  Each
               variant but loops also has the options a user after
               speed adds: -fplugin-arg-tensorgrad-vector-math (where
               the target has libmvec), -fplugin-arg-tensorgrad-target-
-              clones (on x86_64) and, when built with -fopenmp,
+              clones (on x86_64) and, but tiledfwd,
               -fplugin-arg-tensorgrad-parallel (every gradient nest
-              that can runs on the threads); "tuned" is loops with
+              that can runs on the threads, and blas-forward's and
+              tiled-forward's calls); "tuned" is loops with
               just those.  blasfwd and tiledfwd, which change the
               kernel's results, also have -fplugin-arg-tensorgrad-
               vector-forward (the kernel's own sums reassociated, its
               math calls libmvec's); "vecfwd" is tuned with it, and
               "blasvec" blas with it (counted where it calls the
-              CBLAS), "tiledpar" tiledfwd built with -fopenmp and
-              -fplugin-arg-tensorgrad-parallel (the gradient's tiled
-              products on the threads); given --tg-libs (how to link
+              CBLAS), "tiledpar" tiledfwd with
+              -fplugin-arg-tensorgrad-parallel (the tiled products of
+              a kernel without pragmas on the threads too, the
+              gradient's and the forward's); given --tg-libs (how to link
               libtensorgrad), blasfwd, tiledfwd and tiledpar also have
               -fplugin-arg-tensorgrad-keep-products (a product into a
               local array kept by the forward for the gradient).  The
@@ -44,10 +45,8 @@ the gradient) and the gradient alone:
               CBLAS), vecfwd and tuned, else loops; beside it the
               figures without a library ("nolib"): the fastest step of
               tiledfwd, tiledpar, vecfwd, tuned and loops
-              (a user picks the options for the threads they have: at
-              two threads an OpenMP kernel's tuned step, its forward on
-              the threads, can beat tiledfwd's, built without
-              -fopenmp), and the forward alone of each (with the loops'
+              (a user picks the options for the threads they have),
+              and the forward alone of each (with the loops'
               forward, "loops", beside the nolib one).  Each column
               names the variant it shows.
   hand        the forward without the plugin and bench/K_ref.c, the
@@ -357,8 +356,8 @@ def build(args, marches):
             opts["blasfwd"] = fwd
     # What a user after speed adds to all but loops: libmvec's vector
     # math (where the target has it), the gradients' versions for the
-    # x86-64 levels (target-clones), and with -fopenmp the option
-    # parallel (the variants built without it cannot have it).
+    # x86-64 levels (target-clones), and the option parallel (but
+    # tiledfwd, below).
     vm = ["-fplugin-arg-tensorgrad-vector-math"]
     rc, _ = run(cc + ["-O2", "-fplugin=" + args.plugin] + vm
                 + ["-c", probe, "-o", probe + ".o"])
@@ -373,7 +372,7 @@ def build(args, marches):
     for v in list(opts):
         if v != "loops":
             opts[v] = opts[v] + vm + (
-                [] if v in ("blasfwd", "tiledfwd")
+                [] if v == "tiledfwd"
                 else ["-fplugin-arg-tensorgrad-parallel"])
     opts["tuned"] = vm + ["-fplugin-arg-tensorgrad-parallel"]
     # The kernel's own loops vectorized too (its sums reassociated, its
@@ -389,9 +388,9 @@ def build(args, marches):
         opts["vecfwd"] = opts["tuned"] + vf
         if "blas" in opts:
             opts["blasvec"] = opts["blas"] + vf
-    # tiledfwd with -fopenmp and the option parallel: the gradient's
-    # tiled products on the threads (a kernel without pragmas keeps its
-    # forward's products tiled there).
+    # tiledfwd with the option parallel: the tiled products of a kernel
+    # without pragmas on the threads too (tiledfwd runs those of an
+    # OpenMP kernel's regions there).
     if "tiledfwd" in opts:
         opts["tiledpar"] = opts["tiledfwd"] + [
             "-fplugin-arg-tensorgrad-parallel"]
@@ -416,15 +415,8 @@ def build(args, marches):
                                       "-lm"]))
                 for v, extra in opts.items():
                     so = os.path.join(args.out, "%s-%s-%s.so" % (k, march, v))
-                    # blas-forward and tiled-forward leave an OpenMP
-                    # kernel's nests as they are: those variants are
-                    # built without -fopenmp (the BLAS's threads, or
-                    # one, instead of the pragmas').
-                    fwd = v in ("blasfwd", "tiledfwd")
-                    # (tiledpar is tiledfwd with -fopenmp.)
-                    flags = [f for f in base if not fwd or f != "-fopenmp"]
                     jobs[(march, k, v)] = (so, pool.submit(
-                        run, cc + flags + ["-fplugin=" + args.plugin] + extra
+                        run, cc + base + ["-fplugin=" + args.plugin] + extra
                         + ["-o", so, src]
                         + (libs if v not in ("tiledfwd", "tiledpar")
                            else [])

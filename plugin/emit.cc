@@ -3072,7 +3072,7 @@ gemm_stage (emitter *e, const te_lw_stage *g)
                              build_zero_cst (TREE_TYPE (w))));
     }
   else if (tiled && g->stage->team && flag_openmp)
-    calls = tiled_team (e, gm);
+    calls = kept (e, gm, tiled_team (e, gm));
   else
     calls = kept (e, gm, loop_nest (e, gm->nbatch, gm->batch, false,
                                     tiled ? tiled_call : gemm_call, gm));

@@ -30,9 +30,10 @@
    the sizes pass te_tiled's test, the loops otherwise, as a gradient's
    products do without blas; the rest is the same.
 
-   1. Only a kernel lifted from its own body (not an OpenMP kernel's
-      serial twin: its nests are GCC's outlined regions) whose gradient
-      was made, so its program holds every store it does.
+   1. Only a kernel whose gradient was made, so its program holds
+      every store it does.  An OpenMP kernel's program is lifted from its
+      serial twin (omp.cc), whose nests are GCC's outlined regions in
+      the kernel: see step 5.
    2. For each stage of the program as lifted (a copy made before the
       passes rewrite it, which holds what the source's nests compute),
       te_gemm_forward (lib/ir/gemm.c) reads it as a product over the
@@ -63,6 +64,21 @@
       those, then jumps to the nest's exit; the nest, unreachable, is
       deleted, and the virtual operands renamed.
 
+   5. An OpenMP kernel (the pass lifted its twin): the twin's nest
+      passes step 3 and is the one worksharing loop of a parallel region
+      that does nothing else (omp_sole_region), and Q names no local
+      array (the region's own would be the outlined function's).  Its
+      helper runs its stages on OpenMP threads (te_program_parallel, as
+      the option parallel asks of a kernel without directives: its
+      tiled products each thread on a block of columns, the CBLAS with
+      threads of its own), and is noted for the kernel
+      (omp_replace_region); the twin is left as it is.  When the pass
+      reaches the kernel (after the twin: GCC runs the early passes on
+      a function at a time, the twin first), forward_regions replaces
+      the GOMP_parallel call that runs the region (its outlined
+      function has the region's location) by a call of the helper with
+      the kernel's parameters.
+
    Each stage gets a dump line "blas-forward: stage S (line L): ..."
    saying which nest became a call ("... as cblas_sgemm (n, m, k)", or
    "as tiled (n, m, k)") or why it stays loops.
@@ -73,8 +89,9 @@
    after it; the parameters must not overlap (as for the gradient); a
    product behind a condition on its loops or on data, or a test of
    sizes inside the nest, over a triangle, two sums in one value,
-   an array the lifter made (a scalar it expanded) and an OpenMP kernel
-   stay loops.  */
+   an array the lifter made (a scalar it expanded), and in an OpenMP
+   kernel a product into a local array or a nest beside others in its
+   region, stay loops.  */
 
 /* -fplugin-arg-tensorgrad-vector-forward (forward_vectorize, before the
    kernel is gimplified): the kernel's own loops as GCC vectorizes them
@@ -118,6 +135,7 @@
 #include "emit.h"
 #include "abi.h"
 #include "ir/gemm.h"
+#include "omp.h"
 #include "passes/passes.h"
 #include "tree-cfgcleanup.h"
 
@@ -1060,18 +1078,31 @@ params_are_registers (tree kernel)
   return true;
 }
 
+/* Step 5: the location of the parallel region whose one loop is ROOT
+   (a loop of an OpenMP kernel's twin), or UNKNOWN_LOCATION.  */
+static location_t
+sole_region_of (class loop *root)
+{
+  for (gphi_iterator pi = gsi_start_phis (root->header); !gsi_end_p (pi);
+       gsi_next (&pi))
+    {
+      tree r = gimple_phi_result (pi.phi ());
+      if (SSA_NAME_VAR (r))
+        {
+          location_t loc = omp_sole_region (SSA_NAME_VAR (r));
+          if (loc != UNKNOWN_LOCATION)
+            return loc;
+        }
+    }
+  return UNKNOWN_LOCATION;
+}
+
 unsigned
 forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
-              bool vmath, bool keep)
+              bool vmath, bool keep, bool parallel)
 {
-  if (fun->decl != kernel)
-    {
-      if (dump_file)
-        fprintf (dump_file, "blas-forward: an OpenMP kernel: its nests "
-                            "stay loops\n");
-      return 0;
-    }
-  bool params_ok = params_are_registers (kernel);
+  bool twin = fun->decl != kernel;
+  bool params_ok = twin || params_are_registers (kernel);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   int replaced = 0;
   for (int si = 0; si < fwd->nstages; si++)
@@ -1085,8 +1116,11 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
       if (q)
         q->tiled = tiled;
       class loop *root = NULL;
+      location_t region = UNKNOWN_LOCATION;
       if (q && !params_ok)
         why = "a parameter whose address is taken";
+      else if (q && twin && q->nparams != fwd->nparams)
+        why = "an OpenMP kernel's product into a local array";
       else if (q)
         {
           root = (unsigned) s->loop_ids[0] < number_of_loops (fun)
@@ -1094,16 +1128,29 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
                      : NULL;
           why = root ? nest_problem (fun, root, fwd, s)
                      : "its loops are not one nest";
+          if (!why && twin)
+            {
+              region = sole_region_of (root);
+              if (region == UNKNOWN_LOCATION)
+                why = "an OpenMP kernel's nest that is not the one loop "
+                      "of a parallel region";
+            }
         }
       location_t loc = s->nstmts ? (location_t) s->stmts[0].loc
                                  : (location_t) s->loc;
       /* im2col's packing: its padding's tests as loop bounds; the
-         packing and the product one sample at a time.  */
+         packing and the product one sample at a time; on threads where
+         the region ran or the option parallel asks.  */
       te_diag diag;
       if (q && !why)
         {
           te_program_samples (q, &diag);
           te_program_clip (q, &diag);
+          if (twin || parallel)
+            {
+              q->parallel_all = true;
+              te_program_parallel (q, &diag);
+            }
           if (dump_file && (dump_flags & TDF_DETAILS))
             te_program_dump (dump_file, q);
         }
@@ -1112,12 +1159,26 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
       if (q && !why && !helper)
         why = "the call could not be emitted";
       if (dump_file)
-        fprintf (dump_file, "blas-forward: stage %d (line %d): %s%s\n", si,
-                 LOCATION_LINE (loc), why ? "loops, " : "",
-                 why ? why : te_gemm_text (q, &g));
+        {
+          fprintf (dump_file, "blas-forward: stage %d (line %d): %s%s", si,
+                   LOCATION_LINE (loc), why ? "loops, " : "",
+                   why ? why : te_gemm_text (q, &g));
+          bool threads = false;
+          for (int k = 0; helper && k < q->nstages; k++)
+            threads |= q->stages[k].team || q->stages[k].par;
+          if (threads)
+            fputs (", on OpenMP threads", dump_file);
+          if (helper && twin)
+            fprintf (dump_file, ", in place of the parallel region at "
+                                "line %d",
+                     LOCATION_LINE (region));
+          fputc ('\n', dump_file);
+        }
       if (!helper)
         continue;
-      if (replace_nest (fun, kernel, root, helper, loc, fwd, q))
+      if (twin)
+        omp_replace_region (kernel, region, helper);
+      else if (replace_nest (fun, kernel, root, helper, loc, fwd, q))
         replaced++;
       else if (dump_file)
         fprintf (dump_file, "blas-forward: stage %d: loops, no memory "
@@ -1131,4 +1192,83 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
   free_dominance_info (CDI_DOMINATORS);
   loops_state_set (LOOPS_NEED_FIXUP);
   return TODO_cleanup_cfg;
+}
+
+/* Is G a call of libgomp that runs a parallel region (GOMP_parallel, or
+   a combined parallel loop's GOMP_parallel_loop_*)?  Its outlined
+   function, *CHILD.  */
+static bool
+region_call (gimple *g, tree *child)
+{
+  if (!is_gimple_call (g) || !gimple_call_builtin_p (g, BUILT_IN_NORMAL)
+      || gimple_call_num_args (g) < 1)
+    return false;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (g)));
+  if (!startswith (name, "__builtin_GOMP_parallel"))
+    return false;
+  tree fn = gimple_call_arg (g, 0);
+  if (TREE_CODE (fn) != ADDR_EXPR
+      || TREE_CODE (TREE_OPERAND (fn, 0)) != FUNCTION_DECL)
+    return false;
+  *child = TREE_OPERAND (fn, 0);
+  return true;
+}
+
+unsigned
+forward_regions (function *fun)
+{
+  tree kernel = fun->decl;
+  tree calls = omp_region_calls (kernel);
+  if (!calls)
+    return 0;
+  if (!params_are_registers (kernel))
+    {
+      if (dump_file)
+        fprintf (dump_file, "blas-forward: the parallel regions stay: a "
+                            "parameter whose address is taken\n");
+      return 0;
+    }
+  for (tree c = calls; c; c = TREE_CHAIN (c))
+    {
+      tree helper = TREE_PURPOSE (c);
+      location_t loc = (location_t) TREE_INT_CST_LOW (TREE_VALUE (c));
+      gimple_stmt_iterator at = gsi_none ();
+      int found = 0;
+      basic_block bb;
+      FOR_EACH_BB_FN (bb, fun)
+        for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+             gsi_next (&gsi))
+          {
+            tree child;
+            if (region_call (gsi_stmt (gsi), &child)
+                && DECL_SOURCE_LOCATION (child) == loc)
+              {
+                at = gsi;
+                found++;
+              }
+          }
+      if (found != 1)
+        {
+          if (dump_file)
+            fprintf (dump_file, "blas-forward: the parallel region at line "
+                                "%d stays: %s\n",
+                     LOCATION_LINE (loc),
+                     found ? "another has its location" : "not found");
+          continue;
+        }
+      auto_vec<tree> args;
+      for (tree parm = DECL_ARGUMENTS (kernel); parm; parm = DECL_CHAIN (parm))
+        args.safe_push (get_or_create_ssa_default_def (fun, parm));
+      gimple *old = gsi_stmt (at);
+      gcall *call = gimple_build_call_vec (helper, args);
+      gimple_set_location (call, loc);
+      gimple_move_vops (call, old);
+      gsi_replace (&at, call, false);
+      if (dump_file)
+        fprintf (dump_file, "blas-forward: the parallel region at line %d: "
+                            "a call of %s\n",
+                 LOCATION_LINE (loc),
+                 IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (helper)));
+    }
+  return 0;
 }

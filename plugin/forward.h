@@ -15,10 +15,21 @@
    and why the others did not.  VMATH: that function's math calls are
    libmvec's (vector-forward), whatever vector-math says.  KEEP
    (keep-products): that function keeps its product for the gradient
-   when it writes a local array (emit.h, EMIT_KEEP_PUT).  Returns the
-   TODO flags FUN then needs.  */
+   when it writes a local array (emit.h, EMIT_KEEP_PUT).  PARALLEL (the
+   option parallel): that function runs its loops and tiled products on
+   OpenMP threads where it can.  When FUN is the serial twin of KERNEL
+   (an OpenMP kernel, omp.cc), FUN is left as it is: a nest that is the
+   one loop of a parallel region is to be a call, on OpenMP threads, in
+   place of the region (omp_replace_region; forward_regions does it).
+   Returns the TODO flags FUN then needs.  */
 unsigned forward_blas (function *fun, tree kernel, te_program *fwd,
-                       bool tiled, bool vmath, bool keep);
+                       bool tiled, bool vmath, bool keep, bool parallel);
+
+/* The parallel regions of FUN, an OpenMP kernel, that forward_blas
+   found to compute a product of its twin: each GOMP_parallel call that
+   runs one becomes a call of its helper.  Returns the TODO flags FUN
+   then needs.  */
+unsigned forward_regions (function *fun);
 
 /* -fplugin-arg-tensorgrad-vector-forward: give KERNEL (and the
    functions GCC outlines from its OpenMP regions, which inherit it) the

@@ -58,10 +58,22 @@ static tree twins;
 /* The counters of the twins' loops that were worksharing loops of a
    parallel region, a TREE_LIST.  */
 static tree parallel_vars;
+/* The parallel regions whose body is one worksharing loop: TREE_PURPOSE
+   the twin's counter of its outermost loop, TREE_VALUE the region's
+   location (an INTEGER_CST), which GCC gives the function it outlines
+   the region into.  */
+static tree sole_regions;
+/* The regions forward.cc replaces by calls: TREE_PURPOSE the kernel,
+   TREE_VALUE a TREE_LIST of (the helper, the region's location).  */
+static tree region_calls;
 
 const struct ggc_root_tab omp_gc_roots[] = {
   { &twins, 1, sizeof (twins), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
   { &parallel_vars, 1, sizeof (parallel_vars), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &sole_regions, 1, sizeof (sole_regions), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &region_calls, 1, sizeof (region_calls), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -347,6 +359,39 @@ serial_loops (tree t, bool parallel)
   return list;
 }
 
+/* Is region body T one worksharing loop (*LOOP) beside declarations
+   whose initial values have no side effects: a region that does nothing
+   but that loop?  */
+static bool
+sole_loop (tree t, tree *loop)
+{
+  switch (TREE_CODE (t))
+    {
+    case OMP_FOR:
+      if (*loop)
+        return false;
+      *loop = t;
+      return true;
+    case BIND_EXPR:
+      return sole_loop (BIND_EXPR_BODY (t), loop);
+    case STATEMENT_LIST:
+      for (tree_stmt_iterator i = tsi_start (t); !tsi_end_p (i); tsi_next (&i))
+        if (!sole_loop (tsi_stmt (i), loop))
+          return false;
+      return true;
+    case DECL_EXPR:
+      {
+        tree d = DECL_EXPR_DECL (t);
+        return !VAR_P (d) || !DECL_INITIAL (d)
+               || !TREE_SIDE_EFFECTS (DECL_INITIAL (d));
+      }
+    case DEBUG_BEGIN_STMT:
+      return true;
+    default:
+      return false;
+    }
+}
+
 /* walk_tree callback of step 3; DATA points at the number of parallel
    regions around.  */
 static tree
@@ -357,6 +402,19 @@ serial_r (tree *tp, int *walk_subtrees, void *data)
   switch (TREE_CODE (t))
     {
     case OMP_PARALLEL:
+      {
+        tree loop = NULL_TREE;
+        if (sole_loop (OMP_PARALLEL_BODY (t), &loop) && loop)
+          {
+            tree init = TREE_VEC_ELT (OMP_FOR_INIT (loop), 0);
+            if (TREE_CODE (init) == MODIFY_EXPR
+                && VAR_P (TREE_OPERAND (init, 0)))
+              sole_regions = tree_cons (
+                  TREE_OPERAND (init, 0),
+                  build_int_cst (unsigned_type_node, EXPR_LOCATION (t)),
+                  sole_regions);
+          }
+      }
       (*regions)++;
       walk_tree (&OMP_PARALLEL_BODY (t), serial_r, data, NULL);
       (*regions)--;
@@ -486,6 +544,39 @@ omp_parallel_var (tree var)
     if (TREE_VALUE (l) == var)
       return true;
   return false;
+}
+
+location_t
+omp_sole_region (tree var)
+{
+  for (tree l = sole_regions; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == var)
+      return (location_t) TREE_INT_CST_LOW (TREE_VALUE (l));
+  return UNKNOWN_LOCATION;
+}
+
+void
+omp_replace_region (tree kernel, location_t loc, tree helper)
+{
+  tree call = tree_cons (helper, build_int_cst (unsigned_type_node, loc),
+                         NULL_TREE);
+  for (tree l = region_calls; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == kernel)
+      {
+        TREE_CHAIN (call) = TREE_VALUE (l);
+        TREE_VALUE (l) = call;
+        return;
+      }
+  region_calls = tree_cons (kernel, call, region_calls);
+}
+
+tree
+omp_region_calls (tree kernel)
+{
+  for (tree l = region_calls; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == kernel)
+      return TREE_VALUE (l);
+  return NULL_TREE;
 }
 
 void

@@ -22,6 +22,22 @@ tree omp_twin_kernel (tree decl);
    a parallel region?  */
 bool omp_parallel_var (tree var);
 
+/* The location of the parallel region whose body is nothing but the
+   worksharing loop counted by VAR (a twin's outermost counter of that
+   loop), or UNKNOWN_LOCATION.  */
+location_t omp_sole_region (tree var);
+
+/* Kernel KERNEL's parallel region at LOC (omp_sole_region) is to be a
+   call of HELPER, with the kernel's parameters (forward.cc, when the
+   pass has lifted the twin; forward_regions when it reaches the
+   kernel).  */
+void omp_replace_region (tree kernel, location_t loc, tree helper);
+
+/* The regions of KERNEL to replace: a TREE_LIST of TREE_PURPOSE the
+   helper, TREE_VALUE the region's location (an INTEGER_CST); NULL when
+   none.  */
+tree omp_region_calls (tree kernel);
+
 /* Twin DECL has been lifted: it is needed no more, and the call graph
    drops it (no code is emitted for it).  */
 void omp_twin_done (tree decl);

@@ -805,7 +805,7 @@ differentiate (function *fun, tree kernel)
   if (bwd && lifted && !seen_error ())
     todo |= forward_blas (fun, kernel, lifted, tg_tiled_forward,
                          tg_vector_forward && target_x86_64_lp64 (),
-                         tg_keep_products);
+                         tg_keep_products, tg_parallel);
   if (lifted)
     te_ctx_free (lifted->ctx);
   if (dump_file)
@@ -864,8 +864,10 @@ public:
         region_of_clones (fun->decl);
         return false;
       }
+    /* Its products of the twin's, as calls in place of its regions
+       (forward.cc).  */
     if (omp_kernel_skipped (fun->decl))
-      return false;
+      return omp_region_calls (fun->decl) != NULL_TREE;
     return abi_is_kernel (fun->decl) || abi_is_helper (fun->decl)
            || (tg_check.enabled && abi_kernel_of (fun->decl)
                && !emitted.contains (fun->decl));
@@ -881,6 +883,8 @@ public:
         todo = differentiate (fun, kernel);
         omp_twin_done (fun->decl);
       }
+    else if (omp_kernel_skipped (fun->decl))
+      todo = forward_regions (fun);
     else if (abi_is_kernel (fun->decl))
       todo = differentiate (fun, fun->decl);
     else if (abi_is_helper (fun->decl))
