@@ -39,7 +39,10 @@ the gradient) and the gradient alone:
               gradient's and the forward's); given --tg-libs (how to link
               libtensorgrad), blasfwd, tiledfwd and tiledpar also have
               -fplugin-arg-tensorgrad-keep-products (a product into a
-              local array kept by the forward for the gradient).  The
+              local array kept by the forward for the gradient), and
+              blas, blasfwd and blasvec -fplugin-arg-tensorgrad-winograd
+              (a 3x3 convolution by libtensorgrad's Winograd F(2x2,
+              3x3) on the CBLAS).  The
               tensorgrad column is the
               fastest training step of blasfwd, blas, blasvec (the
               CBLAS), vecfwd and tuned, else loops; beside it the
@@ -397,10 +400,16 @@ def build(args, marches):
     # With libtensorgrad at hand (--tg-libs), the forward variants keep
     # the products they compute into local arrays for the gradient.
     keep = ["-fplugin-arg-tensorgrad-keep-products"]
+    wino = ["-fplugin-arg-tensorgrad-winograd"]
     if args.tg_libs:
         for v in ("blasfwd", "tiledfwd", "tiledpar"):
             if v in opts:
                 opts[v] = opts[v] + keep
+        # and the CBLAS variants a 3x3 convolution as libtensorgrad's
+        # Winograd F(2x2, 3x3).
+        for v in ("blas", "blasfwd", "blasvec"):
+            if v in opts:
+                opts[v] = opts[v] + wino
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for march, mflags in marches:
@@ -420,7 +429,8 @@ def build(args, marches):
                         + ["-o", so, src]
                         + (libs if v not in ("tiledfwd", "tiledpar")
                            else [])
-                        + (args.tg_libs.split() if keep[0] in extra
+                        + (args.tg_libs.split()
+                           if keep[0] in extra or wino[0] in extra
                            else []) + ["-lm"]))
     built = {}
     for (march, k, v), (so, fut) in jobs.items():

@@ -12,8 +12,9 @@
 			 is defined.
 
    and the declarations of libtensorgrad (link with -ltensorgrad): the
-   runtime gradient checker tg_gradcheck, below, and tg_keep_product,
-   which the code -fplugin-arg-tensorgrad-keep-products makes calls.
+   runtime gradient checker tg_gradcheck, below, tg_keep_product, which
+   the code -fplugin-arg-tensorgrad-keep-products makes calls, and the
+   convolutions -fplugin-arg-tensorgrad-winograd's calls.
 
    The gradient ABI, in short: for a kernel `R f (P1, ..., Pn)' the plugin
    defines `void f_grad (P1, ..., Pn, S1, ..., Sm [, R d_return])' with
@@ -328,6 +329,55 @@ int tg_keep_product (const char *key, int step, int flags, long m, long n,
 		     long k, const void *a, long lda, const void *b,
 		     long ldb, void *c, long ldc, double alpha,
 		     double beta);
+
+/* -fplugin-arg-tensorgrad-winograd: the convolutions the code calls in
+   place of a kernel's 3x3 one (NCHW, stride 1, zero padding 1, a bias
+   per filter; y[n][o][oh][ow] = b[o] + sum over ci, kh, kw inside the
+   image of x[n][ci][oh+kh-1][ow+kw-1] wt[o][ci][kh][kw]) and of its
+   gradient, by Winograd's F(2x2, 3x3), the products by GEMM (the code
+   passes the CBLAS's cblas_sgemm or cblas_dgemm; NULL: loops of
+   libtensorgrad's own).  The gradients follow the gradient ABI for the
+   parameters before GEMM: d_x, d_wt and d_b accumulate, any may be
+   NULL, d_y is the adjoint of y, read.  A NULL b is no bias; the
+   _nobias_ functions are those without one (a convolution whose sum
+   starts at 0).  The images run on OpenMP's threads
+   (OMP_NUM_THREADS).  */
+typedef void tg_sgemm_fn (int order, int trans_a, int trans_b, int m, int n,
+			  int k, float alpha, const float *a, int lda,
+			  const float *b, int ldb, float beta, float *c,
+			  int ldc);
+typedef void tg_dgemm_fn (int order, int trans_a, int trans_b, int m, int n,
+			  int k, double alpha, const double *a, int lda,
+			  const double *b, int ldb, double beta, double *c,
+			  int ldc);
+void tg_conv3x3_f32 (long nb, long c, long h, long w, long f, const float *x,
+		     const float *wt, const float *b, float *y,
+		     tg_sgemm_fn *gemm);
+void tg_conv3x3_f32_grad (long nb, long c, long h, long w, long f,
+			  const float *x, const float *wt, const float *b,
+			  float *y, float *d_x, float *d_wt, float *d_b,
+			  float *d_y, tg_sgemm_fn *gemm);
+void tg_conv3x3_f64 (long nb, long c, long h, long w, long f,
+		     const double *x, const double *wt, const double *b,
+		     double *y, tg_dgemm_fn *gemm);
+void tg_conv3x3_f64_grad (long nb, long c, long h, long w, long f,
+			  const double *x, const double *wt, const double *b,
+			  double *y, double *d_x, double *d_wt, double *d_b,
+			  double *d_y, tg_dgemm_fn *gemm);
+void tg_conv3x3_nobias_f32 (long nb, long c, long h, long w, long f,
+			    const float *x, const float *wt, float *y,
+			    tg_sgemm_fn *gemm);
+void tg_conv3x3_nobias_f32_grad (long nb, long c, long h, long w, long f,
+				 const float *x, const float *wt, float *y,
+				 float *d_x, float *d_wt, float *d_y,
+				 tg_sgemm_fn *gemm);
+void tg_conv3x3_nobias_f64 (long nb, long c, long h, long w, long f,
+			    const double *x, const double *wt, double *y,
+			    tg_dgemm_fn *gemm);
+void tg_conv3x3_nobias_f64_grad (long nb, long c, long h, long w, long f,
+				 const double *x, const double *wt, double *y,
+				 double *d_x, double *d_wt, double *d_y,
+				 tg_dgemm_fn *gemm);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,10 @@ static tree made_cblas[2];
 static tree made_trmm[2];
 /* libtensorgrad's tg_keep_product, the same (keep_decl).  */
 static tree made_keep;
+/* The runtime's functions a call stage names without a declaration of
+   its own (lib/passes/winograd.c's tg_conv3x3): a TREE_LIST of
+   (identifier, declaration).  */
+static tree made_runtime;
 /* The tiled products' static functions, float and double (tiled.cc),
    once made.  */
 static tree made_tiled[2];
@@ -72,6 +76,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
   { &made_trmm[0], 2, sizeof (made_trmm[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_keep, 1, sizeof (made_keep), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_runtime, 1, sizeof (made_runtime), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_tiled[0], 2, sizeof (made_tiled[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
@@ -2465,6 +2471,62 @@ next_type (tree *types, tree fallback)
   return t;
 }
 
+/* The function call C calls when it names no declaration (a function of
+   libtensorgrad: lib/passes/winograd.c): the translation unit's (from
+   <tensorgrad.h>) or one made once, void NAME (its arguments: long for
+   an integer, const T * for an array it reads, T * for one it writes,
+   then T * for each shadow of its gradient).  */
+static tree library_fn (const char *name, tree *made, tree ret, int n,
+                        tree *args);
+static tree const_pointer_to (tree elem);
+static tree cblas_decl_of (te_type type);
+
+/* The type of the first array call C passes (its gemm's: te_call
+   gemm_last).  */
+static te_type
+call_elem_type (const te_call *c)
+{
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].tensor)
+      return c->args[i].tensor->type;
+  return TE_F64;
+}
+
+static tree
+runtime_fn (const te_call *c)
+{
+  const char *name = c->grad ? c->grad_name : c->name;
+  tree id = get_identifier (name);
+  for (tree l = made_runtime; l; l = TREE_CHAIN (l))
+    if (TREE_PURPOSE (l) == id)
+      return TREE_VALUE (l);
+  auto_vec<tree> types;
+  for (int i = 0; i < c->nargs; i++)
+    {
+      const te_call_arg *a = &c->args[i];
+      if (a->kind == TE_PK_INT)
+        types.safe_push (long_integer_type_node);
+      else
+        {
+          tree elem = te_tree_type (a->tensor->type);
+          types.safe_push (a->writes ? build_pointer_type (elem)
+                                     : const_pointer_to (elem));
+        }
+    }
+  for (int i = 0; c->grad && i < c->nargs; i++)
+    if (c->args[i].kind == TE_PK_PTR_FLOAT)
+      types.safe_push (build_pointer_type (
+          te_tree_type (c->args[i].tensor->type)));
+  if (c->gemm_last)
+    types.safe_push (build_pointer_type (
+        TREE_TYPE (cblas_decl_of (call_elem_type (c)))));
+  tree made = NULL_TREE;
+  tree fn = library_fn (name, &made, void_type_node, types.length (),
+                        types.address ());
+  made_runtime = tree_cons (id, fn, made_runtime);
+  return fn;
+}
+
 /* Call stage C: the callee, in the prologue (storing its result), or its
    gradient with the adjoints, after the locals of its arguments' scope
    SCOPE.  */
@@ -2474,6 +2536,8 @@ call_stmt (emitter *e, const te_call *c, const te_lw_scope *scope)
   tree list = alloc_stmt_list ();
   enter_scope (e, scope, &list);
   tree fn = (tree) (c->grad ? c->grad_fn : c->fn);
+  if (!fn)
+    fn = runtime_fn (c);
   tree types = TYPE_ARG_TYPES (TREE_TYPE (fn));
   auto_vec<tree> args;
   for (int i = 0; i < c->nargs; i++)
@@ -2503,6 +2567,13 @@ call_stmt (emitter *e, const te_call *c, const te_lw_scope *scope)
   if (c->grad && c->ret)
     {
       tree v = expr (e, c->d_return);
+      args.safe_push (fold_convert (next_type (&types, TREE_TYPE (v)), v));
+    }
+  if (c->gemm_last)
+    {
+      tree gemm = cblas_decl_of (call_elem_type (c));
+      TREE_USED (gemm) = 1;
+      tree v = build_fold_addr_expr (gemm);
       args.safe_push (fold_convert (next_type (&types, TREE_TYPE (v)), v));
     }
   TREE_USED (fn) = 1;
@@ -2575,15 +2646,20 @@ const_pointer_to (tree elem)
    int, int, int, T, const T *, int, const T *, int, T, T *, int), the
    enums CblasRowMajor 101, CblasNoTrans 111, CblasTrans 112.  */
 static tree
-cblas_decl (const te_gemm *g)
+cblas_decl_of (te_type type)
 {
-  tree elem = te_tree_type (g->c->type), cptr = const_pointer_to (elem);
+  tree elem = te_tree_type (type), cptr = const_pointer_to (elem);
   tree i = integer_type_node;
   tree args[14] = { i, i, i, i, i, i, elem, cptr, i, cptr, i, elem,
                     build_pointer_type (elem), i };
-  return library_fn (te_blas_function (g->c->type, false),
-                     &made_cblas[g->c->type == TE_F64], void_type_node, 14,
-                     args);
+  return library_fn (te_blas_function (type, false),
+                     &made_cblas[type == TE_F64], void_type_node, 14, args);
+}
+
+static tree
+cblas_decl (const te_gemm *g)
+{
+  return cblas_decl_of (g->c->type);
 }
 
 /* A call of FN with the N values VALS, each converted to its parameter's

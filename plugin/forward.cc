@@ -1097,9 +1097,40 @@ sole_region_of (class loop *root)
   return UNKNOWN_LOCATION;
 }
 
+/* winograd: stage S of FWD as a program of one call of tg_conv3x3
+   (lib/passes/winograd.c) over the kernel's parameters, or NULL when it
+   is no such convolution or names a local array.  */
+static te_program *
+conv3x3_forward (te_program *fwd, const te_stage *s, const te_call **call)
+{
+  const char *why;
+  te_call *c = te_conv3x3_call (fwd, s, &why);
+  if (!c)
+    return NULL;
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].tensor && c->args[i].tensor->kind != TE_TK_PARAM)
+      return NULL;
+  char name[256];
+  snprintf (name, sizeof name, "%s.conv%d", fwd->name, (int) (s - fwd->stages));
+  te_program *q = te_program_new (fwd->ctx, name);
+  for (int i = 0; i < fwd->nparams; i++)
+    {
+      const te_param *pr = &fwd->params[i];
+      te_program_add_param (q, pr->name, pr->kind, pr->type, pr->loc);
+    }
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].tensor)
+      te_program_share_tensor (q, c->args[i].tensor);
+  te_stage *cs = te_program_add_stage (q, s->loc);
+  cs->call = c;
+  cs->nest = -1;
+  *call = c;
+  return q;
+}
+
 unsigned
 forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
-              bool vmath, bool keep, bool parallel)
+              bool vmath, bool keep, bool parallel, bool winograd)
 {
   bool twin = fun->decl != kernel;
   bool params_ok = twin || params_are_registers (kernel);
@@ -1110,7 +1141,10 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
       const te_stage *s = &fwd->stages[si];
       te_gemm g;
       const char *why = NULL;
-      te_program *q = te_gemm_forward (fwd, si, &g, &why);
+      const te_call *conv = NULL;
+      te_program *q = winograd ? conv3x3_forward (fwd, s, &conv) : NULL;
+      if (!q)
+        q = te_gemm_forward (fwd, si, &g, &why);
       /* The products of Q as the tiled function (the emitter makes it
          once per object, emit.cc's made_tiled).  */
       if (q)
@@ -1142,7 +1176,7 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
          packing and the product one sample at a time; on threads where
          the region ran or the option parallel asks.  */
       te_diag diag;
-      if (q && !why)
+      if (q && !why && !conv)
         {
           te_program_samples (q, &diag);
           te_program_clip (q, &diag);
@@ -1160,9 +1194,19 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
         why = "the call could not be emitted";
       if (dump_file)
         {
-          fprintf (dump_file, "blas-forward: stage %d (line %d): %s%s", si,
-                   LOCATION_LINE (loc), why ? "loops, " : "",
-                   why ? why : te_gemm_text (q, &g));
+          if (conv && !why)
+            fprintf (dump_file, "blas-forward: stage %d (line %d): %s = a "
+                                "3x3 convolution of %s by %s%s%s as %s",
+                     si, LOCATION_LINE (loc),
+                     conv->args[conv->nargs - 1].tensor->name,
+                     conv->args[5].tensor->name, conv->args[6].tensor->name,
+                     conv->nargs == 9 ? " + " : "",
+                     conv->nargs == 9 ? conv->args[7].tensor->name : "",
+                     conv->name);
+          else
+            fprintf (dump_file, "blas-forward: stage %d (line %d): %s%s",
+                     si, LOCATION_LINE (loc), why ? "loops, " : "",
+                     why ? why : te_gemm_text (q, &g));
           bool threads = false;
           for (int k = 0; helper && k < q->nstages; k++)
             threads |= q->stages[k].team || q->stages[k].par;

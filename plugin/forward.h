@@ -21,9 +21,12 @@
    (an OpenMP kernel, omp.cc), FUN is left as it is: a nest that is the
    one loop of a parallel region is to be a call, on OpenMP threads, in
    place of the region (omp_replace_region; forward_regions does it).
+   WINOGRAD: a 3x3 convolution over the kernel's parameters becomes a
+   call of libtensorgrad's tg_conv3x3 instead (lib/passes/winograd.c).
    Returns the TODO flags FUN then needs.  */
 unsigned forward_blas (function *fun, tree kernel, te_program *fwd,
-                       bool tiled, bool vmath, bool keep, bool parallel);
+                       bool tiled, bool vmath, bool keep, bool parallel,
+                       bool winograd);
 
 /* The parallel regions of FUN, an OpenMP kernel, that forward_blas
    found to compute a product of its twin: each GOMP_parallel call that

@@ -101,6 +101,12 @@ static struct plugin_info tg_info = {
   "                                 libmvec (x86_64) for the gradient's\n"
   "                                 exp, log, tanh, sin, pow...: within\n"
   "                                 4 ulp, the scalar ones 2 (README)\n"
+  "  -fplugin-arg-tensorgrad-winograd\n"
+  "                                 run a 3x3 convolution's gradient (and\n"
+  "                                 with blas-forward the convolution) as\n"
+  "                                 libtensorgrad's Winograd F(2x2,3x3) on\n"
+  "                                 the CBLAS (implies blas; link\n"
+  "                                 -ltensorgrad)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
@@ -129,7 +135,7 @@ static const struct
                    { "parallel", NULL }, { "parallel-min", "N" },
                    { "target-clones", NULL },
                    { "tiled-forward", NULL }, { "vector-forward", NULL },
-                   { "vector-math", NULL } };
+                   { "vector-math", NULL }, { "winograd", NULL } };
 
 /* -fplugin-arg-tensorgrad-no-opt: no reuse, fusion or loop ordering.  */
 static bool tg_no_opt;
@@ -154,6 +160,10 @@ static bool tg_tiled_forward;
    local arrays kept for their gradients (emit.h, EMIT_KEEP_PUT and
    EMIT_KEEP_TAKE; lib/runtime/keep.c).  */
 static bool tg_keep_products;
+/* -fplugin-arg-tensorgrad-winograd: 3x3 convolutions as calls of
+   libtensorgrad's tg_conv3x3 (lib/passes/winograd.c; forward.cc for the
+   kernel's own).  */
+static bool tg_winograd;
 /* -fplugin-arg-tensorgrad-vector-forward: the kernels' own sums
    reassociated, their math calls libmvec's (forward.cc's
    forward_vectorize).  */
@@ -540,6 +550,8 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   if (fwd && tg_parallel)
     fwd->parallel_all = true;
   if (fwd)
+    fwd->winograd = tg_winograd;
+  if (fwd)
     {
       fwd->vect_rest
           = opt_for_fn (kernel, flag_tree_loop_vectorize)
@@ -805,7 +817,7 @@ differentiate (function *fun, tree kernel)
   if (bwd && lifted && !seen_error ())
     todo |= forward_blas (fun, kernel, lifted, tg_tiled_forward,
                          tg_vector_forward && target_x86_64_lp64 (),
-                         tg_keep_products, tg_parallel);
+                         tg_keep_products, tg_parallel, tg_winograd);
   if (lifted)
     te_ctx_free (lifted->ctx);
   if (dump_file)
@@ -1018,6 +1030,8 @@ parse_options (struct plugin_name_args *info, bool *dump)
         tg_vector_forward = true;
       else if (!strcmp (key, "keep-products"))
         tg_keep_products = true;
+      else if (!strcmp (key, "winograd"))
+        tg_blas = tg_winograd = true;
       else if (!strcmp (key, "target-clones"))
         /* The target is checked when the options are final
            (x86_64_options).  */

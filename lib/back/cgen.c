@@ -558,6 +558,17 @@ call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
   free (off.s);
 }
 
+/* The type of the first array call C passes (its gemm's: te_call
+   gemm_last).  */
+static te_type
+call_elem_type (const te_call *c)
+{
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].tensor)
+      return c->args[i].tensor->type;
+  return TE_F64;
+}
+
 /* The statement of call stage C.  */
 static void
 call_line (cgen *g, block *out, const te_call *c)
@@ -594,6 +605,8 @@ call_line (cgen *g, block *out, const te_call *c)
       sb_printf (&line, ", %s", v.s);
       free (v.s);
     }
+  if (c->gemm_last)
+    sb_printf (&line, ", %s", te_blas_function (call_elem_type (c), false));
   char *s = sb_take (&line);
   blk_stmt (out, "%s);", s);
   free (s);
@@ -627,6 +640,12 @@ call_prototypes (const te_program *p, sbuf *out)
       const te_call *c = p->stages[s].call;
       if (!c)
         continue;
+      const char *t = cg_c_type (call_elem_type (c), false);
+      if (c->gemm_last)
+        sb_printf (out, "void %s (int, int, int, int, int, int, %s, "
+                        "const %s *, int, const %s *, int, %s, %s *, int);\n",
+                   te_blas_function (call_elem_type (c), false), t, t, t, t,
+                   t);
       if (c->grad)
         sb_printf (out, "void %s (", c->grad_name);
       else
@@ -648,6 +667,10 @@ call_prototypes (const te_program *p, sbuf *out)
           }
       if (c->grad && c->ret)
         sb_printf (out, ", %s", cg_c_type (c->ret->type, false));
+      if (c->gemm_last)
+        sb_printf (out, ", void (*) (int, int, int, int, int, int, %s, "
+                        "const %s *, int, const %s *, int, %s, %s *, int)",
+                   t, t, t, t, t);
       sb_printf (out, ");\n");
     }
 }

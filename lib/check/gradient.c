@@ -306,9 +306,15 @@ check_1 (ck_state *ck)
     if (ck->fwd->stages[s].call)
       {
         const te_call *c = ck->fwd->stages[s].call;
-        ck_refuse (ck, "it calls `%s', whose gradient `%s' is a function "
-                       "of its own (checked where it is defined)",
-                   c->name, c->grad_name);
+        if (c->gemm_last)
+          ck_refuse (ck, "option winograd makes it call libtensorgrad's "
+                         "`%s' and `%s', which the interpreter does not "
+                         "run",
+                     c->name, c->grad_name);
+        else
+          ck_refuse (ck, "it calls `%s', whose gradient `%s' is a function "
+                         "of its own (checked where it is defined)",
+                     c->name, c->grad_name);
         return;
       }
   for (int i = 0; i < ck->fwd->ntensors; i++)

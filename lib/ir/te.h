@@ -343,6 +343,9 @@ typedef struct te_call_arg
                           holds the value, where its adjoint goes */
   te_node *offset;
   bool writes;         /* TE_PK_PTR_FLOAT: the callee writes it */
+  te_node *extent;     /* pointers: how many elements from OFFSET the
+                          callee may touch (winograd.c's calls), or NULL:
+                          it does not say */
   te_tensor *adj;      /* a gradient call: where the adjoints of TENSOR go,
                           from OFFSET on (NULL: pass NULL) */
 } te_call_arg;
@@ -364,6 +367,10 @@ typedef struct te_call
   te_tensor *ret;     /* a one-element local array for the result, or NULL */
   bool grad;
   te_node *d_return;  /* GRAD with RET: the result's adjoint */
+  bool gemm_last;     /* then the address of the CBLAS's gemm of the
+                         first array's type (cblas_sgemm, cblas_dgemm):
+                         winograd.c's calls of libtensorgrad, which links
+                         no CBLAS of its own */
 } te_call;
 
 #define TE_MAX_LOOPS 8
@@ -493,6 +500,10 @@ typedef struct te_program
                              (AVX, or target-clones' versions): with
                              vect_rest lanes.c keeps a sum in 32 lanes,
                              four vectors' worth of partial sums */
+  bool winograd;          /* a 3x3 convolution becomes a call of
+                             libtensorgrad's tg_conv3x3 (passes/
+                             winograd.c; -fplugin-arg-tensorgrad-
+                             winograd) */
   bool tiled;             /* blas stages (te_stage.blas) run as the
                              tiled nest of lib/back/tiled.h, no CBLAS:
                              a backward program made without

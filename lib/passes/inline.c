@@ -173,6 +173,7 @@ copy_call (inliner *in, const te_call *c)
       *b = *a;
       b->value = a->value ? translate (in, a->value) : NULL;
       b->offset = a->offset ? translate (in, a->offset) : NULL;
+      b->extent = a->extent ? translate (in, a->extent) : NULL;
       if (a->tensor && !in->copy)
         b->offset = te_canon_int (
             ctx, te_add (ctx, b->offset ? b->offset : te_int (ctx, 0),

@@ -54,6 +54,17 @@ bool te_program_is_value (const te_program *src);
    stages.  */
 te_program *te_program_copy (const te_program *src);
 
+/* winograd.c: with P->winograd, each stage that is a 3x3 convolution
+   (NCHW, stride 1, zero padding 1, a bias per filter) becomes a call of
+   libtensorgrad's tg_conv3x3_f32 (f64), whose gradient the reverse
+   sweep calls.  */
+bool te_program_winograd (te_program *p, te_diag *diag);
+
+/* Stage S of P as a call of tg_conv3x3_f32 (f64) when it is such a
+   convolution, else NULL with *WHY (plugin/forward.cc calls it in place
+   of the kernel's nest).  */
+te_call *te_conv3x3_call (te_program *p, const te_stage *s, const char **why);
+
 /* arms.c: two nests writing the same elements under conditions that
    cannot both hold (the arms of an if/else) become one nest of selects.  */
 bool te_program_join_arms (te_program *p, te_diag *diag);

@@ -37,6 +37,9 @@
 #include <string.h>
 
 const te_pass te_passes[] = {
+  { "winograd", TE_PASS_FORWARD, false, te_program_winograd,
+    "a 3x3 convolution becomes a call of libtensorgrad's tg_conv3x3 "
+    "(Winograd's F(2x2, 3x3); -fplugin-arg-tensorgrad-winograd)" },
   { "arms", TE_PASS_FORWARD, false, te_program_join_arms,
     "two nests writing the same elements under conditions that exclude "
     "each other become one" },
