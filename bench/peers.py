@@ -40,9 +40,10 @@ the gradient) and the gradient alone:
               libtensorgrad), blasfwd, tiledfwd and tiledpar also have
               -fplugin-arg-tensorgrad-keep-products (a product into a
               local array kept by the forward for the gradient), and
-              blas, blasfwd and blasvec -fplugin-arg-tensorgrad-winograd
+              those and blas and blasvec -fplugin-arg-tensorgrad-winograd
               (a 3x3 convolution by libtensorgrad's Winograd F(2x2,
-              3x3) on the CBLAS).  The
+              3x3), its products the CBLAS's or, in tiledfwd and
+              tiledpar, the tiled product's: still no CBLAS).  The
               tensorgrad column is the
               fastest training step of blasfwd, blas, blasvec (the
               CBLAS), vecfwd and tuned, else loops; beside it the
@@ -405,9 +406,9 @@ def build(args, marches):
         for v in ("blasfwd", "tiledfwd", "tiledpar"):
             if v in opts:
                 opts[v] = opts[v] + keep
-        # and the CBLAS variants a 3x3 convolution as libtensorgrad's
-        # Winograd F(2x2, 3x3).
-        for v in ("blas", "blasfwd", "blasvec"):
+        # and a 3x3 convolution as libtensorgrad's Winograd F(2x2, 3x3),
+        # on the CBLAS or (tiledfwd, tiledpar) the tiled product.
+        for v in ("blas", "blasfwd", "blasvec", "tiledfwd", "tiledpar"):
             if v in opts:
                 opts[v] = opts[v] + wino
     jobs = {}

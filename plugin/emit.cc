@@ -55,6 +55,9 @@ static tree made_runtime;
 /* The tiled products' static functions, float and double (tiled.cc),
    once made.  */
 static tree made_tiled[2];
+/* Winograd's gemm on the tiled product, per element type (tiled.cc's
+   tiled_gemm_adapter).  */
+static tree made_wgemm[2];
 /* The math functions with vector forms as emit.cc declared them
    (vector_math_decl), by operation and precision (double second).  */
 static tree made_vector_math[TE_NUM_OPS][2];
@@ -80,6 +83,8 @@ const struct ggc_root_tab emit_gc_roots[] = {
   { &made_runtime, 1, sizeof (made_runtime), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_tiled[0], 2, sizeof (made_tiled[0]), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &made_wgemm[0], 2, sizeof (made_wgemm[0]), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &made_vector_math[0][0], 2 * TE_NUM_OPS, sizeof (made_vector_math[0][0]),
     &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
@@ -2482,7 +2487,7 @@ static tree const_pointer_to (tree elem);
 static tree cblas_decl_of (te_type type);
 
 /* The type of the first array call C passes (its gemm's: te_call
-   gemm_last).  */
+   gemm).  */
 static te_type
 call_elem_type (const te_call *c)
 {
@@ -2517,7 +2522,7 @@ runtime_fn (const te_call *c)
     if (c->args[i].kind == TE_PK_PTR_FLOAT)
       types.safe_push (build_pointer_type (
           te_tree_type (c->args[i].tensor->type)));
-  if (c->gemm_last)
+  if (c->gemm != TE_GEMM_NONE)
     types.safe_push (build_pointer_type (
         TREE_TYPE (cblas_decl_of (call_elem_type (c)))));
   tree made = NULL_TREE;
@@ -2569,12 +2574,31 @@ call_stmt (emitter *e, const te_call *c, const te_lw_scope *scope)
       tree v = expr (e, c->d_return);
       args.safe_push (fold_convert (next_type (&types, TREE_TYPE (v)), v));
     }
-  if (c->gemm_last)
+  if (c->gemm != TE_GEMM_NONE)
     {
-      tree gemm = cblas_decl_of (call_elem_type (c));
-      TREE_USED (gemm) = 1;
-      tree v = build_fold_addr_expr (gemm);
-      args.safe_push (fold_convert (next_type (&types, TREE_TYPE (v)), v));
+      /* The gemm: the CBLAS's, the tiled product's (tiled.cc's adapter,
+         made once per object and type), or NULL (the callee's loops).  */
+      te_type t = call_elem_type (c);
+      int d = t == TE_F64;
+      tree gemm = NULL_TREE;
+      if (c->gemm == TE_GEMM_CBLAS)
+        gemm = cblas_decl_of (t);
+      else if (c->gemm == TE_GEMM_TILED)
+        {
+          if (!made_tiled[d])
+            made_tiled[d] = tiled_build (t, e->fndecl, &pending);
+          if (!made_wgemm[d])
+            made_wgemm[d] = tiled_gemm_adapter (t, made_tiled[d], e->fndecl,
+                                                &pending);
+          gemm = made_wgemm[d];
+        }
+      tree v = null_pointer_node;
+      if (gemm)
+        {
+          TREE_USED (gemm) = 1;
+          v = build_fold_addr_expr (gemm);
+        }
+      args.safe_push (fold_convert (next_type (&types, ptr_type_node), v));
     }
   TREE_USED (fn) = 1;
   tree call = build_call_expr_loc_array (e->loc, fn, args.length (),

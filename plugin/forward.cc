@@ -1101,12 +1101,16 @@ sole_region_of (class loop *root)
    (lib/passes/winograd.c) over the kernel's parameters, or NULL when it
    is no such convolution or names a local array.  */
 static te_program *
-conv3x3_forward (te_program *fwd, const te_stage *s, const te_call **call)
+conv3x3_forward (te_program *fwd, const te_stage *s, bool tiled,
+                 const te_call **call)
 {
   const char *why;
   te_call *c = te_conv3x3_call (fwd, s, &why);
   if (!c)
     return NULL;
+  /* Its products: the tiled product's with tiled-forward, else (blas-
+     forward) the CBLAS's.  */
+  c->gemm = tiled ? TE_GEMM_TILED : TE_GEMM_CBLAS;
   for (int i = 0; i < c->nargs; i++)
     if (c->args[i].tensor && c->args[i].tensor->kind != TE_TK_PARAM)
       return NULL;
@@ -1142,7 +1146,8 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
       te_gemm g;
       const char *why = NULL;
       const te_call *conv = NULL;
-      te_program *q = winograd ? conv3x3_forward (fwd, s, &conv) : NULL;
+      te_program *q
+          = winograd ? conv3x3_forward (fwd, s, tiled, &conv) : NULL;
       if (!q)
         q = te_gemm_forward (fwd, si, &g, &why);
       /* The products of Q as the tiled function (the emitter makes it

@@ -103,10 +103,11 @@ static struct plugin_info tg_info = {
   "                                 4 ulp, the scalar ones 2 (README)\n"
   "  -fplugin-arg-tensorgrad-winograd\n"
   "                                 run a 3x3 convolution's gradient (and\n"
-  "                                 with blas-forward the convolution) as\n"
-  "                                 libtensorgrad's Winograd F(2x2,3x3) on\n"
-  "                                 the CBLAS (implies blas; link\n"
-  "                                 -ltensorgrad)\n"
+  "                                 with blas-forward or tiled-forward the\n"
+  "                                 convolution) as libtensorgrad's\n"
+  "                                 Winograd F(2x2,3x3), its products the\n"
+  "                                 CBLAS's with blas, else the tiled\n"
+  "                                 product's (link -ltensorgrad)\n"
   "  -fplugin-arg-tensorgrad-check  check each gradient against finite\n"
   "                                 differences in MPFR while compiling\n"
   "  -fplugin-arg-tensorgrad-check-tol=X\n"
@@ -549,8 +550,12 @@ lift_and_run (function *fun, tree kernel, te_ctx *ctx, bool forward_only,
   pl->dump = dump_file;
   if (fwd && tg_parallel)
     fwd->parallel_all = true;
-  if (fwd)
-    fwd->winograd = tg_winograd;
+  /* winograd's gemm: the CBLAS with blas, else the tiled product, or
+     with no-tiled libtensorgrad's loops.  */
+  if (fwd && tg_winograd)
+    fwd->winograd = tg_blas       ? TE_GEMM_CBLAS
+                    : tg_no_tiled ? TE_GEMM_LOOPS
+                                  : TE_GEMM_TILED;
   if (fwd)
     {
       fwd->vect_rest
@@ -1031,7 +1036,7 @@ parse_options (struct plugin_name_args *info, bool *dump)
       else if (!strcmp (key, "keep-products"))
         tg_keep_products = true;
       else if (!strcmp (key, "winograd"))
-        tg_blas = tg_winograd = true;
+        tg_winograd = true;
       else if (!strcmp (key, "target-clones"))
         /* The target is checked when the options are final
            (x86_64_options).  */

@@ -698,3 +698,81 @@ tiled_hand_over (tree alias, tree resolver)
   cgraph_node *n = cgraph_node::create_alias (alias, resolver);
   n->resolve_alias (cgraph_node::get (resolver));
 }
+
+tree
+tiled_gemm_adapter (te_type type, tree tiled, tree like, tree *pending)
+{
+  tree elem = type == TE_F64 ? double_type_node : float_type_node;
+  tree it = integer_type_node, lt = long_integer_type_node;
+  tree cptr = build_pointer_type (build_qualified_type (elem, TYPE_QUAL_CONST));
+  tree ptr = build_pointer_type (elem);
+  tree types[14] = { it, it, it, it, it, it, elem, cptr, it, cptr, it, elem,
+                     ptr, it };
+  const char *names[14] = { "order", "ta", "tb",  "m",    "n", "k", "alpha",
+                            "a",     "lda", "b", "ldb", "beta", "c", "ldc" };
+  tree ftype = build_function_type_array (void_type_node, 14, types);
+  location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
+  const char *name
+      = type == TE_F64 ? "tensorgrad.wgemm.f64" : "tensorgrad.wgemm.f32";
+  tree fn = build_decl (loc, FUNCTION_DECL, get_identifier (name), ftype);
+  SET_DECL_ASSEMBLER_NAME (fn, DECL_NAME (fn));
+  TREE_STATIC (fn) = 1;
+  TREE_PUBLIC (fn) = 0;
+  DECL_EXTERNAL (fn) = 0;
+  DECL_ARTIFICIAL (fn) = 1;
+  DECL_IGNORED_P (fn) = 1;
+  TREE_USED (fn) = 1;
+  TREE_ADDRESSABLE (fn) = 1;
+  if (like)
+    {
+      DECL_CONTEXT (fn) = DECL_CONTEXT (like);
+      DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fn)
+	  = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (like);
+    }
+  tree parm[14], chain = NULL_TREE, *tail = &chain;
+  for (int i = 0; i < 14; i++)
+    {
+      parm[i]
+	  = build_decl (loc, PARM_DECL, get_identifier (names[i]), types[i]);
+      DECL_ARG_TYPE (parm[i]) = types[i];
+      DECL_CONTEXT (parm[i]) = fn;
+      TREE_USED (parm[i]) = 1;
+      *tail = parm[i];
+      tail = &DECL_CHAIN (parm[i]);
+    }
+  DECL_ARGUMENTS (fn) = chain;
+  tree result = build_decl (loc, RESULT_DECL, NULL_TREE, void_type_node);
+  DECL_ARTIFICIAL (result) = 1;
+  DECL_IGNORED_P (result) = 1;
+  DECL_CONTEXT (result) = fn;
+  DECL_RESULT (fn) = result;
+  tree saved = current_function_decl;
+  push_struct_function (fn);
+  tree one = build_int_cst (lt, 1), trans = build_int_cst (it, 112);
+  /* A transposed operand is its strides swapped (tiled.h).  */
+  tree ta = build2 (EQ_EXPR, boolean_type_node, parm[1], trans);
+  tree tb = build2 (EQ_EXPR, boolean_type_node, parm[2], trans);
+  tree lda = fold_convert (lt, parm[8]), ldb = fold_convert (lt, parm[10]);
+  tree args[13] = {
+    fold_convert (lt, parm[3]), fold_convert (lt, parm[4]),
+    fold_convert (lt, parm[5]), parm[6], parm[7],
+    build3 (COND_EXPR, lt, ta, one, lda), build3 (COND_EXPR, lt, ta, lda, one),
+    parm[9], build3 (COND_EXPR, lt, tb, one, ldb),
+    build3 (COND_EXPR, lt, tb, ldb, one), parm[12],
+    fold_convert (lt, parm[13]),
+    fold_convert (lt, build2 (EQ_EXPR, boolean_type_node, parm[11],
+                              build_zero_cst (elem)))
+  };
+  tree body = build_call_expr_loc_array (loc, tiled, 13, args);
+  tree block = make_node (BLOCK);
+  BLOCK_SUPERCONTEXT (block) = fn;
+  DECL_INITIAL (fn) = block;
+  tree bind = build3 (BIND_EXPR, void_type_node, NULL_TREE, body, block);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  DECL_SAVED_TREE (fn) = bind;
+  gimplify_function_tree (fn);
+  pop_cfun ();
+  current_function_decl = saved;
+  *pending = tree_cons (NULL_TREE, fn, *pending);
+  return fn;
+}

@@ -18,6 +18,14 @@
    calls name.  */
 tree tiled_build (te_type type, tree like, tree *pending);
 
+/* The static function tensorgrad.wgemm.f32 (.f64), a CBLAS-like gemm
+   (order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc;
+   row-major, the transpositions CblasTrans 112 or not, BETA 0 or 1) that
+   calls TILED (tiled_build's) with the operands' strides: what
+   winograd's calls pass without blas (te_call.gemm TE_GEMM_TILED).
+   Pushed onto *PENDING as tiled_build's functions are.  */
+tree tiled_gemm_adapter (te_type type, tree tiled, tree like, tree *pending);
+
 /* ALIAS, an ifunc of RESOLVER, into the call graph (after RESOLVER).  */
 void tiled_hand_over (tree alias, tree resolver);
 

@@ -559,7 +559,7 @@ call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
 }
 
 /* The type of the first array call C passes (its gemm's: te_call
-   gemm_last).  */
+   gemm).  */
 static te_type
 call_elem_type (const te_call *c)
 {
@@ -605,8 +605,13 @@ call_line (cgen *g, block *out, const te_call *c)
       sb_printf (&line, ", %s", v.s);
       free (v.s);
     }
-  if (c->gemm_last)
+  if (c->gemm == TE_GEMM_CBLAS)
     sb_printf (&line, ", %s", te_blas_function (call_elem_type (c), false));
+  else if (c->gemm == TE_GEMM_TILED)
+    sb_printf (&line, ", tg_wgemm_%s",
+               call_elem_type (c) == TE_F64 ? "f64" : "f32");
+  else if (c->gemm == TE_GEMM_LOOPS)
+    sb_printf (&line, ", NULL");
   char *s = sb_take (&line);
   blk_stmt (out, "%s);", s);
   free (s);
@@ -631,6 +636,31 @@ call_param_type (sbuf *out, const te_call *c, int i, bool shadow)
     sb_printf (out, "long");
 }
 
+/* The C of tg_wgemm_f32 (f64), a CBLAS-like gemm of the tiled product
+   that winograd's calls pass without blas (plugin/tiled.cc's
+   tiled_gemm_adapter), with the tiled function, each in an #ifndef of
+   its own.  */
+static void
+wgemm_function (te_type type, sbuf *out)
+{
+  const char *t = cg_c_type (type, false), *sfx = type == TE_F64 ? "f64"
+                                                                  : "f32";
+  cg_tiled_function (type, out);
+  sb_printf (out,
+             "\n#ifndef TG_WGEMM_%s\n#define TG_WGEMM_%s\n"
+             "/* C = alpha op (A) op (B) + beta C, row-major (beta 0 or 1), "
+             "as the\n   CBLAS's gemm, by tg_tiled_%s: what winograd's "
+             "calls pass\n   without blas.  */\n"
+             "static void\ntg_wgemm_%s (int order, int ta, int tb, int m, "
+             "int n, int k, %s alpha,\n            const %s *a, int lda, "
+             "const %s *b, int ldb, %s beta, %s *c,\n            int ldc)\n"
+             "{\n  (void) order;\n"
+             "  tg_tiled_%s (m, n, k, alpha, a, ta == 112 ? 1 : lda, "
+             "ta == 112 ? lda : 1, b,\n              tb == 112 ? 1 : ldb, "
+             "tb == 112 ? ldb : 1, c, ldc, beta == 0);\n}\n#endif\n",
+             sfx, sfx, sfx, sfx, t, t, t, t, t, sfx);
+}
+
 /* Prototypes of the functions the call stages of P call.  */
 static void
 call_prototypes (const te_program *p, sbuf *out)
@@ -641,11 +671,13 @@ call_prototypes (const te_program *p, sbuf *out)
       if (!c)
         continue;
       const char *t = cg_c_type (call_elem_type (c), false);
-      if (c->gemm_last)
+      if (c->gemm == TE_GEMM_CBLAS)
         sb_printf (out, "void %s (int, int, int, int, int, int, %s, "
                         "const %s *, int, const %s *, int, %s, %s *, int);\n",
                    te_blas_function (call_elem_type (c), false), t, t, t, t,
                    t);
+      else if (c->gemm == TE_GEMM_TILED)
+        wgemm_function (call_elem_type (c), out);
       if (c->grad)
         sb_printf (out, "void %s (", c->grad_name);
       else
@@ -667,7 +699,7 @@ call_prototypes (const te_program *p, sbuf *out)
           }
       if (c->grad && c->ret)
         sb_printf (out, ", %s", cg_c_type (c->ret->type, false));
-      if (c->gemm_last)
+      if (c->gemm != TE_GEMM_NONE)
         sb_printf (out, ", void (*) (int, int, int, int, int, int, %s, "
                         "const %s *, int, const %s *, int, %s, %s *, int)",
                    t, t, t, t, t);

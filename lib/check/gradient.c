@@ -306,7 +306,7 @@ check_1 (ck_state *ck)
     if (ck->fwd->stages[s].call)
       {
         const te_call *c = ck->fwd->stages[s].call;
-        if (c->gemm_last)
+        if (c->gemm != TE_GEMM_NONE)
           ck_refuse (ck, "option winograd makes it call libtensorgrad's "
                          "`%s' and `%s', which the interpreter does not "
                          "run",

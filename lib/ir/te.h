@@ -350,6 +350,18 @@ typedef struct te_call_arg
                           from OFFSET on (NULL: pass NULL) */
 } te_call_arg;
 
+/* What a call passes last as its gemm (te_call.gemm): nothing; the
+   CBLAS's cblas_sgemm (dgemm); the object's tiled product behind a
+   CBLAS-like function (plugin/tiled.cc's tiled_gemm_adapter,
+   lib/back/tiled.h); NULL, the callee's own loops.  */
+typedef enum te_call_gemm
+{
+  TE_GEMM_NONE,
+  TE_GEMM_CBLAS,
+  TE_GEMM_TILED,
+  TE_GEMM_LOOPS
+} te_call_gemm;
+
 /* A call of another kernel whose gradient is a function of its own (one
    the user wrote, or one of another translation unit): a stage with no
    loops and no statements.  In a backward program, GRAD: a call of that
@@ -367,10 +379,9 @@ typedef struct te_call
   te_tensor *ret;     /* a one-element local array for the result, or NULL */
   bool grad;
   te_node *d_return;  /* GRAD with RET: the result's adjoint */
-  bool gemm_last;     /* then the address of the CBLAS's gemm of the
-                         first array's type (cblas_sgemm, cblas_dgemm):
-                         winograd.c's calls of libtensorgrad, which links
-                         no CBLAS of its own */
+  te_call_gemm gemm;  /* then (but NONE) the address of a gemm of the
+                         first array's type: winograd.c's calls of
+                         libtensorgrad, which links no CBLAS of its own */
 } te_call;
 
 #define TE_MAX_LOOPS 8
@@ -500,10 +511,10 @@ typedef struct te_program
                              (AVX, or target-clones' versions): with
                              vect_rest lanes.c keeps a sum in 32 lanes,
                              four vectors' worth of partial sums */
-  bool winograd;          /* a 3x3 convolution becomes a call of
-                             libtensorgrad's tg_conv3x3 (passes/
-                             winograd.c; -fplugin-arg-tensorgrad-
-                             winograd) */
+  te_call_gemm winograd;  /* but NONE: a 3x3 convolution becomes a call
+                             of libtensorgrad's tg_conv3x3, passing that
+                             gemm (passes/winograd.c; -fplugin-arg-
+                             tensorgrad-winograd) */
   bool tiled;             /* blas stages (te_stage.blas) run as the
                              tiled nest of lib/back/tiled.h, no CBLAS:
                              a backward program made without

@@ -312,7 +312,7 @@ te_conv3x3_call (te_program *p, const te_stage *s, const char **why)
   for (int i = 5; i < a; i++)
     c->ctypes[i] = dbl ? "const double *" : "const float *";
   c->ctypes[a] = dbl ? "double *" : "float *";
-  c->gemm_last = true;
+  c->gemm = p->winograd != TE_GEMM_NONE ? p->winograd : TE_GEMM_CBLAS;
   return c;
 }
 
@@ -320,7 +320,7 @@ bool
 te_program_winograd (te_program *p, te_diag *diag)
 {
   (void) diag;
-  if (!p->winograd)
+  if (p->winograd == TE_GEMM_NONE)
     return true;
   for (int si = 0; si < p->nstages; si++)
     {

@@ -88,6 +88,18 @@ MORE_CONFIGS = [("O1", ["-O1"]), ("Os", ["-Os"]), ("O2-g", ["-O2", "-g"]),
                  ["-O2", "-fplugin-arg-tensorgrad-blas-forward",
                   "-fplugin-arg-tensorgrad-keep-products", RUNTIME_LIB]
                  + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                # 3x3 convolutions by libtensorgrad's Winograd on the
+                # CBLAS, the kernel's too (its images on OpenMP's
+                # threads: the archive needs -fopenmp).
+                ("O2-blas-winograd",
+                 ["-O2", "-fplugin-arg-tensorgrad-winograd",
+                  "-fplugin-arg-tensorgrad-blas-forward", RUNTIME_LIB,
+                  "-fopenmp"]
+                 + os.environ.get("TG_CBLAS_LIBS", "-lopenblas").split()),
+                ("O2-winograd-tiled",
+                 ["-O2", "-fplugin-arg-tensorgrad-winograd",
+                  "-fplugin-arg-tensorgrad-tiled-forward", RUNTIME_LIB,
+                  "-fopenmp"]),
                 ("O2-tiled-forward-keep",
                  ["-O2", "-fplugin-arg-tensorgrad-tiled-forward",
                   "-fplugin-arg-tensorgrad-keep-products", RUNTIME_LIB]),
