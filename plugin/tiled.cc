@@ -236,22 +236,12 @@ set_or_madd (tree first, tree a, tree b, tree c, bool fma)
 		 madd (unshare_expr (a), unshare_expr (b), c, fma));
 }
 
-/* A version of the tiled function of TYPE named NAME, with LIKE's
-   options (LIKE may be NULL), for the wide unit W (NULL: the command
-   line's target, its preferred vector width, no explicit FMA).  */
+/* A static void function NAME of the N parameter TYPES, with LIKE's
+   context and optimization and target options (LIKE may be NULL).  */
 static tree
-build_version (te_type type, tree like, const char *name,
-	       const te_tiled_wide *w)
+static_fn (const char *name, int n, tree *types, tree like)
 {
-  tree elem = type == TE_F64 ? double_type_node : float_type_node;
-  tree lt = long_integer_type_node;
-  tree cptr = build_pointer_type (build_qualified_type (elem, TYPE_QUAL_CONST));
-  tree ptr = build_pointer_type (elem);
-  tree types[13]
-      = { lt, lt, lt, elem, cptr, lt, lt, cptr, lt, lt, ptr, lt, lt };
-  const char *names[13] = { "m", "n",   "k",   "alpha", "a",   "sai", "sap",
-			    "b", "sbp", "sbj", "c",     "ldc", "set" };
-  tree ftype = build_function_type_array (void_type_node, 13, types);
+  tree ftype = build_function_type_array (void_type_node, n, types);
   location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
   tree fn = build_decl (loc, FUNCTION_DECL, get_identifier (name), ftype);
   SET_DECL_ASSEMBLER_NAME (fn, DECL_NAME (fn));
@@ -268,21 +258,17 @@ build_version (te_type type, tree like, const char *name,
 	  = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (like);
       DECL_FUNCTION_SPECIFIC_TARGET (fn) = DECL_FUNCTION_SPECIFIC_TARGET (like);
     }
-  if (w)
-    {
-      /* As the C front end does for __attribute__ ((target (W))): the
-	 hook sets the function's target options.  */
-      tree args = build_tree_list (
-	  NULL_TREE, build_string (strlen (w->target) + 1, w->target));
-      DECL_ATTRIBUTES (fn)
-	  = tree_cons (get_identifier ("target"), args, DECL_ATTRIBUTES (fn));
-      DECL_FUNCTION_SPECIFIC_TARGET (fn) = NULL_TREE;
-      if (!targetm.target_option.valid_attribute_p (
-	      fn, get_identifier ("target"), args, 0))
-	return NULL_TREE;
-    }
-  tree parm[13], chain = NULL_TREE, *tail = &chain;
-  for (int i = 0; i < 13; i++)
+  return fn;
+}
+
+/* FN's N parameters (TYPES, NAMES) into PARM and its void result.  */
+static void
+static_fn_parms (tree fn, int n, tree *types, const char *const *names,
+		 tree *parm)
+{
+  location_t loc = DECL_SOURCE_LOCATION (fn);
+  tree chain = NULL_TREE, *tail = &chain;
+  for (int i = 0; i < n; i++)
     {
       parm[i]
 	  = build_decl (loc, PARM_DECL, get_identifier (names[i]), types[i]);
@@ -298,6 +284,40 @@ build_version (te_type type, tree like, const char *name,
   DECL_IGNORED_P (result) = 1;
   DECL_CONTEXT (result) = fn;
   DECL_RESULT (fn) = result;
+}
+
+/* A version of the tiled function of TYPE named NAME, with LIKE's
+   options (LIKE may be NULL), for the wide unit W (NULL: the command
+   line's target, its preferred vector width, no explicit FMA).  */
+static tree
+build_version (te_type type, tree like, const char *name,
+	       const te_tiled_wide *w)
+{
+  tree elem = type == TE_F64 ? double_type_node : float_type_node;
+  tree lt = long_integer_type_node;
+  tree cptr = build_pointer_type (build_qualified_type (elem, TYPE_QUAL_CONST));
+  tree ptr = build_pointer_type (elem);
+  tree types[13]
+      = { lt, lt, lt, elem, cptr, lt, lt, cptr, lt, lt, ptr, lt, lt };
+  const char *names[13] = { "m", "n",   "k",   "alpha", "a",   "sai", "sap",
+			    "b", "sbp", "sbj", "c",     "ldc", "set" };
+  location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
+  tree fn = static_fn (name, 13, types, like);
+  if (w)
+    {
+      /* As the C front end does for __attribute__ ((target (W))): the
+	 hook sets the function's target options.  */
+      tree args = build_tree_list (
+	  NULL_TREE, build_string (strlen (w->target) + 1, w->target));
+      DECL_ATTRIBUTES (fn)
+	  = tree_cons (get_identifier ("target"), args, DECL_ATTRIBUTES (fn));
+      DECL_FUNCTION_SPECIFIC_TARGET (fn) = NULL_TREE;
+      if (!targetm.target_option.valid_attribute_p (
+	      fn, get_identifier ("target"), args, 0))
+	return NULL_TREE;
+    }
+  tree parm[13];
+  static_fn_parms (fn, 13, types, names, parm);
   tree m = parm[0], n = parm[1], k = parm[2], alpha = parm[3], a = parm[4],
        sai = parm[5], sap = parm[6], bm = parm[7], sbp = parm[8], sbj = parm[9],
        c = parm[10], ldc = parm[11], setp = parm[12];
@@ -710,42 +730,13 @@ tiled_gemm_adapter (te_type type, tree tiled, tree like, tree *pending)
                      ptr, it };
   const char *names[14] = { "order", "ta", "tb",  "m",    "n", "k", "alpha",
                             "a",     "lda", "b", "ldb", "beta", "c", "ldc" };
-  tree ftype = build_function_type_array (void_type_node, 14, types);
   location_t loc = like ? DECL_SOURCE_LOCATION (like) : input_location;
   const char *name
       = type == TE_F64 ? "tensorgrad.wgemm.f64" : "tensorgrad.wgemm.f32";
-  tree fn = build_decl (loc, FUNCTION_DECL, get_identifier (name), ftype);
-  SET_DECL_ASSEMBLER_NAME (fn, DECL_NAME (fn));
-  TREE_STATIC (fn) = 1;
-  TREE_PUBLIC (fn) = 0;
-  DECL_EXTERNAL (fn) = 0;
-  DECL_ARTIFICIAL (fn) = 1;
-  DECL_IGNORED_P (fn) = 1;
-  TREE_USED (fn) = 1;
+  tree fn = static_fn (name, 14, types, like);
   TREE_ADDRESSABLE (fn) = 1;
-  if (like)
-    {
-      DECL_CONTEXT (fn) = DECL_CONTEXT (like);
-      DECL_FUNCTION_SPECIFIC_OPTIMIZATION (fn)
-	  = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (like);
-    }
-  tree parm[14], chain = NULL_TREE, *tail = &chain;
-  for (int i = 0; i < 14; i++)
-    {
-      parm[i]
-	  = build_decl (loc, PARM_DECL, get_identifier (names[i]), types[i]);
-      DECL_ARG_TYPE (parm[i]) = types[i];
-      DECL_CONTEXT (parm[i]) = fn;
-      TREE_USED (parm[i]) = 1;
-      *tail = parm[i];
-      tail = &DECL_CHAIN (parm[i]);
-    }
-  DECL_ARGUMENTS (fn) = chain;
-  tree result = build_decl (loc, RESULT_DECL, NULL_TREE, void_type_node);
-  DECL_ARTIFICIAL (result) = 1;
-  DECL_IGNORED_P (result) = 1;
-  DECL_CONTEXT (result) = fn;
-  DECL_RESULT (fn) = result;
+  tree parm[14];
+  static_fn_parms (fn, 14, types, names, parm);
   tree saved = current_function_decl;
   push_struct_function (fn);
   tree one = build_int_cst (lt, 1), trans = build_int_cst (it, 112);

@@ -328,19 +328,20 @@ CONV (long nb, long c, long h, long w, long f, const T *x, const T *wt,
     return;
   long ti, vs, ms, p = h * w;
   int nt = threads_for (nb);
-  T *u = NULL, *v = NULL, *m = NULL;
+  unsigned char *ws = NULL;
+  size_t su, sv;
   if (c > 0 && SUFFIX (slices) (c, h, w, f, nt, &ti, &vs, &ms))
     {
-      u = malloc (sizeof (T) * 16 * f * c);
-      v = malloc (sizeof (T) * 16 * vs * nt);
-      m = malloc (sizeof (T) * 16 * ms * nt);
+      su = part (16 * f * c, sizeof (T));
+      sv = part (16 * vs * nt, sizeof (T));
+      ws = workspace (su + sv + part (16 * ms * nt, sizeof (T)));
     }
-  if (!u || !v || !m)
+  if (!ws)
     {
-      free (u), free (v), free (m);
       SUFFIX (direct) (nb, c, h, w, f, x, wt, b, y, NULL, NULL, NULL, NULL);
       return;
     }
+  T *u = (T *) ws, *v = (T *) (ws + su), *m = (T *) (ws + su + sv);
   SUFFIX (filter_transform) (f, c, wt, u);
   /* The images split over the team OpenMP gives (one inside another
      region), each thread with its V and M.  */
@@ -360,7 +361,6 @@ CONV (long nb, long c, long h, long w, long f, const T *x, const T *wt,
 				  y + (n * f + o) * p);
       }
   }
-  free (u), free (v), free (m);
 }
 
 void
@@ -386,20 +386,25 @@ CONV_GRAD (long nb, long c, long h, long w, long f, const T *x,
     return;
   long ti, vs, ms;
   int nt = threads_for (nb);
-  T *u = NULL, *v = NULL, *m = NULL, *du = NULL;
+  unsigned char *ws = NULL;
+  size_t su, sv, sm;
   if (SUFFIX (slices) (c, h, w, f, nt, &ti, &vs, &ms))
     {
-      u = malloc (sizeof (T) * 16 * f * c);
-      v = malloc (sizeof (T) * 16 * vs * nt);
-      m = malloc (sizeof (T) * 16 * ms * nt);
-      du = dwt ? calloc (16 * f * c * nt, sizeof (T)) : NULL;
+      su = part (16 * f * c, sizeof (T));
+      sv = part (16 * vs * nt, sizeof (T));
+      sm = part (16 * ms * nt, sizeof (T));
+      ws = workspace (su + sv + sm
+		      + (dwt ? part (16 * f * c * nt, sizeof (T)) : 0));
     }
-  if (!u || !v || !m || (dwt && !du))
+  if (!ws)
     {
-      free (u), free (v), free (m), free (du);
       SUFFIX (direct) (nb, c, h, w, f, x, wt, NULL, NULL, dx, dwt, NULL, dy);
       return;
     }
+  T *u = (T *) ws, *v = (T *) (ws + su), *m = (T *) (ws + su + sv);
+  T *du = dwt ? (T *) (ws + su + sv + sm) : NULL;
+  if (du)
+    memset (du, 0, sizeof (T) * 16 * f * c * nt);
   SUFFIX (filter_transform) (f, c, wt, u);
   /* The images split over the team, each thread with its V, M and
      partial d_U, added in the order of the threads after.  */
@@ -443,7 +448,6 @@ CONV_GRAD (long nb, long c, long h, long w, long f, const T *x,
 	  du[i] += du[16 * f * c * t + i];
       SUFFIX (filter_adjoint) (f, c, du, dwt);
     }
-  free (u), free (v), free (m), free (du);
 }
 
 void

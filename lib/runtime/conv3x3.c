@@ -31,7 +31,9 @@
    multiple of 4 KB apart (bench/conv2d.c's 32 x 256 floats) the
    transforms' 16 streams meet in one set of the cache, which took the
    gradient from 2.8 ms to 5.0 (bench/conv2d_winograd.c, one thread).
-   When the workspace cannot be allocated, a size passes the CBLAS's int
+   The workspace is the calling thread's, kept for its next call
+   (workspace, below).  When it cannot be allocated, a size passes the
+   CBLAS's int
    or the image is wider than MAX_WIDTH, the direct sums run instead (the
    same results up to rounding).
 
@@ -47,6 +49,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -68,6 +71,46 @@
    gradient 3.19 ms at -O2, 2.53 at -O3, one thread): whatever CFLAGS
    say.  */
 #pragma GCC optimize ("O3")
+
+/* Each calling thread keeps its largest workspace for its next call,
+   freed when the thread ends (a tss destructor; the main thread's at the
+   process's exit): a call per training step would otherwise map and
+   unmap it every time, bench/conv2d.c's gradient 3.1 ms instead of 2.6
+   (its workspace about 2 MB at two threads).  */
+static thread_local void *ws_block;
+static thread_local size_t ws_bytes;
+static tss_t ws_tss;
+static int ws_tss_ok;
+static once_flag ws_once = ONCE_FLAG_INIT;
+
+static void
+make_ws_tss (void)
+{
+  ws_tss_ok = tss_create (&ws_tss, free) == thrd_success;
+}
+
+/* At least BYTES of the calling thread's workspace, or NULL.  */
+static void *
+workspace (size_t bytes)
+{
+  if (bytes <= ws_bytes)
+    return ws_block;
+  call_once (&ws_once, make_ws_tss);
+  free (ws_block);
+  ws_block = malloc (bytes);
+  ws_bytes = ws_block ? bytes : 0;
+  if (ws_tss_ok)
+    tss_set (ws_tss, ws_block);
+  return ws_block;
+}
+
+/* N elements of SIZE bytes, rounded up to 64 bytes: the workspace's
+   parts each start on a cache line.  */
+static size_t
+part (long n, size_t size)
+{
+  return ((size_t) n * size + 63) / 64 * 64;
+}
 
 /* Threads for NB images: OpenMP's (omp_get_max_threads, at most NB) when
    libtensorgrad was built with it, else one.  */
