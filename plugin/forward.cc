@@ -1171,8 +1171,8 @@ forward_blas (function *fun, tree kernel, te_program *fwd, bool tiled,
             {
               region = sole_region_of (root);
               if (region == UNKNOWN_LOCATION)
-                why = "an OpenMP kernel's nest that is not the one loop "
-                      "of a parallel region";
+                why = "an OpenMP kernel's nest that is not all its "
+                      "parallel region does";
             }
         }
       location_t loc = s->nstmts ? (location_t) s->stmts[0].loc

@@ -361,7 +361,8 @@ serial_loops (tree t, bool parallel)
 
 /* Is region body T one worksharing loop (*LOOP) beside declarations
    whose initial values have no side effects: a region that does nothing
-   but that loop?  */
+   but that loop (its clauses and the region's evaluate nothing with
+   side effects either: clauses_pure)?  */
 static bool
 sole_loop (tree t, tree *loop)
 {
@@ -392,6 +393,21 @@ sole_loop (tree t, tree *loop)
     }
 }
 
+/* Do CLAUSES evaluate nothing with side effects (num_threads (f ()),
+   a schedule's chunk)?  A call that replaces the region would skip it.  */
+static bool
+clauses_pure (tree clauses)
+{
+  for (tree c = clauses; c; c = OMP_CLAUSE_CHAIN (c))
+    for (int i = 0; i < omp_clause_num_ops[OMP_CLAUSE_CODE (c)]; i++)
+      {
+        tree op = OMP_CLAUSE_OPERAND (c, i);
+        if (op && TREE_SIDE_EFFECTS (op))
+          return false;
+      }
+  return true;
+}
+
 /* walk_tree callback of step 3; DATA points at the number of parallel
    regions around.  */
 static tree
@@ -404,7 +420,9 @@ serial_r (tree *tp, int *walk_subtrees, void *data)
     case OMP_PARALLEL:
       {
         tree loop = NULL_TREE;
-        if (sole_loop (OMP_PARALLEL_BODY (t), &loop) && loop)
+        if (sole_loop (OMP_PARALLEL_BODY (t), &loop) && loop
+            && clauses_pure (OMP_PARALLEL_CLAUSES (t))
+            && clauses_pure (OMP_FOR_CLAUSES (loop)))
           {
             tree init = TREE_VEC_ELT (OMP_FOR_INIT (loop), 0);
             if (TREE_CODE (init) == MODIFY_EXPR

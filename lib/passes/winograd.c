@@ -280,6 +280,8 @@ te_conv3x3_call (te_program *p, const te_stage *s, const char **why)
       return *why = "an array the call cannot be given", NULL;
   if (y == x || y == wt || y == b || te_reads (v, y))
     return *why = "reads its destination", NULL;
+  if (x == wt || x == b || wt == b)
+    return *why = "one array in two roles", NULL;
   /* The call: tg_conv3x3_f32 (nb, c, h, w, f, x, wt, b, y, gemm), or
      without a bias tg_conv3x3_nobias_f32 (nb, c, h, w, f, x, wt, y,
      gemm).  */
