@@ -2486,17 +2486,6 @@ static tree library_fn (const char *name, tree *made, tree ret, int n,
 static tree const_pointer_to (tree elem);
 static tree cblas_decl_of (te_type type);
 
-/* The type of the first array call C passes (its gemm's: te_call
-   gemm).  */
-static te_type
-call_elem_type (const te_call *c)
-{
-  for (int i = 0; i < c->nargs; i++)
-    if (c->args[i].tensor)
-      return c->args[i].tensor->type;
-  return TE_F64;
-}
-
 static tree
 runtime_fn (const te_call *c)
 {
@@ -2524,7 +2513,7 @@ runtime_fn (const te_call *c)
           te_tree_type (c->args[i].tensor->type)));
   if (c->gemm != TE_GEMM_NONE)
     types.safe_push (build_pointer_type (
-        TREE_TYPE (cblas_decl_of (call_elem_type (c)))));
+        TREE_TYPE (cblas_decl_of (te_call_elem_type (c)))));
   tree made = NULL_TREE;
   tree fn = library_fn (name, &made, void_type_node, types.length (),
                         types.address ());
@@ -2578,7 +2567,7 @@ call_stmt (emitter *e, const te_call *c, const te_lw_scope *scope)
     {
       /* The gemm: the CBLAS's, the tiled product's (tiled.cc's adapter,
          made once per object and type), or NULL (the callee's loops).  */
-      te_type t = call_elem_type (c);
+      te_type t = te_call_elem_type (c);
       int d = t == TE_F64;
       tree gemm = NULL_TREE;
       if (c->gemm == TE_GEMM_CBLAS)

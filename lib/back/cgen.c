@@ -558,17 +558,6 @@ call_pointer (cgen *g, block *out, sbuf *line, const te_tensor *t,
   free (off.s);
 }
 
-/* The type of the first array call C passes (its gemm's: te_call
-   gemm).  */
-static te_type
-call_elem_type (const te_call *c)
-{
-  for (int i = 0; i < c->nargs; i++)
-    if (c->args[i].tensor)
-      return c->args[i].tensor->type;
-  return TE_F64;
-}
-
 /* The statement of call stage C.  */
 static void
 call_line (cgen *g, block *out, const te_call *c)
@@ -606,10 +595,11 @@ call_line (cgen *g, block *out, const te_call *c)
       free (v.s);
     }
   if (c->gemm == TE_GEMM_CBLAS)
-    sb_printf (&line, ", %s", te_blas_function (call_elem_type (c), false));
+    sb_printf (&line, ", %s",
+               te_blas_function (te_call_elem_type (c), false));
   else if (c->gemm == TE_GEMM_TILED)
     sb_printf (&line, ", tg_wgemm_%s",
-               call_elem_type (c) == TE_F64 ? "f64" : "f32");
+               te_call_elem_type (c) == TE_F64 ? "f64" : "f32");
   else if (c->gemm == TE_GEMM_LOOPS)
     sb_printf (&line, ", NULL");
   char *s = sb_take (&line);
@@ -670,14 +660,14 @@ call_prototypes (const te_program *p, sbuf *out)
       const te_call *c = p->stages[s].call;
       if (!c)
         continue;
-      const char *t = cg_c_type (call_elem_type (c), false);
+      const char *t = cg_c_type (te_call_elem_type (c), false);
       if (c->gemm == TE_GEMM_CBLAS)
         sb_printf (out, "void %s (int, int, int, int, int, int, %s, "
                         "const %s *, int, const %s *, int, %s, %s *, int);\n",
-                   te_blas_function (call_elem_type (c), false), t, t, t, t,
-                   t);
+                   te_blas_function (te_call_elem_type (c), false), t, t,
+                   t, t, t);
       else if (c->gemm == TE_GEMM_TILED)
-        wgemm_function (call_elem_type (c), out);
+        wgemm_function (te_call_elem_type (c), out);
       if (c->grad)
         sb_printf (out, "void %s (", c->grad_name);
       else

@@ -1135,6 +1135,15 @@ te_stmt_reads (const te_stmt *x, const te_tensor *t)
          || (x->guard && te_reads (x->guard, t));
 }
 
+te_type
+te_call_elem_type (const te_call *c)
+{
+  for (int i = 0; i < c->nargs; i++)
+    if (c->args[i].tensor)
+      return c->args[i].tensor->type;
+  return TE_F64;
+}
+
 bool
 te_call_passes (const te_stage *s, const te_tensor *t, bool read)
 {

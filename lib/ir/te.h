@@ -772,6 +772,9 @@ te_tensor *te_param_tensor (const te_program *p, int q);
 bool te_stage_writes (const te_stage *s, const te_tensor *t);
 /* Does call stage S pass T, to be read (READ) or written (!READ)?  */
 bool te_call_passes (const te_stage *s, const te_tensor *t, bool read);
+/* The element type of the first array call C passes: its gemm's
+   (te_call.gemm).  */
+te_type te_call_elem_type (const te_call *c);
 /* Does stage S access T: a statement writes it, or a value, index or
    guard reads it, or a call passes it?  */
 bool te_stage_accesses (const te_stage *s, const te_tensor *t);

@@ -9,8 +9,9 @@
 
    Forward, one image at a time, the images split over OpenMP's threads
    when libtensorgrad was built with OpenMP (configure's AC_OPENMP:
-   OMP_NUM_THREADS, one team inside another region): U = G g G^T for each filter pair (4 x
-   4), V = B^T d B for each 4 x 4 input tile d (rows 2 ty - 1 .. 2 ty + 2,
+   OMP_NUM_THREADS, one team inside another region): U = G g G^T for
+   each filter pair (4 x 4), V = B^T d B for each 4 x 4 input tile d
+   (rows 2 ty - 1 .. 2 ty + 2,
    zeros outside), one product per point xi of the 16: M[xi] (f x tiles)
    = U[xi] (f x c) V[xi] (c x tiles), then y = A^T M A + b per 2 x 2
    output tile: 2.25 times fewer multiplications than the direct sum.
