@@ -2476,16 +2476,16 @@ next_type (tree *types, tree fallback)
   return t;
 }
 
-/* The function call C calls when it names no declaration (a function of
-   libtensorgrad: lib/passes/winograd.c): the translation unit's (from
-   <tensorgrad.h>) or one made once, void NAME (its arguments: long for
-   an integer, const T * for an array it reads, T * for one it writes,
-   then T * for each shadow of its gradient).  */
 static tree library_fn (const char *name, tree *made, tree ret, int n,
                         tree *args);
 static tree const_pointer_to (tree elem);
 static tree cblas_decl_of (te_type type);
 
+/* The function call C calls when it names no declaration (a function of
+   libtensorgrad: lib/passes/winograd.c): the translation unit's (from
+   <tensorgrad.h>) or one made once, void NAME (its arguments: long for
+   an integer, const T * for an array it reads, T * for one it writes,
+   then T * for each shadow of its gradient, then the gemm's pointer).  */
 static tree
 runtime_fn (const te_call *c)
 {

@@ -2048,43 +2048,9 @@ te_read_apart (te_program *p, const te_stage *s, const te_stmt *st,
   return read_apart (p, s, st, r, ws, w);
 }
 
-static te_node *te_tensor_extent_of_stmts (te_program *p,
-                                           const te_tensor *t);
-
-te_node *
-te_tensor_extent (te_program *p, const te_tensor *t)
-{
-  /* A call says which elements it touches when its arguments have
-     extents (te_call_arg.extent), and reads T nowhere else.  */
-  te_node *called = NULL;
-  for (int s = 0; s < p->nstages; s++)
-    if (te_call_passes (&p->stages[s], t, true)
-        || te_call_passes (&p->stages[s], t, false))
-      {
-        const te_call *c = p->stages[s].call;
-        for (int i = 0; i < c->nargs; i++)
-          {
-            const te_call_arg *a = &c->args[i];
-            if ((a->value && te_reads (a->value, t))
-                || (a->offset && te_reads (a->offset, t)))
-              return NULL;
-            if (a->tensor != t)
-              continue;
-            if (!a->extent)
-              return NULL;
-            te_node *top = te_binary (p->ctx, TE_ADD, a->offset, a->extent);
-            called = called ? te_binary (p->ctx, TE_MAX, called, top) : top;
-          }
-        if (!called)
-          return NULL;
-      }
-  te_node *bound = te_tensor_extent_of_stmts (p, t);
-  return called && bound ? te_binary (p->ctx, TE_MAX, bound, called) : bound;
-}
-
 /* te_tensor_extent over the statements (the calls aside).  */
 static te_node *
-te_tensor_extent_of_stmts (te_program *p, const te_tensor *t)
+extent_of_stmts (te_program *p, const te_tensor *t)
 {
   extent_query q;
   memset (&q, 0, sizeof q);
@@ -2141,6 +2107,37 @@ te_tensor_extent_of_stmts (te_program *p, const te_tensor *t)
   if (q.unknown)
     return path_extent (p, t, present);
   return q.bound;
+}
+
+te_node *
+te_tensor_extent (te_program *p, const te_tensor *t)
+{
+  /* A call says which elements it touches when its arguments have
+     extents (te_call_arg.extent), and reads T nowhere else.  */
+  te_node *called = NULL;
+  for (int s = 0; s < p->nstages; s++)
+    if (te_call_passes (&p->stages[s], t, true)
+        || te_call_passes (&p->stages[s], t, false))
+      {
+        const te_call *c = p->stages[s].call;
+        for (int i = 0; i < c->nargs; i++)
+          {
+            const te_call_arg *a = &c->args[i];
+            if ((a->value && te_reads (a->value, t))
+                || (a->offset && te_reads (a->offset, t)))
+              return NULL;
+            if (a->tensor != t)
+              continue;
+            if (!a->extent)
+              return NULL;
+            te_node *top = te_binary (p->ctx, TE_ADD, a->offset, a->extent);
+            called = called ? te_binary (p->ctx, TE_MAX, called, top) : top;
+          }
+        if (!called)
+          return NULL;
+      }
+  te_node *bound = extent_of_stmts (p, t);
+  return called && bound ? te_binary (p->ctx, TE_MAX, bound, called) : bound;
 }
 
 bool
