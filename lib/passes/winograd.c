@@ -48,14 +48,6 @@
 
 #include <string.h>
 
-/* N counted as an integer constant V?  */
-static bool
-int_const (const te_node *n, int64_t v)
-{
-  return n->op == TE_CONST && n->type != TE_F32 && n->type != TE_F64
-         && n->u.i == v;
-}
-
 static te_node *
 add (te_ctx *ctx, te_node *a, te_node *b)
 {
@@ -200,7 +192,7 @@ te_conv3x3_call (te_program *p, const te_stage *s, const char **why)
       || v->u.red.nloops != 3)
     return *why = "not a sum over three loops", NULL;
   const te_loop *red = v->u.red.loops;
-  if (!int_const (red[1].extent, 3) || !int_const (red[2].extent, 3))
+  if (!te_is_const (red[1].extent, 3) || !te_is_const (red[2].extent, 3))
     return *why = "not a 3x3 filter", NULL;
   te_type type = st->dst->type;
   if (type != TE_F32 && type != TE_F64)
